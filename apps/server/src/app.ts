@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { OpsdeckConfig } from './platform/config.js';
+import type { Pool } from './platform/db/pool.js';
+import { registerErrorHandling } from './platform/http/errors.js';
+import { registerWebApp } from './platform/http/static-web.js';
+import { createLogger, type Logger } from './platform/logger.js';
+import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
+import { OPSDECK_VERSION } from './platform/version.js';
+import { settingsRoutes } from './modules/settings/routes.js';
+
+export interface AppDependencies {
+  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir'>;
+  pool: Pool;
+  /** Shared with the workers so /metrics shows both. Created here when absent. */
+  metrics?: Metrics;
+  /** Used instead of a new pino logger (tests pass a silent one). */
+  logger?: Logger;
+}
+
+export interface OpsdeckApp {
+  app: FastifyInstance;
+  metrics: Metrics;
+  /** Makes /readyz answer 503 so a load balancer drains this process before it stops. */
+  markShuttingDown(): void;
+}
+
+/** Composes the platform and the modules into one Fastify instance (not listening yet). */
+export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
+  const { pool } = deps;
+  // Typed as the default instance: our pino Logger is structurally a FastifyBaseLogger, and
+  // modules are written against FastifyInstance.
+  const app = Fastify({
+    loggerInstance: deps.logger ?? createLogger(deps.config.logLevel),
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: 10 * 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+  }) as unknown as FastifyInstance;
+  const metrics = deps.metrics ?? createMetrics(pool);
+  let shuttingDown = false;
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? 'unmatched',
+      status_code: String(reply.statusCode),
+    };
+    metrics.httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
+    metrics.httpRequestsTotal.inc(labels);
+  });
+
+  registerErrorHandling(app);
+
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  app.get('/readyz', async (_request, reply) => {
+    if (shuttingDown) return reply.status(503).send({ status: 'shutting down' });
+    try {
+      await pool.query('SELECT 1');
+      return { status: 'ok' };
+    } catch {
+      return reply.status(503).send({ status: 'database unavailable' });
+    }
+  });
+  app.get('/metrics', async (_request, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  const about = async () => {
+    const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
+    return {
+      name: 'opsdeck',
+      version: OPSDECK_VERSION,
+      hostname: os.hostname(),
+      database: { version: rows[0]?.server_version ?? 'unknown' },
+    };
+  };
+  app.get('/api/version', about);
+  app.get('/api/about', about);
+
+  await app.register(settingsRoutes, { pool });
+  await registerWebApp(app, deps.config.webDistDir);
+
+  return {
+    app,
+    metrics,
+    markShuttingDown: () => {
+      shuttingDown = true;
+    },
+  };
+}

@@ -1,0 +1,229 @@
+/**
+ * Which relations and functions the data API exposes, and per relation which actions exist and
+ * which columns are hidden (never selectable, filterable or returned) or writable.
+ *
+ * Anything not listed answers like a relation that does not exist (42P01 / PGRST202).
+ */
+
+export type RelationAction = 'read' | 'insert' | 'update' | 'delete';
+export type DataApiAction = RelationAction | 'execute';
+
+export interface RelationPolicyInput {
+  /** Defaults: tables read/insert/update/delete, views read. */
+  readonly actions?: readonly RelationAction[];
+  readonly hiddenColumns?: readonly string[];
+  /** Columns a write may set; default every column that is not hidden. */
+  readonly writableColumns?: readonly string[];
+  /** PATCH/DELETE without any filter; default false. */
+  readonly allowFilterlessWrite?: boolean;
+}
+
+export interface FunctionPolicyInput {
+  /** Hidden columns of the rows the function returns (added to those of its return relation). */
+  readonly hiddenColumns?: readonly string[];
+}
+
+export interface DataApiAllowlistInput {
+  readonly tables?: Readonly<Record<string, RelationPolicyInput>>;
+  readonly views?: Readonly<Record<string, RelationPolicyInput>>;
+  readonly functions?: Readonly<Record<string, FunctionPolicyInput>> | readonly string[];
+  /** Relations matched by name prefix, e.g. `view_` for the per-view tables. */
+  readonly prefixes?: Readonly<Record<string, RelationPolicyInput & { readonly kind?: 'table' | 'view' }>>;
+  /** Column names hidden on every relation (hashes and secrets). */
+  readonly hiddenEverywhere?: readonly string[];
+}
+
+export interface RelationPolicy {
+  readonly name: string;
+  readonly declaredKind: 'table' | 'view';
+  readonly actions: ReadonlySet<RelationAction>;
+  readonly hiddenColumns: ReadonlySet<string>;
+  /** null: every visible column. */
+  readonly writableColumns: ReadonlySet<string> | null;
+  readonly allowFilterlessWrite: boolean;
+}
+
+export interface FunctionPolicy {
+  readonly name: string;
+  readonly hiddenColumns: ReadonlySet<string>;
+}
+
+export interface DataApiAllowlist {
+  relation(name: string): RelationPolicy | null;
+  function(name: string): FunctionPolicy | null;
+  /** Hidden everywhere (used for relations reached only through a view or a function). */
+  readonly hiddenEverywhere: ReadonlySet<string>;
+}
+
+const ALL_ACTIONS: readonly RelationAction[] = ['read', 'insert', 'update', 'delete'];
+
+export function createDataApiAllowlist(input: DataApiAllowlistInput): DataApiAllowlist {
+  const hiddenEverywhere = new Set(input.hiddenEverywhere ?? []);
+  const build = (name: string, kind: 'table' | 'view', policy: RelationPolicyInput): RelationPolicy => ({
+    name,
+    declaredKind: kind,
+    actions: new Set(policy.actions ?? (kind === 'table' ? ALL_ACTIONS : ['read'])),
+    hiddenColumns: new Set([...hiddenEverywhere, ...(policy.hiddenColumns ?? [])]),
+    writableColumns: policy.writableColumns ? new Set(policy.writableColumns) : null,
+    allowFilterlessWrite: policy.allowFilterlessWrite ?? false,
+  });
+  const relations = new Map<string, RelationPolicy>();
+  for (const [name, policy] of Object.entries(input.tables ?? {})) relations.set(name, build(name, 'table', policy));
+  for (const [name, policy] of Object.entries(input.views ?? {})) relations.set(name, build(name, 'view', policy));
+  const prefixes = Object.entries(input.prefixes ?? {}).map(([prefix, policy]) => ({
+    prefix,
+    kind: policy.kind ?? 'table',
+    policy,
+  }));
+  const prefixCache = new Map<string, RelationPolicy | null>();
+  const functions = new Map<string, FunctionPolicy>();
+  const fnInput = input.functions ?? {};
+  const fnEntries: Array<[string, FunctionPolicyInput]> = Array.isArray(fnInput)
+    ? (fnInput as readonly string[]).map((name) => [name, {}])
+    : Object.entries(fnInput as Record<string, FunctionPolicyInput>);
+  for (const [name, policy] of fnEntries) {
+    functions.set(name, { name, hiddenColumns: new Set([...hiddenEverywhere, ...(policy.hiddenColumns ?? [])]) });
+  }
+  return {
+    hiddenEverywhere,
+    relation(name: string): RelationPolicy | null {
+      const direct = relations.get(name);
+      if (direct) return direct;
+      if (prefixes.length === 0) return null;
+      if (prefixCache.has(name)) return prefixCache.get(name) ?? null;
+      const match = prefixes.find((p) => name.startsWith(p.prefix) && name.length > p.prefix.length);
+      const policy = match ? build(name, match.kind, match.policy) : null;
+      if (prefixCache.size < 10_000) prefixCache.set(name, policy);
+      return policy;
+    },
+    function(name: string): FunctionPolicy | null {
+      return functions.get(name) ?? null;
+    },
+  };
+}
+
+const READ: readonly RelationAction[] = ['read'];
+const READ_UPDATE: readonly RelationAction[] = ['read', 'update'];
+const READ_DELETE: readonly RelationAction[] = ['read', 'delete'];
+const READ_UPDATE_DELETE: readonly RelationAction[] = ['read', 'update', 'delete'];
+
+/**
+ * Every relation API.md §1 names. Tables that users edit from the console are fully writable
+ * (the authorize hook narrows that per role); tables the product itself fills (statuses,
+ * changes, histories, runs) are read-only or read+delete; views are read-only.
+ */
+export const defaultDataApiAllowlistInput: DataApiAllowlistInput = {
+  hiddenEverywhere: [
+    'password_hash',
+    'hashed_password',
+    'token_hash',
+    'secret_hash',
+    'totp_secret',
+    'recovery_codes',
+    'backup_codes',
+  ],
+  tables: {
+    // health
+    checks: { actions: READ_UPDATE_DELETE },
+    check_statuses: { actions: READ },
+    canaries: {},
+    check_component_relationships: { actions: READ },
+    check_config_relationships: { actions: READ },
+    // catalog
+    config_items: { actions: READ_UPDATE_DELETE },
+    config_changes: { actions: READ },
+    config_analysis: { actions: READ_UPDATE },
+    config_relationships: { actions: READ },
+    config_component_relationships: {},
+    config_scrapers: {},
+    // topology
+    topologies: {},
+    components: { actions: READ_UPDATE },
+    // incidents
+    incidents: {},
+    incident_histories: { actions: READ },
+    hypotheses: {},
+    evidences: {},
+    comments: {},
+    responders: {},
+    incident_rules: {},
+    // people and access
+    people: { actions: READ_UPDATE },
+    identities: { actions: READ },
+    teams: {},
+    team_members: {},
+    permissions: {},
+    properties: {},
+    access_tokens: { actions: READ_DELETE, hiddenColumns: ['value'] },
+    // playbooks
+    playbooks: {},
+    playbook_runs: { actions: READ },
+    playbook_run_actions: { actions: READ },
+    playbook_approvals: { actions: READ },
+    artifacts: { actions: READ },
+    // notifications
+    notifications: {},
+    notification_send_history: { actions: READ },
+    notification_silences: {},
+    // settings
+    connections: { hiddenColumns: ['password', 'certificate'] },
+    agents: { actions: READ_UPDATE_DELETE },
+    job_histories: { actions: READ },
+    logging_backends: {},
+    applications: {},
+    views: {},
+  },
+  views: {
+    check_names: {},
+    canary_names: {},
+    checks_labels_keys: {},
+    checks_by_component: {},
+    check_summary_for_config: {},
+    canaries_with_status: {},
+    configs: {},
+    config_detail: {},
+    config_names: {},
+    config_types: {},
+    config_statuses: {},
+    config_tags: {},
+    config_labels: {},
+    config_tags_labels_keys: {},
+    config_analysis_items: {},
+    config_analysis_analyzers: {},
+    analysis_types: {},
+    change_types: {},
+    config_scrapers_with_status: {},
+    topologies_with_status: {},
+    component_names: {},
+    component_labels: {},
+    component_labels_keys: {},
+    components_with_logs: {},
+    team_components: {},
+    analysis_by_component: {},
+    changes_by_component: {},
+    incident_summary: {},
+    incidents_by_component: {},
+    incidents_by_config: {},
+    people_roles: {},
+    teams_with_status: {},
+    permissions_summary: {},
+    playbook_names: {},
+    notifications_summary: {},
+    notification_send_history_summary: {},
+    agents_summary: {},
+    job_history_names: {},
+    event_queue_summary: {},
+    integrations_with_status: {},
+    views_summary: {},
+  },
+  functions: [
+    'related_configs_recursive',
+    'get_parents_by_location',
+    'lookup_analysis_by_component',
+    'get_playbook_run_actions',
+  ],
+  // One table per view, `view_<namespace>_<name>`, filtered by request_fingerprint.
+  prefixes: { view_: { kind: 'view', actions: READ } },
+};
+
+export const defaultDataApiAllowlist: DataApiAllowlist = createDataApiAllowlist(defaultDataApiAllowlistInput);

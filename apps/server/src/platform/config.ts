@@ -1,0 +1,87 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The checkout (or installed package) root: three levels above this file in src/ and dist/. */
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], {
+    error: 'must be one of true, false, 1, 0, yes, no',
+  })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const environmentSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be an integer')
+    .min(0, 'must be between 0 and 65535')
+    .max(65535, 'must be between 0 and 65535')
+    .default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional(),
+  DATA_DIR: z.string().min(1).optional(),
+  ADMIN_EMAIL: z.email('must be an email address').optional(),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  DEMO: booleanFromEnv.default(true),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+  DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  WORKERS: booleanFromEnv.default(true),
+});
+
+export interface OpsdeckConfig {
+  port: number;
+  host: string;
+  /** External PostgreSQL; when absent the embedded server in `dataDir` is used. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  demo: boolean;
+  logLevel: z.infer<typeof environmentSchema>['LOG_LEVEL'];
+  webDistDir: string;
+  migrationsDir: string;
+  dbPoolSize: number;
+  shutdownGraceMs: number;
+  /** Run schedulers and queue consumers in this process (default true). */
+  workers: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads the configuration from environment variables; throws ConfigError naming each bad variable. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): OpsdeckConfig {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const env = parsed.data;
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    databaseUrl: env.DATABASE_URL,
+    dataDir: path.resolve(env.DATA_DIR ?? path.join(PROJECT_ROOT, '.data')),
+    adminEmail: env.ADMIN_EMAIL,
+    adminPassword: env.ADMIN_PASSWORD,
+    demo: env.DEMO,
+    logLevel: env.LOG_LEVEL,
+    webDistDir: path.resolve(env.WEB_DIST_DIR ?? path.join(PROJECT_ROOT, 'apps/web/dist')),
+    migrationsDir: path.join(PROJECT_ROOT, 'apps/server/migrations'),
+    dbPoolSize: env.DB_POOL_SIZE,
+    shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
+    workers: env.WORKERS,
+  };
+}

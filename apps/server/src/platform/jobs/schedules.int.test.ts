@@ -1,0 +1,146 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
+import { createJobsService, type JobsService } from './jobs-service.js';
+import { recordingLogger, spawnWorkerProcess, waitFor } from './test-fixtures/helpers.js';
+
+describe('schedules', () => {
+  let db: TestDatabase;
+  const services: JobsService[] = [];
+
+  beforeEach(async () => {
+    db = await createTestDatabase();
+  });
+  afterEach(async () => {
+    await Promise.all(services.splice(0).map((service) => service.stop({ graceMs: 100 })));
+    await db.close();
+  });
+
+  function service(): JobsService {
+    const jobs = createJobsService({
+      pool: db.pool,
+      logger: recordingLogger(),
+      schedules: { pollIntervalMs: 100, leaseMarginMs: 200 },
+    });
+    services.push(jobs);
+    return jobs;
+  }
+
+  it('runs each tick exactly once across two worker processes', async () => {
+    await db.pool.query('CREATE TABLE tick_runs (tick timestamptz NOT NULL, pid integer NOT NULL)');
+    const env = { DATABASE_URL: db.url, RUN_FOR_MS: '5000' };
+    const workers = [spawnWorkerProcess('ticks', env), spawnWorkerProcess('ticks', env)];
+    await Promise.all(workers.map((worker) => worker.printed('stopped', 30_000)));
+    expect(await Promise.all(workers.map((worker) => worker.exited))).toEqual([0, 0]);
+
+    const { rows } = await db.pool.query<{ tick: Date; pid: number }>(
+      'SELECT tick, pid FROM tick_runs ORDER BY tick',
+    );
+    const ticks = rows.map((row) => row.tick.getTime());
+    expect(new Set(ticks).size).toBe(ticks.length);
+    // Both processes were up for about 5 s; every second in between ran once, none was lost.
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(ticks.length).toBeLessThanOrEqual(7);
+    for (let index = 1; index < ticks.length; index += 1) {
+      expect(ticks[index] - ticks[index - 1]).toBe(1000);
+    }
+    const history = await db.pool.query<{ status: string; count: number }>(
+      "SELECT status, count(*)::integer AS count FROM job_history WHERE name = 'tick-test' GROUP BY status",
+    );
+    expect(history.rows).toEqual([{ status: 'SUCCESS', count: ticks.length }]);
+    const schedule = await db.pool.query(
+      "SELECT locked_by, last_status FROM job_schedules WHERE name = 'tick-test'",
+    );
+    expect(schedule.rows).toEqual([{ locked_by: null, last_status: 'SUCCESS' }]);
+  });
+
+  it('keeps other schedules running while one handler hangs, and times the hung one out', async () => {
+    const jobs = service();
+    const fastRuns: Date[] = [];
+    const hungStarts: number[] = [];
+    await jobs.schedules.register({
+      name: 'hung',
+      schedule: '@every 1s',
+      timeoutMs: 1500,
+      handler: () => {
+        hungStarts.push(Date.now());
+        return new Promise<void>(() => undefined);
+      },
+    });
+    await jobs.schedules.register({
+      name: 'fast',
+      schedule: '@every 1s',
+      handler: async ({ scheduledAt }) => {
+        fastRuns.push(scheduledAt);
+      },
+    });
+    await jobs.start();
+
+    await waitFor(() => fastRuns.length >= 3, { what: 'three runs of the fast schedule' });
+    const timedOut = await waitFor(
+      async () =>
+        (
+          await db.pool.query<{ status: string; details: { errors: string[] } }>(
+            "SELECT status, details FROM job_history WHERE name = 'hung' AND status <> 'RUNNING'",
+          )
+        ).rows[0],
+      { what: 'the hung run to time out' },
+    );
+    expect(timedOut).toEqual({ status: 'FAILED', details: { errors: ['hung timed out after 1500 ms'] } });
+    // Its next tick (due a second after the first) starts only once the timeout released the
+    // schedule: runs of one schedule never overlap.
+    await waitFor(() => hungStarts.length === 2, { what: 'the hung schedule to run again' });
+    expect(hungStarts[1] - hungStarts[0]).toBeGreaterThanOrEqual(1450);
+  });
+
+  it('advances cron schedules from the expression and re-reads a changed expression', async () => {
+    const jobs = service();
+    await jobs.schedules.register({ name: 'nightly', schedule: '@daily', handler: async () => undefined });
+    await jobs.start();
+    const daily = await db.pool.query<{ next_run_at: Date; schedule: string }>(
+      "SELECT next_run_at, schedule FROM job_schedules WHERE name = 'nightly'",
+    );
+    const nextMidnight = new Date();
+    nextMidnight.setUTCHours(24, 0, 0, 0);
+    expect(daily.rows[0]).toEqual({ next_run_at: nextMidnight, schedule: '@daily' });
+
+    await jobs.schedules.register({
+      name: 'nightly',
+      schedule: '*/1 * * * * *',
+      handler: async () => undefined,
+    });
+    const changed = await db.pool.query<{ next_run_at: Date; schedule: string }>(
+      "SELECT next_run_at, schedule FROM job_schedules WHERE name = 'nightly'",
+    );
+    expect(changed.rows[0].schedule).toBe('*/1 * * * * *');
+    expect(changed.rows[0].next_run_at.getTime() - Date.now()).toBeLessThan(2000);
+  });
+
+  it('runs a schedule at once when triggered, and forgets an unregistered one', async () => {
+    const jobs = service();
+    let runs = 0;
+    await jobs.schedules.register({
+      name: 'weekly-report',
+      schedule: '@weekly',
+      handler: async () => {
+        runs += 1;
+      },
+    });
+    await jobs.start();
+    expect(await jobs.schedules.triggerNow('weekly-report')).toBe(true);
+    await waitFor(() => runs === 1, { what: 'the triggered run' });
+    expect(await jobs.schedules.triggerNow('missing')).toBe(false);
+
+    await jobs.schedules.unregister('weekly-report');
+    expect(jobs.schedules.names()).toEqual([]);
+    const rows = await db.pool.query("SELECT 1 FROM job_schedules WHERE name = 'weekly-report'");
+    expect(rows.rowCount).toBe(0);
+  });
+
+  it('rejects invalid schedules when they are registered', async () => {
+    const jobs = service();
+    await expect(
+      jobs.schedules.register({ name: 'bad', schedule: '@every 5 minutes', handler: async () => undefined }),
+    ).rejects.toThrow('Invalid schedule "@every 5 minutes"');
+    expect(jobs.schedules.names()).toEqual([]);
+  });
+});

@@ -1,0 +1,369 @@
+import type { JobStatus } from '@opsdeck/contracts';
+import type pg from 'pg';
+import { withTransaction } from '../db/pool.js';
+import type { JobHistory, JobRun } from './job-history.js';
+import { parseSchedule, type ScheduleExpression } from './schedule-expression.js';
+import {
+  errorMessage,
+  runWithTimeout,
+  settleWithin,
+  TimeoutError,
+  WakeSignal,
+  type JobsLogger,
+} from './support.js';
+
+export interface ScheduleContext {
+  /** Aborted when the run times out or the process stops. */
+  signal: AbortSignal;
+  /** This run's job history row: count successes and add errors here. */
+  job: JobRun;
+  /** The tick being run (not when it started). */
+  scheduledAt: Date;
+  logger: JobsLogger;
+}
+
+export interface ScheduleDefinition {
+  /** Unique across the deployment: the claim key (e.g. `canary:<id>`). */
+  name: string;
+  /** The name in job history; defaults to `name`. */
+  jobName?: string;
+  /** Cron (5 or 6 fields), `@every 30s|1m|1h30m`, or `@hourly|@daily|@weekly|@monthly`. */
+  schedule: string;
+  handler: (context: ScheduleContext) => Promise<void>;
+  /** A run still going after this is recorded FAILED and the next tick may start. Default 5 min. */
+  timeoutMs?: number;
+  /** The resource the job history row links to. */
+  resource?: { type: string; id: string };
+  agentId?: string;
+  /** Time zone of cron expressions without CRON_TZ=. Default UTC. */
+  timezone?: string;
+}
+
+export interface SchedulerOptions {
+  pool: pg.Pool;
+  logger: JobsLogger;
+  jobHistory: JobHistory;
+  /** Written to locked_by; unique per process. */
+  workerId: string;
+  /** Longest sleep between looks at the schedules table. Default 5000 ms. */
+  pollIntervalMs?: number;
+  /** Added to a schedule's timeout to form its claim lease. Default 30 s. */
+  leaseMarginMs?: number;
+  /** Runs at once in this process. Default 50. */
+  concurrency?: number;
+}
+
+interface Registered {
+  definition: ScheduleDefinition;
+  expression: ScheduleExpression;
+  jobName: string;
+  timeoutMs: number;
+}
+
+interface ClaimedTick {
+  registered: Registered;
+  tick: Date;
+}
+
+interface Run {
+  controller: AbortController;
+  job: JobRun | undefined;
+  done: Promise<void>;
+  abandoned: boolean;
+  tick: Date;
+}
+
+export const DEFAULT_SCHEDULE_TIMEOUT_MS = 5 * 60_000;
+
+/**
+ * Runs registered schedules so that each tick runs once across every process sharing the
+ * database: a process runs a tick only after moving the row's next_run_at past now() inside a
+ * transaction holding its row lock (FOR UPDATE SKIP LOCKED). The row then stays locked by
+ * locked_by/locked_until until the run ends, so runs of one schedule never overlap, and a dead
+ * process's lock lapses on its own. Handlers run detached from the loop: a hung one holds only
+ * its own schedule, and only until its timeout.
+ */
+export class Scheduler {
+  private readonly pool: pg.Pool;
+  private readonly logger: JobsLogger;
+  private readonly jobHistory: JobHistory;
+  private readonly workerId: string;
+  private readonly pollIntervalMs: number;
+  private readonly leaseMarginMs: number;
+  private readonly concurrency: number;
+  private readonly registry = new Map<string, Registered>();
+  private readonly runs = new Map<string, Run>();
+  private readonly wakeSignal = new WakeSignal();
+  private started = false;
+  private stopping = false;
+  private loopDone: Promise<void> | undefined;
+
+  constructor(options: SchedulerOptions) {
+    this.pool = options.pool;
+    this.logger = options.logger;
+    this.jobHistory = options.jobHistory;
+    this.workerId = options.workerId;
+    this.pollIntervalMs = options.pollIntervalMs ?? 5000;
+    this.leaseMarginMs = options.leaseMarginMs ?? 30_000;
+    this.concurrency = options.concurrency ?? 50;
+  }
+
+  /** Runs in progress in this process. */
+  get running(): number {
+    return this.runs.size;
+  }
+
+  names(): string[] {
+    return [...this.registry.keys()];
+  }
+
+  /**
+   * Adds or replaces a schedule. Throws InvalidScheduleError for a bad expression. Once the
+   * scheduler runs, the row is written before this resolves; a changed expression restarts the
+   * schedule from its next occurrence.
+   */
+  async register(definition: ScheduleDefinition): Promise<void> {
+    if (definition.name.trim() === '') throw new TypeError('A schedule needs a name');
+    const timeoutMs = definition.timeoutMs ?? DEFAULT_SCHEDULE_TIMEOUT_MS;
+    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+      throw new RangeError(`timeoutMs of schedule "${definition.name}" must be positive`);
+    }
+    const registered: Registered = {
+      definition,
+      expression: parseSchedule(definition.schedule, { timezone: definition.timezone }),
+      jobName: definition.jobName ?? definition.name,
+      timeoutMs,
+    };
+    this.registry.set(definition.name, registered);
+    if (this.started) {
+      await this.upsert([registered]);
+      this.wakeSignal.wake();
+    }
+  }
+
+  /** Removes a schedule here and from the database (a run in progress finishes). */
+  async unregister(name: string): Promise<void> {
+    this.registry.delete(name);
+    if (this.started) await this.pool.query('DELETE FROM job_schedules WHERE name = $1', [name]);
+  }
+
+  /** Makes a registered schedule due now; false when no such schedule exists. */
+  async triggerNow(name: string): Promise<boolean> {
+    const result = await this.pool.query('UPDATE job_schedules SET next_run_at = now() WHERE name = $1', [
+      name,
+    ]);
+    this.wakeSignal.wake();
+    return result.rowCount === 1;
+  }
+
+  async start(): Promise<void> {
+    if (this.started) return;
+    this.started = true;
+    this.stopping = false;
+    await this.upsert([...this.registry.values()]);
+    this.loopDone = this.loop();
+  }
+
+  /**
+   * Stops claiming ticks, waits up to graceMs for running handlers, then marks the rest
+   * STOPPED and unlocks their schedules so another process takes the next tick.
+   */
+  async stop(graceMs: number): Promise<void> {
+    if (!this.started) return;
+    this.stopping = true;
+    this.wakeSignal.close();
+    await this.loopDone;
+    const finished = await settleWithin(
+      [...this.runs.values()].map((run) => run.done),
+      graceMs,
+    );
+    if (!finished) await this.abandonRemaining();
+    this.started = false;
+    this.loopDone = undefined;
+  }
+
+  private async upsert(entries: Registered[]): Promise<void> {
+    if (entries.length === 0) return;
+    const { rows } = await this.pool.query<{ now: Date }>('SELECT now() AS now');
+    const now = rows[0].now;
+    await this.pool.query(
+      `INSERT INTO job_schedules (name, schedule, next_run_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[])
+       ON CONFLICT (name) DO UPDATE
+       SET schedule = EXCLUDED.schedule, next_run_at = EXCLUDED.next_run_at, updated_at = now()
+       WHERE job_schedules.schedule IS DISTINCT FROM EXCLUDED.schedule`,
+      [
+        entries.map((entry) => entry.definition.name),
+        entries.map((entry) => entry.definition.schedule),
+        entries.map((entry) => entry.expression.nextAfter(now, entry.definition.name)),
+      ],
+    );
+  }
+
+  private async loop(): Promise<void> {
+    let consecutiveErrors = 0;
+    while (!this.stopping) {
+      let delayMs = this.pollIntervalMs;
+      try {
+        const capacity = this.concurrency - this.runs.size;
+        if (capacity > 0 && this.registry.size > 0) {
+          for (const claimed of await this.claimDue(capacity)) this.launch(claimed);
+        }
+        delayMs = Math.min(await this.millisecondsUntilNextTick(), this.pollIntervalMs);
+        consecutiveErrors = 0;
+      } catch (error) {
+        consecutiveErrors += 1;
+        delayMs = Math.min(this.pollIntervalMs * 2 ** consecutiveErrors, 60_000);
+        this.logger.error({ err: errorMessage(error) }, 'scheduler: claiming due schedules failed');
+      }
+      await this.wakeSignal.wait(delayMs);
+    }
+  }
+
+  private async claimDue(limit: number): Promise<ClaimedTick[]> {
+    const names = [...this.registry.keys()];
+    return withTransaction(this.pool, async (client) => {
+      const due = await client.query<{ name: string; next_run_at: Date; now: Date }>(
+        `SELECT name, next_run_at, now() AS now FROM job_schedules
+         WHERE name = ANY($1::text[])
+           AND next_run_at <= now()
+           AND (locked_until IS NULL OR locked_until <= now())
+         ORDER BY next_run_at
+         LIMIT $2
+         FOR UPDATE SKIP LOCKED`,
+        [names, limit],
+      );
+      const claimed: Array<ClaimedTick & { next: Date }> = [];
+      for (const row of due.rows) {
+        const registered = this.registry.get(row.name);
+        if (!registered) continue;
+        claimed.push({
+          registered,
+          tick: row.next_run_at,
+          next: registered.expression.nextAfter(row.now, row.name),
+        });
+      }
+      if (claimed.length === 0) return [];
+      await client.query(
+        `UPDATE job_schedules AS s
+         SET next_run_at = u.next_run_at,
+             last_run_at = u.tick,
+             locked_by = $5,
+             locked_until = now() + u.lease_ms * interval '1 millisecond'
+         FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::integer[])
+           AS u(name, tick, next_run_at, lease_ms)
+         WHERE s.name = u.name`,
+        [
+          claimed.map((entry) => entry.registered.definition.name),
+          claimed.map((entry) => entry.tick),
+          claimed.map((entry) => entry.next),
+          claimed.map((entry) => entry.registered.timeoutMs + this.leaseMarginMs),
+          this.workerId,
+        ],
+      );
+      return claimed;
+    });
+  }
+
+  /** Until the earliest tick of our schedules that no other run holds (a few ms late on purpose
+   * so the timer does not wake just before the database clock reaches the tick). */
+  private async millisecondsUntilNextTick(): Promise<number> {
+    const { rows } = await this.pool.query<{ delay_ms: number | null }>(
+      `SELECT extract(epoch FROM min(greatest(next_run_at, coalesce(locked_until, next_run_at))) - now())
+                * 1000 AS delay_ms
+       FROM job_schedules WHERE name = ANY($1::text[])`,
+      [[...this.registry.keys()]],
+    );
+    const delay = rows[0]?.delay_ms;
+    return delay === null || delay === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Number(delay)) + 5;
+  }
+
+  private launch({ registered, tick }: ClaimedTick): void {
+    const name = registered.definition.name;
+    const run: Run = {
+      controller: new AbortController(),
+      job: undefined,
+      done: Promise.resolve(),
+      abandoned: false,
+      tick,
+    };
+    this.runs.set(name, run);
+    run.done = this.execute(registered, run)
+      .catch((error: unknown) =>
+        this.logger.error({ schedule: name, err: errorMessage(error) }, 'scheduler: recording a run failed'),
+      )
+      .finally(() => {
+        this.runs.delete(name);
+        this.wakeSignal.wake();
+      });
+  }
+
+  private async execute(registered: Registered, run: Run): Promise<void> {
+    const { definition, jobName, timeoutMs } = registered;
+    let status: JobStatus = 'FAILED';
+    try {
+      const job = await this.jobHistory.startJob({
+        name: jobName,
+        resourceType: definition.resource?.type,
+        resourceId: definition.resource?.id,
+        agentId: definition.agentId,
+      });
+      run.job = job;
+      try {
+        await runWithTimeout(
+          (signal) => definition.handler({ signal, job, scheduledAt: run.tick, logger: this.logger }),
+          timeoutMs,
+          run.controller,
+        );
+        if (run.abandoned) return;
+        status = await job.success();
+      } catch (error) {
+        if (run.abandoned) return;
+        const message = error instanceof TimeoutError ? `${jobName} ${error.message}` : errorMessage(error);
+        this.logger.warn({ schedule: definition.name, job: job.id, err: message }, 'scheduled job failed');
+        status = await job.failure(message);
+      }
+    } finally {
+      // Unlock even when job history could not be written, or the schedule would wait out its lease.
+      if (!run.abandoned) await this.unlock(definition.name, run.tick, status, run.job?.durationMillis);
+    }
+  }
+
+  private async unlock(
+    name: string,
+    tick: Date,
+    status: JobStatus,
+    durationMillis: number | undefined,
+  ): Promise<void> {
+    await this.pool.query(
+      `UPDATE job_schedules
+       SET locked_by = NULL, locked_until = NULL, last_finished_at = now(),
+           last_status = $4, last_duration_millis = $5
+       WHERE name = $1 AND locked_by = $2 AND last_run_at = $3`,
+      [name, this.workerId, tick, status, durationMillis ?? null],
+    );
+  }
+
+  private async abandonRemaining(): Promise<void> {
+    const remaining = [...this.runs.entries()];
+    this.logger.warn(
+      { schedules: remaining.map(([name]) => name) },
+      'scheduler: stopping runs that did not finish before shutdown',
+    );
+    await Promise.all(
+      remaining.map(async ([name, run]) => {
+        run.abandoned = true;
+        run.controller.abort(new Error('the process is stopping'));
+        try {
+          await run.job?.stopped('The process stopped before the job finished');
+          await this.unlock(name, run.tick, 'STOPPED', run.job?.durationMillis);
+        } catch (error) {
+          this.logger.error(
+            { schedule: name, err: errorMessage(error) },
+            'scheduler: releasing a run failed',
+          );
+        }
+      }),
+    );
+  }
+}

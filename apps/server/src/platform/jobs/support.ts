@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type pg from 'pg';
+
+type LogMethod = (objectOrMessage: object | string, message?: string) => void;
+
+/** The logging the jobs platform needs; a pino logger satisfies it. */
+export interface JobsLogger {
+  debug: LogMethod;
+  info: LogMethod;
+  warn: LogMethod;
+  error: LogMethod;
+}
+
+/** A pool, or a client inside a transaction the caller owns. */
+export type Queryable = pg.Pool | pg.ClientBase;
+
+/** Identifies one running process in lock columns and job history (`host:pid:random`). */
+export function createWorkerId(hostname: string = os.hostname()): string {
+  return `${hostname}:${process.pid}:${randomUUID().slice(0, 8)}`;
+}
+
+/** Longest error text stored in a row: enough for a stack-less message, bounded for the UI. */
+const MAX_ERROR_LENGTH = 4000;
+
+export function errorMessage(error: unknown): string {
+  const text =
+    error instanceof Error
+      ? error.message || error.name
+      : typeof error === 'string'
+        ? error
+        : (JSON.stringify(error) ?? String(error));
+  return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}
+
+export class TimeoutError extends Error {
+  constructor(readonly timeoutMs: number) {
+    super(`timed out after ${timeoutMs} ms`);
+    this.name = 'TimeoutError';
+  }
+}
+
+/**
+ * Runs `work` with an AbortSignal that fires after `timeoutMs` or when `parent` aborts, and
+ * rejects with TimeoutError at the deadline even if `work` ignores its signal: a hung handler
+ * must not hold its caller. `controller` lets the caller abort the work for other reasons.
+ */
+export async function runWithTimeout<T>(
+  work: (signal: AbortSignal) => Promise<T>,
+  timeoutMs: number,
+  controller: AbortController = new AbortController(),
+): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new TimeoutError(timeoutMs);
+      controller.abort(error);
+      reject(error);
+    }, timeoutMs);
+  });
+  try {
+    return await Promise.race([Promise.resolve().then(() => work(controller.signal)), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A level-triggered wake-up for worker loops: `wake()` before `wait()` is not lost, and a
+ * wait ends at its timeout, on `wake()`, or at once after `close()`.
+ */
+export class WakeSignal {
+  private pending = false;
+  private closed = false;
+  private resolveWaiter: (() => void) | undefined;
+
+  wake(): void {
+    this.pending = true;
+    this.resolveWaiter?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake();
+  }
+
+  async wait(timeoutMs: number): Promise<void> {
+    if (this.pending || this.closed) {
+      this.pending = false;
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, Math.max(0, timeoutMs));
+      function done(): void {
+        clearTimeout(timer);
+        resolve();
+      }
+      this.resolveWaiter = done;
+    });
+    this.resolveWaiter = undefined;
+    this.pending = false;
+  }
+}
+
+/** Resolves when every promise in `running` settled, or after `graceMs`; true when all did. */
+export async function settleWithin(running: Iterable<Promise<unknown>>, graceMs: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const all = Promise.allSettled(running).then(() => true);
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), graceMs);
+  });
+  try {
+    return await Promise.race([all, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

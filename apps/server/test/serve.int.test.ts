@@ -1,0 +1,159 @@
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { PROJECT_ROOT } from '../src/platform/config.js';
+import { pgdataOf, readPostmasterPid } from '../src/platform/db/embedded-postgres.js';
+import { runOpsdeck, type OpsdeckProcess } from './harness/process.js';
+import { adminQuery, databaseUrl, uniqueName } from './harness/postgres.js';
+
+const RUNNING = /Opsdeck is running at (http:\/\/localhost:\d+)/;
+
+async function embeddedClient(dataDir: string): Promise<pg.Client> {
+  const running = await readPostmasterPid(pgdataOf(dataDir));
+  if (!running) throw new Error('no embedded PostgreSQL is running');
+  const password = (await fs.readFile(path.join(dataDir, 'postgres-password'), 'utf8')).trim();
+  const client = new pg.Client({
+    host: '127.0.0.1',
+    port: running.port,
+    user: 'postgres',
+    password,
+    database: 'postgres',
+  });
+  await client.connect();
+  return client;
+}
+
+async function startServe(
+  env: Record<string, string | undefined>,
+): Promise<{ process: OpsdeckProcess; url: string }> {
+  const process = runOpsdeck(['serve'], { PORT: '0', DEMO: 'false', ...env });
+  const [, url] = await process.waitFor(RUNNING);
+  return { process, url: url as string };
+}
+
+describe('opsdeck serve on the embedded PostgreSQL', () => {
+  let dataDir: string;
+
+  beforeAll(async () => {
+    dataDir = path.join(PROJECT_ROOT, '.test-data', uniqueName('serve'));
+  });
+  afterAll(async () => {
+    await fs.rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts, serves, refuses a second process, survives SIGKILL and stops cleanly', async () => {
+    // First start: initialises the data directory and prints a generated admin password once.
+    const first = await startServe({ DATA_DIR: dataDir, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
+    expect(first.process.output()).toContain(`Data directory: ${dataDir} (embedded PostgreSQL)`);
+    expect(first.process.output()).toMatch(/email: {4}admin@opsdeck\.local\n {2}password: [A-Za-z2-9]{20}\n/);
+
+    const ready = await fetch(`${first.url}/readyz`);
+    expect(ready.status).toBe(200);
+    const about = (await (await fetch(`${first.url}/api/version`)).json()) as {
+      version: string;
+      database: { version: string };
+    };
+    expect(about.version).toMatch(/^\d+\.\d+\.\d+/);
+    expect(about.database.version).toMatch(/^18\./);
+    const metrics = await (await fetch(`${first.url}/metrics`)).text();
+    expect(metrics).toContain('opsdeck_http_request_duration_seconds_bucket');
+    expect(metrics).toContain('opsdeck_db_pool_connections{state="total"}');
+    const missing = await fetch(`${first.url}/api/no-such-thing`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Not found: GET /api/no-such-thing' });
+
+    // A second server on the same data directory refuses to start and says why.
+    const second = runOpsdeck(['serve'], { PORT: '0', DATA_DIR: dataDir });
+    expect(await second.exited).toBe(1);
+    expect(second.output()).toContain(
+      `Opsdeck is already running with the data directory ${dataDir} (pid ${first.process.child.pid})`,
+    );
+
+    // The CLI works beside the running server.
+    const migrate = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
+    expect(await migrate.exited).toBe(0);
+    expect(migrate.output()).toContain('The database is up to date.');
+
+    // Committed data survives a SIGKILL; the orphaned PostgreSQL is stopped and restarted.
+    const client = await embeddedClient(dataDir);
+    await client.query(`INSERT INTO properties (name, value) VALUES ('serve.test', 'committed')`);
+    await client.end();
+    first.process.child.kill('SIGKILL');
+    await first.process.exited;
+    const orphan = await readPostmasterPid(pgdataOf(dataDir));
+    expect(orphan).toBeDefined();
+
+    const restarted = await startServe({ DATA_DIR: dataDir });
+    expect(restarted.process.output()).not.toContain('Created the first admin account');
+    const properties = (await (await fetch(`${restarted.url}/api/properties`)).json()) as {
+      name: string;
+      value: string;
+    }[];
+    expect(properties).toContainEqual(
+      expect.objectContaining({ name: 'serve.test', value: 'committed', source: 'db' }),
+    );
+
+    // SIGTERM: graceful stop, exit code 0, and the embedded PostgreSQL is stopped too.
+    restarted.process.child.kill('SIGTERM');
+    expect(await restarted.process.exited).toBe(0);
+    expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
+
+    // With no server running, the CLI starts the database for itself and stops it afterwards.
+    const offline = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
+    expect(await offline.exited).toBe(0);
+    expect(offline.output()).toContain('The database is up to date.');
+    expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
+  });
+});
+
+describe('opsdeck serve on an external PostgreSQL', () => {
+  it('lets two processes race on a fresh database: both start, migrations and the admin once', async () => {
+    const { adminUrl } = inject('testPostgres');
+    const name = uniqueName('opsdeck_external');
+    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+    const url = databaseUrl(adminUrl, name);
+    const env = { DATABASE_URL: url, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'a-long-password' };
+    const servers = await Promise.all([startServe(env), startServe(env)]);
+    try {
+      for (const server of servers) {
+        expect(server.process.output()).toContain('Database: the external PostgreSQL in DATABASE_URL');
+        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+      }
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      const admins = await client.query(
+        `SELECT p.email FROM people p JOIN person_roles r ON r.person_id = p.id WHERE r.role = 'admin'`,
+      );
+      expect(admins.rows).toEqual([{ email: 'ops@example.com' }]);
+      const migrations = await client.query(
+        'SELECT version, count(*) FROM schema_migrations GROUP BY version HAVING count(*) > 1',
+      );
+      expect(migrations.rowCount).toBe(0);
+      await client.end();
+    } finally {
+      for (const server of servers) server.process.child.kill('SIGTERM');
+      expect(await Promise.all(servers.map((server) => server.process.exited))).toEqual([0, 0]);
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  });
+});
+
+describe('opsdeck command line', () => {
+  it('explains bad configuration, unknown commands and its usage', async () => {
+    const badPort = runOpsdeck(['serve'], { PORT: 'eighty' });
+    expect(await badPort.exited).toBe(1);
+    expect(badPort.output()).toContain('PORT: must be a number');
+
+    const unknown = runOpsdeck(['frobnicate'], {});
+    expect(await unknown.exited).toBe(2);
+    expect(unknown.output()).toContain('opsdeck: Unknown command "frobnicate"');
+
+    const help = runOpsdeck(['--help'], {});
+    expect(await help.exited).toBe(0);
+    expect(help.output()).toContain('Usage: opsdeck <command> [options]');
+    expect(help.output()).toContain('migrate    Apply pending database migrations and exit');
+  });
+});

@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
+  // Server-side (node environment) resolution needs the condition too.
+  ssr: { resolve: { conditions: ['source'] } },
   test: {
     projects: [
       {

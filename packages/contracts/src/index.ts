@@ -1,3 +1,4 @@
 export * from './roles.js';
 export * from './jobs.js';
 export * from './agents.js';
+export * from './permissions.js';

@@ -17,7 +17,7 @@ export interface TestDatabase {
 export async function createTestDatabase(): Promise<TestDatabase> {
   const { adminUrl, templateName } = inject('testPostgres');
   const name = uniqueName('opsdeck_test');
-  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${templateName}`);
+  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${templateName} STRATEGY FILE_COPY`);
   const url = databaseUrl(adminUrl, name);
   const pool = createPool(url, { max: 10, applicationName: 'opsdeck-test' });
   return {

@@ -1,11 +1,11 @@
 import { Registry } from 'prom-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { withTransaction } from '../db/pool.js';
 import { createPool } from '../db/pool.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { enqueueEvent, enqueueEvents, EventConsumers, requeueFailedEvents } from './event-queue.js';
+import { enqueueEvent, enqueueEvents, requeueFailedEvents } from './event-queue.js';
 import { createJobsService, type JobsService, type JobsServiceOptions } from './jobs-service.js';
-import { recordingLogger, waitFor } from './test-fixtures/helpers.js';
+import { recordingLogger, resetJobTables, waitFor } from './test-fixtures/helpers.js';
 
 type EventRow = {
   status: string;
@@ -21,13 +21,14 @@ describe('event queue', () => {
   const services: JobsService[] = [];
   const cleanups: Array<() => Promise<void>> = [];
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
   });
+  afterAll(() => db.close());
   afterEach(async () => {
     await Promise.all(services.splice(0).map((service) => service.stop({ graceMs: 100 })));
     for (const cleanup of cleanups.splice(0)) await cleanup();
-    await db.close();
+    await resetJobTables(db.pool);
   });
 
   function service(overrides: Partial<JobsServiceOptions> = {}): JobsService {
@@ -177,27 +178,6 @@ describe('event queue', () => {
       [ids],
     );
     expect(rows[0]).toEqual({ total: 1000, distinct_events: 1000, workers: 2 });
-  });
-
-  it('routes an event to its exact consumer before a prefix, and to the longest prefix', () => {
-    const consumers = new EventConsumers();
-    const exact = async (): Promise<void> => undefined;
-    const broad = async (): Promise<void> => undefined;
-    const narrow = async (): Promise<void> => undefined;
-    consumers
-      .on('notification.*', broad)
-      .on('notification.email.*', narrow)
-      .on('notification.email.sent', exact);
-    expect(consumers.resolve('notification.email.sent')?.handler).toBe(exact);
-    expect(consumers.resolve('notification.email.bounced')?.handler).toBe(narrow);
-    expect(consumers.resolve('notification.slack')?.handler).toBe(broad);
-    expect(consumers.resolve('incident.created')).toBeUndefined();
-    expect(() => consumers.on('notification.*', broad)).toThrow('already have a consumer');
-    expect(() => consumers.on('a*b', broad)).toThrow('not an event name or a prefix');
-    expect(consumers.claimFilter()).toEqual({
-      names: ['notification.email.sent'],
-      likePatterns: ['notification.%', 'notification.email.%'],
-    });
   });
 
   it('takes higher priority first and leaves events of other names and delayed events alone', async () => {

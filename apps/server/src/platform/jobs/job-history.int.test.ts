@@ -1,10 +1,10 @@
 import { NIL_AGENT_ID } from '@opsdeck/contracts';
 import { Registry } from 'prom-client';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { MAX_STORED_ERRORS } from './job-history.js';
 import { createJobsService, type JobsService, type JobsServiceOptions } from './jobs-service.js';
-import { recordingLogger, waitFor } from './test-fixtures/helpers.js';
+import { recordingLogger, resetJobTables, waitFor } from './test-fixtures/helpers.js';
 
 type HistoryRow = {
   name: string;
@@ -25,12 +25,13 @@ describe('job history', () => {
   let db: TestDatabase;
   const services: JobsService[] = [];
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
   });
+  afterAll(() => db.close());
   afterEach(async () => {
     await Promise.all(services.splice(0).map((service) => service.stop({ graceMs: 100 })));
-    await db.close();
+    await resetJobTables(db.pool);
   });
 
   function service(overrides: Partial<JobsServiceOptions> = {}): JobsService {

@@ -1,21 +1,28 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { enqueueEvent } from './event-queue.js';
 import { createJobsService, type JobsService, type JobsServiceOptions } from './jobs-service.js';
-import { recordingLogger, spawnWorkerProcess, waitFor, type WorkerProcess } from './test-fixtures/helpers.js';
+import {
+  recordingLogger,
+  resetJobTables,
+  spawnWorkerProcess,
+  type WorkerProcess,
+  waitFor,
+} from './test-fixtures/helpers.js';
 
 describe('jobs service lifecycle', () => {
   let db: TestDatabase;
   const services: JobsService[] = [];
   const processes: WorkerProcess[] = [];
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
   });
+  afterAll(() => db.close());
   afterEach(async () => {
     for (const worker of processes.splice(0)) worker.child.kill('SIGKILL');
     await Promise.all(services.splice(0).map((service) => service.stop({ graceMs: 100 })));
-    await db.close();
+    await resetJobTables(db.pool);
   });
 
   function service(overrides: Partial<JobsServiceOptions> = {}): JobsService {
@@ -71,6 +78,13 @@ describe('jobs service lifecycle', () => {
     expect(history.rows).toEqual([{ status: 'SUCCESS', success_count: 1 }]);
     const workers = await db.pool.query('SELECT id FROM job_workers');
     expect(workers.rowCount).toBe(0);
+
+    // A stopped service starts again and takes the event it left alone.
+    await jobs.start();
+    await waitFor(async () => (await db.pool.query('SELECT 1 FROM event_queue')).rowCount === 0, {
+      what: 'the second event after a restart',
+    });
+    expect(started).toContain(second);
   });
 
   it('after the grace period, stops hung handlers and releases their claims at once', async () => {

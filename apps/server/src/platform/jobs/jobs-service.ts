@@ -1,14 +1,8 @@
 import os from 'node:os';
 import type pg from 'pg';
 import type { Registry } from 'prom-client';
-import {
-  EventConsumers,
-  EventQueueWorker,
-  enqueueEvent,
-  type ConsumerOptions,
-  type EventHandler,
-  type EventQueueWorkerOptions,
-} from './event-queue.js';
+import { EventConsumers, enqueueEvent, type ConsumerOptions, type EventHandler } from './event-queue.js';
+import { EventQueueWorker, type EventQueueWorkerOptions } from './event-queue-worker.js';
 import { JobHistory, type JobRun, type StartJobOptions } from './job-history.js';
 import { createJobsMetrics } from './metrics.js';
 import { Scheduler, type ScheduleDefinition, type SchedulerOptions } from './schedules.js';
@@ -116,9 +110,14 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
     async start() {
       if (state !== 'idle') return;
       state = 'running';
-      await jobHistory.heartbeat();
-      await markStaleRunningJobs();
-      await scheduler.start();
+      try {
+        await jobHistory.heartbeat();
+        await markStaleRunningJobs();
+        await scheduler.start();
+      } catch (error) {
+        state = 'idle';
+        throw error;
+      }
       queue.start();
       heartbeatTimer = setInterval(() => void beat(), heartbeatIntervalMs);
       heartbeatTimer.unref();

@@ -1,18 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { createJobsService, type JobsService } from './jobs-service.js';
-import { recordingLogger, spawnWorkerProcess, waitFor } from './test-fixtures/helpers.js';
+import { recordingLogger, resetJobTables, spawnWorkerProcess, waitFor } from './test-fixtures/helpers.js';
 
 describe('schedules', () => {
   let db: TestDatabase;
   const services: JobsService[] = [];
 
-  beforeEach(async () => {
+  beforeAll(async () => {
     db = await createTestDatabase();
   });
+  afterAll(() => db.close());
   afterEach(async () => {
     await Promise.all(services.splice(0).map((service) => service.stop({ graceMs: 100 })));
-    await db.close();
+    await resetJobTables(db.pool);
   });
 
   function service(): JobsService {

@@ -8,6 +8,7 @@ import {
   runWithTimeout,
   settleWithin,
   TimeoutError,
+  validatePositive,
   WakeSignal,
   type JobsLogger,
 } from './support.js';
@@ -93,7 +94,7 @@ export class Scheduler {
   private readonly concurrency: number;
   private readonly registry = new Map<string, Registered>();
   private readonly runs = new Map<string, Run>();
-  private readonly wakeSignal = new WakeSignal();
+  private wakeSignal = new WakeSignal();
   private started = false;
   private stopping = false;
   private loopDone: Promise<void> | undefined;
@@ -108,11 +109,6 @@ export class Scheduler {
     this.concurrency = options.concurrency ?? 50;
   }
 
-  /** Runs in progress in this process. */
-  get running(): number {
-    return this.runs.size;
-  }
-
   names(): string[] {
     return [...this.registry.keys()];
   }
@@ -125,9 +121,7 @@ export class Scheduler {
   async register(definition: ScheduleDefinition): Promise<void> {
     if (definition.name.trim() === '') throw new TypeError('A schedule needs a name');
     const timeoutMs = definition.timeoutMs ?? DEFAULT_SCHEDULE_TIMEOUT_MS;
-    if (!(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
-      throw new RangeError(`timeoutMs of schedule "${definition.name}" must be positive`);
-    }
+    validatePositive(`timeoutMs of schedule "${definition.name}"`, timeoutMs);
     const registered: Registered = {
       definition,
       expression: parseSchedule(definition.schedule, { timezone: definition.timezone }),
@@ -158,9 +152,11 @@ export class Scheduler {
 
   async start(): Promise<void> {
     if (this.started) return;
+    await this.upsert([...this.registry.values()]);
     this.started = true;
     this.stopping = false;
-    await this.upsert([...this.registry.values()]);
+    // A closed signal stays closed; a restarted loop needs a fresh one.
+    this.wakeSignal = new WakeSignal();
     this.loopDone = this.loop();
   }
 
@@ -250,14 +246,14 @@ export class Scheduler {
              last_run_at = u.tick,
              locked_by = $5,
              locked_until = now() + u.lease_ms * interval '1 millisecond'
-         FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::integer[])
+         FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::bigint[])
            AS u(name, tick, next_run_at, lease_ms)
          WHERE s.name = u.name`,
         [
           claimed.map((entry) => entry.registered.definition.name),
           claimed.map((entry) => entry.tick),
           claimed.map((entry) => entry.next),
-          claimed.map((entry) => entry.registered.timeoutMs + this.leaseMarginMs),
+          claimed.map((entry) => Math.ceil(entry.registered.timeoutMs + this.leaseMarginMs)),
           this.workerId,
         ],
       );

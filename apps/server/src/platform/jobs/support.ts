@@ -20,6 +20,13 @@ export function createWorkerId(hostname: string = os.hostname()): string {
   return `${hostname}:${process.pid}:${randomUUID().slice(0, 8)}`;
 }
 
+/** Throws a RangeError naming the option unless `value` is absent or a positive finite number. */
+export function validatePositive(name: string, value: number | undefined): void {
+  if (value !== undefined && !(Number.isFinite(value) && value > 0)) {
+    throw new RangeError(`${name} must be a positive number, got ${value}`);
+  }
+}
+
 /** Longest error text stored in a row: enough for a stack-less message, bounded for the UI. */
 const MAX_ERROR_LENGTH = 4000;
 
@@ -29,8 +36,17 @@ export function errorMessage(error: unknown): string {
       ? error.message || error.name
       : typeof error === 'string'
         ? error
-        : (JSON.stringify(error) ?? String(error));
+        : serialize(error);
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
+}
+
+function serialize(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    // Circular or BigInt-holding values.
+    return String(value);
+  }
 }
 
 export class TimeoutError extends Error {

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type pg from 'pg';
 import type { JobsLogger } from '../support.js';
 
 export interface LogEntry {
@@ -23,6 +24,11 @@ export function recordingLogger(): JobsLogger & { entries: LogEntry[] } {
     warn: method('warn'),
     error: method('error'),
   };
+}
+
+/** Empties the tables of the jobs platform, so tests of one file can share a database. */
+export async function resetJobTables(pool: pg.Pool): Promise<void> {
+  await pool.query('TRUNCATE event_queue, job_history, job_schedules, job_workers');
 }
 
 /** Polls `probe` until it returns something other than undefined/false, or fails at the deadline. */

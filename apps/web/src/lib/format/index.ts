@@ -1,0 +1,11 @@
+export { BROWSER_TIMEZONE, dayjs, toZoned, type DateInput } from './dayjs';
+export { isEmptyDate } from './empty-date';
+export * from './relative-time';
+export * from './date';
+export * from './duration';
+export * from './bytes';
+export * from './latency';
+export * from './uptime';
+export * from './pagination';
+export * from './text';
+export * from './health';

@@ -1,0 +1,4 @@
+export * from './preferences';
+export * from './preferences-store';
+export * from './use-preferences';
+export * from './timezones';

@@ -8,6 +8,7 @@ import { registerWebApp } from './platform/http/static-web.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
+import { resourceSchemaRoutes } from './modules/resources/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 
 export interface AppDependencies {
@@ -86,6 +87,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   app.get('/api/about', about);
 
   await app.register(settingsRoutes, { pool });
+  await app.register(resourceSchemaRoutes);
   await registerWebApp(app, deps.config.webDistDir);
 
   return {

@@ -6,6 +6,12 @@ import { createPool, type Pool } from './platform/db/pool.js';
 import type { Logger } from './platform/logger.js';
 import { createMetrics } from './platform/telemetry/metrics.js';
 import { ensureFirstAdmin } from './modules/auth/bootstrap.js';
+import {
+  loadDemoResources,
+  startResourceDirectoryWatcher,
+  type ResourceDirectoryWatcher,
+} from './modules/resources/index.js';
+import { createSecretBox, loadSecretKey } from './platform/secrets.js';
 import { startWorkers, type Workers } from './workers.js';
 
 export interface RunningServer {
@@ -22,6 +28,7 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
   const database: DatabaseHandle = await openDatabase(config, logger, 'server');
   let pool: Pool | undefined;
   let workers: Workers | undefined;
+  let watcher: ResourceDirectoryWatcher | undefined;
   try {
     pool = createPool(database.url, { max: config.dbPoolSize });
     await runMigrations(pool, config.migrationsDir, logger);
@@ -33,6 +40,18 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
       );
     } else if (admin) {
       logger.info({ email: admin.email }, 'created the first admin account');
+    }
+    const secretKey = await loadSecretKey(config);
+    if (secretKey.source === 'generated' && database.kind === 'external') {
+      logger.warn(
+        { file: `${config.dataDir}/secret-key` },
+        'generated a secret key in the data directory: set SECRET_KEY to the same value on every replica',
+      );
+    }
+    const secrets = createSecretBox(secretKey.key);
+    if (config.demo) await loadDemoResources(pool, config.demoDir, logger, { secrets });
+    if (config.resourcesDir) {
+      watcher = await startResourceDirectoryWatcher({ pool, dir: config.resourcesDir, logger, secrets });
     }
     const metrics = createMetrics(pool);
     workers = await startWorkers({ pool, config, logger, metrics });
@@ -53,6 +72,7 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
 
     const openPool = pool;
     const runningWorkers = workers;
+    const runningWatcher = watcher;
     let stopping: Promise<void> | undefined;
     return {
       url,
@@ -61,6 +81,7 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
           markShuttingDown();
           logger.info('shutting down: no new work is accepted');
           await app.close();
+          await runningWatcher?.stop();
           await runningWorkers.stop();
           await openPool.end();
           await database.close();
@@ -70,6 +91,7 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
       },
     };
   } catch (error) {
+    await watcher?.stop().catch(() => undefined);
     await workers?.stop().catch(() => undefined);
     await pool?.end().catch(() => undefined);
     await database.close().catch(() => undefined);

@@ -154,6 +154,54 @@ describe('opsdeck command line', () => {
     const help = runOpsdeck(['--help'], {});
     expect(await help.exited).toBe(0);
     expect(help.output()).toContain('Usage: opsdeck <command> [options]');
-    expect(help.output()).toContain('migrate    Apply pending database migrations and exit');
+    expect(help.output()).toMatch(/migrate +Apply pending database migrations and exit/);
+  });
+});
+
+describe('opsdeck apply and get', () => {
+  it('applies YAML resources from files, reports each, and lists them', async () => {
+    const { adminUrl } = inject('testPostgres');
+    const name = uniqueName('opsdeck_apply');
+    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+    const dir = path.join(PROJECT_ROOT, '.test-data', uniqueName('apply'));
+    await fs.mkdir(dir, { recursive: true });
+    const env = { DATABASE_URL: databaseUrl(adminUrl, name), SECRET_KEY: 'a-test-secret-key-value' };
+    try {
+      await fs.writeFile(
+        path.join(dir, 'canaries.yaml'),
+        [
+          'apiVersion: canaries.flanksource.com/v1',
+          'kind: Canary',
+          'metadata: {name: web, namespace: ops}',
+          'spec: {schedule: "@every 1m", http: [{name: home, url: "http://localhost:1"}]}',
+          '---',
+          'apiVersion: canaries.flanksource.com/v1',
+          'kind: Canary',
+          'metadata: {name: broken}',
+          'spec: {schedule: "every other tuesday"}',
+          '',
+        ].join('\n'),
+      );
+      const first = runOpsdeck(['apply', '-f', dir], env);
+      expect(await first.exited).toBe(1);
+      expect(first.output()).toContain('canary/ops/web created');
+      expect(first.output()).toMatch(/canaries\.yaml#2: spec\.schedule: /);
+
+      const again = runOpsdeck(['apply', '-f', path.join(dir, 'canaries.yaml')], env);
+      await again.exited;
+      expect(again.output()).toContain('canary/ops/web unchanged');
+
+      const list = runOpsdeck(['get', 'canaries'], env);
+      expect(await list.exited).toBe(0);
+      expect(list.output()).toMatch(/NAMESPACE\s+NAME\s+SOURCE\s+AGE/);
+      expect(list.output()).toMatch(/ops\s+web\s+/);
+
+      const usage = runOpsdeck(['apply'], env);
+      expect(await usage.exited).toBe(2);
+      expect(usage.output()).toContain('apply needs at least one -f FILE|DIR');
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
   });
 });

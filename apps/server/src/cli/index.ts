@@ -4,7 +4,10 @@ import { openDatabase } from '../platform/db/database.js';
 import { MigrationError, runMigrations } from '../platform/db/migrate.js';
 import { createPool } from '../platform/db/pool.js';
 import { InstanceLockedError } from '../platform/instance-lock.js';
-import { createLogger } from '../platform/logger.js';
+import { createLogger, type Logger } from '../platform/logger.js';
+import { createSecretBox, loadSecretKey } from '../platform/secrets.js';
+import { applyCommand, getCommand } from '../modules/resources/index.js';
+import type { Pool } from '../platform/db/pool.js';
 import { OPSDECK_VERSION } from '../platform/version.js';
 import { serve } from '../main.js';
 
@@ -13,9 +16,12 @@ const HELP = `Opsdeck ${OPSDECK_VERSION}: a self-hosted operations console.
 Usage: opsdeck <command> [options]
 
 Commands:
-  serve      Start the API, the workers and the web app on one port (what npm start runs)
-  migrate    Apply pending database migrations and exit
-  help       Show this help
+  serve                    Start the API, the workers and the web app on one port (what npm start runs)
+  migrate                  Apply pending database migrations and exit
+  apply -f FILE|DIR …      Create or update resources from YAML (Canary, ScrapeConfig, Playbook, …);
+                           --force takes over resources another source (UI, another file) owns
+  get KIND                 List resources of a kind (e.g. opsdeck get canaries)
+  help                     Show this help
 
 Options:
   -h, --help      Show this help
@@ -29,22 +35,35 @@ Commands other than serve work whether or not a server is running on the same da
 
 class UsageError extends Error {}
 
-async function migrateCommand(): Promise<void> {
+/**
+ * Runs a command against the configured database (attaching to a running server's embedded
+ * PostgreSQL when there is one), with migrations applied first.
+ */
+async function withDatabase<T>(
+  work: (pool: Pool, context: { config: ReturnType<typeof loadConfig>; logger: Logger; applied: string[] }) => Promise<T>,
+): Promise<T> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const database = await openDatabase(config, logger, 'cli');
   const pool = createPool(database.url, { max: 2, applicationName: 'opsdeck-cli' });
   try {
     const { applied } = await runMigrations(pool, config.migrationsDir);
+    return await work(pool, { config, logger, applied });
+  } finally {
+    await pool.end();
+    await database.close();
+  }
+}
+
+async function migrateCommand(): Promise<number> {
+  return withDatabase(async (_pool, { applied }) => {
     process.stdout.write(
       applied.length === 0
         ? 'The database is up to date.\n'
         : `Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}\n`).join('')}`,
     );
-  } finally {
-    await pool.end();
-    await database.close();
-  }
+    return 0;
+  });
 }
 
 async function serveCommand(): Promise<void> {
@@ -77,7 +96,12 @@ export async function runCli(argv: string[]): Promise<number> {
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+        file: { type: 'string', short: 'f', multiple: true },
+        force: { type: 'boolean' },
+      },
     });
     const command = positionals[0];
     if (values.version) {
@@ -88,15 +112,32 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    if (positionals.length > 1)
-      throw new UsageError(`Unexpected argument "${positionals[1]}" for ${command}`);
+    const expectedPositionals = command === 'get' ? 2 : 1;
+    if (positionals.length > expectedPositionals) {
+      throw new UsageError(`Unexpected argument "${positionals[expectedPositionals]}" for ${command}`);
+    }
+    if ((values.file || values.force) && command !== 'apply') {
+      throw new UsageError(`-f and --force belong to apply, not ${command}`);
+    }
     switch (command) {
       case 'serve':
         await serveCommand();
         return -1; // keeps running until a signal
       case 'migrate':
-        await migrateCommand();
-        return 0;
+        return await migrateCommand();
+      case 'apply': {
+        const files = values.file ?? [];
+        if (files.length === 0) throw new UsageError('apply needs at least one -f FILE|DIR');
+        return await withDatabase(async (pool, { config }) => {
+          const secrets = createSecretBox((await loadSecretKey(config)).key);
+          return applyCommand(pool, files, process.stdout, { force: values.force ?? false, secrets });
+        });
+      }
+      case 'get': {
+        const kind = positionals[1];
+        if (!kind) throw new UsageError('get needs a kind, e.g. opsdeck get canaries');
+        return await withDatabase((pool) => getCommand(pool, kind, process.stdout));
+      }
       default:
         throw new UsageError(`Unknown command "${command}"`);
     }

@@ -32,6 +32,8 @@ const environmentSchema = z.object({
   DB_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(20),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   WORKERS: booleanFromEnv.default(true),
+  SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
+  RESOURCES_DIR: z.string().min(1).optional(),
 });
 
 export interface OpsdeckConfig {
@@ -50,6 +52,11 @@ export interface OpsdeckConfig {
   shutdownGraceMs: number;
   /** Run schedulers and queue consumers in this process (default true). */
   workers: boolean;
+  /** Encrypts secrets at rest; generated into DATA_DIR when absent. */
+  secretKey: string | undefined;
+  /** A directory of YAML resources, loaded at start and watched. */
+  resourcesDir: string | undefined;
+  demoDir: string;
 }
 
 export class ConfigError extends Error {
@@ -83,5 +90,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     dbPoolSize: env.DB_POOL_SIZE,
     shutdownGraceMs: env.SHUTDOWN_GRACE_MS,
     workers: env.WORKERS,
+    secretKey: env.SECRET_KEY,
+    resourcesDir: env.RESOURCES_DIR ? path.resolve(env.RESOURCES_DIR) : undefined,
+    demoDir: path.join(PROJECT_ROOT, 'demo'),
   };
 }

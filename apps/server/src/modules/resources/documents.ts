@@ -1,0 +1,51 @@
+import { parseAllDocuments } from 'yaml';
+
+/** Where a document came from: its file (or other label) and its position in that file. */
+export interface DocumentOrigin {
+  /** File path (or `stdin`, `demo/teams.yaml`, ...) as the user should read it. */
+  file: string;
+  /** 1-based position of the document among the file's `---`-separated documents. */
+  document: number;
+}
+
+/** One YAML document of a resource file, not yet validated. */
+export interface ResourceDocument {
+  origin: DocumentOrigin;
+  /** The document as plain data; undefined when it did not parse. */
+  content: unknown;
+  /** YAML syntax errors (with line and column); the document is invalid when any exist. */
+  yamlErrors: string[];
+}
+
+/** Guards against alias bombs in user files while allowing ordinary anchors and merges. */
+const MAX_ALIAS_COUNT = 100;
+
+/**
+ * Splits a multi-document YAML text into documents, keeping each one's origin. Empty documents
+ * (a trailing `---`, only comments, an explicit null) are dropped; their numbers stay reserved so that
+ * `file#3` always means the third document of the file.
+ */
+export function parseResourceDocuments(text: string, file: string): ResourceDocument[] {
+  const parsed = parseAllDocuments(text, { prettyErrors: true, uniqueKeys: true, merge: true });
+  // An empty or comment-only text is an empty stream, not a list of documents.
+  const documents = Array.isArray(parsed) ? parsed : [];
+  const result: ResourceDocument[] = [];
+  documents.forEach((document, index) => {
+    const origin = { file, document: index + 1 };
+    if (document.errors.length > 0) {
+      result.push({
+        origin,
+        content: undefined,
+        yamlErrors: document.errors.map((error) => error.message.split('\n')[0]),
+      });
+      return;
+    }
+    try {
+      const content: unknown = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+      if (content !== null && content !== undefined) result.push({ origin, content, yamlErrors: [] });
+    } catch (error) {
+      result.push({ origin, content: undefined, yamlErrors: [(error as Error).message] });
+    }
+  });
+  return result;
+}

@@ -1,0 +1,73 @@
+export {
+  applyCommand,
+  formatAge,
+  formatTable,
+  getCommand,
+  type ApplyCommandOptions,
+  type CommandOutput,
+} from './cli-commands.js';
+export { DEMO_LOADED_PROPERTY, loadDemoResources, type DemoLoadReport } from './demo-loader.js';
+export {
+  DEFAULT_WATCH_DEBOUNCE_MS,
+  logApplyResults,
+  startResourceDirectoryWatcher,
+  type DirectorySyncReport,
+  type ResourceDirectoryWatcher,
+  type ResourceDirectoryWatcherOptions,
+} from './directory-watcher.js';
+export { parseResourceDocuments, type DocumentOrigin, type ResourceDocument } from './documents.js';
+export { RESOURCE_KINDS } from './kinds/index.js';
+export {
+  describeSupportedKinds,
+  findResourceKind,
+  kindAliases,
+  kindForDocument,
+  resolveResourceKind,
+  UnknownResourceKindError,
+} from './registry.js';
+export { collectResourceFiles, readResourceFile, type ResourceFileList } from './resource-files.js';
+export {
+  defineResourceKind,
+  sealed,
+  type JsonObject,
+  type JsonValue,
+  type ResourceKind,
+  type RowColumns,
+  type SealedValue,
+  type SecretBox,
+} from './resource-kind.js';
+export type { ResourceLogger } from './resource-logger.js';
+export {
+  applyResource,
+  applyResources,
+  countAllResources,
+  deleteResource,
+  deleteResourcesMissingFromSource,
+  deleteResourcesOfVanishedSources,
+  listResources,
+  toResourceManifest,
+  type ApplyOptions,
+  type ApplyResult,
+  type ApplyStatus,
+  type DeletedResource,
+  type StoredResource,
+} from './resource-store.js';
+export { resourceSchemaRoutes, resourceSpecJsonSchema } from './schema-routes.js';
+export {
+  SCHEDULE_PRESETS,
+  durationField,
+  scheduleField,
+  stringMapField,
+  valueSourceField,
+} from './spec-fields.js';
+export { stableHash, stableStringify } from './stable-hash.js';
+export {
+  DEFAULT_NAMESPACE,
+  formatFieldPath,
+  resourceKey,
+  validateResource,
+  type ResourceIdentity,
+  type ResourceValidation,
+  type ValidationIssue,
+  type ValidResource,
+} from './validation.js';

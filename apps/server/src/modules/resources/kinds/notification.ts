@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { defineResourceKind } from '../resource-kind.js';
+import { textOrNull } from '../spec-fields.js';
+
+/** Notification (`mission-control.flanksource.com/v1`): which events are sent where. */
+export const notificationSpec = z.looseObject({
+  events: z.array(z.string().min(1)).min(1),
+  title: z.string().optional(),
+  template: z.string().optional(),
+  filter: z.string().optional(),
+  to: z
+    .looseObject({
+      person: z.string().optional(),
+      team: z.string().optional(),
+      email: z.string().optional(),
+      connection: z.string().optional(),
+      url: z.string().optional(),
+      playbook: z.string().optional(),
+      properties: z.record(z.string(), z.string()).optional(),
+    })
+    .optional(),
+  repeatInterval: z.string().optional(),
+  waitFor: z.string().optional(),
+  groupBy: z.array(z.string()).optional(),
+});
+
+export const notificationKind = defineResourceKind({
+  kind: 'Notification',
+  apiVersions: ['mission-control.flanksource.com/v1'],
+  plural: 'notifications',
+  table: 'notifications',
+  spec: notificationSpec,
+  columns: (spec) => ({
+    events: spec.events,
+    title: textOrNull(spec.title),
+    template: textOrNull(spec.template),
+    filter: textOrNull(spec.filter),
+    properties: spec.to?.properties ?? null,
+    repeat_interval: textOrNull(spec.repeatInterval),
+    wait_for: textOrNull(spec.waitFor),
+    group_by: spec.groupBy ?? null,
+  }),
+});

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { defineResourceKind } from '../resource-kind.js';
+import { resourceSelectorField, textOrNull } from '../spec-fields.js';
+
+/** Parameter types of the playbook run form (settings spec §3); absent means text. */
+export const PLAYBOOK_PARAMETER_TYPES = [
+  'code',
+  'checkbox',
+  'list',
+  'team',
+  'people',
+  'component',
+  'config',
+  'check',
+  'text',
+] as const;
+
+export const playbookParameterSpec = z.looseObject({
+  name: z.string().min(1),
+  label: z.string().optional(),
+  type: z.enum(PLAYBOOK_PARAMETER_TYPES).optional(),
+  default: z.unknown().optional(),
+  required: z.boolean().optional(),
+  properties: z.looseObject({}).optional(),
+});
+
+/** Playbook (`mission-control.flanksource.com/v1`): parameters and actions run on a resource. */
+export const playbookSpec = z.looseObject({
+  title: z.string().optional(),
+  description: z.string().optional(),
+  icon: z.string().optional(),
+  category: z.string().optional(),
+  configs: z.array(resourceSelectorField).optional(),
+  components: z.array(resourceSelectorField).optional(),
+  checks: z.array(resourceSelectorField).optional(),
+  parameters: z.array(playbookParameterSpec).optional(),
+  actions: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
+});
+
+export const playbookKind = defineResourceKind({
+  kind: 'Playbook',
+  apiVersions: ['mission-control.flanksource.com/v1'],
+  plural: 'playbooks',
+  table: 'playbooks',
+  spec: playbookSpec,
+  columns: (spec) => ({ title: textOrNull(spec.title), description: textOrNull(spec.description) }),
+});

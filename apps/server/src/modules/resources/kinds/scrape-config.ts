@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { defineResourceKind } from '../resource-kind.js';
+import { durationField, scheduleField } from '../spec-fields.js';
+
+/** How long scraped changes and items are kept (settings spec §3, "Retention settings"). */
+export const retentionSpec = z.looseObject({
+  changes: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1),
+        age: durationField.optional(),
+        count: z.number().int().min(0).optional(),
+      }),
+    )
+    .optional(),
+  types: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1),
+        createdAge: durationField.optional(),
+        updatedAge: durationField.optional(),
+        deletedAge: durationField.optional(),
+      }),
+    )
+    .optional(),
+  staleItemAge: durationField.optional(),
+});
+
+/**
+ * ScrapeConfig (`configs.flanksource.com/v1`): catalog scrapers. The scraper lists (`file`,
+ * `sql`, `kubernetes`, ...) are kept as written; the catalog area validates them.
+ */
+export const scrapeConfigSpec = z.looseObject({
+  schedule: scheduleField.optional(),
+  retention: retentionSpec.optional(),
+  full: z.boolean().optional(),
+});
+
+export const scrapeConfigKind = defineResourceKind({
+  kind: 'ScrapeConfig',
+  apiVersions: ['configs.flanksource.com/v1'],
+  plural: 'scrapeconfigs',
+  table: 'config_scrapers',
+  spec: scrapeConfigSpec,
+  columns: (spec) => ({ schedule: spec.schedule ?? null }),
+});

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import type { DocumentOrigin, ResourceDocument } from './documents.js';
+import { kindForDocument } from './registry.js';
+import type { JsonObject, ResourceKind } from './resource-kind.js';
+import { stringMapField } from './spec-fields.js';
+
+/** Namespace of a resource whose metadata names none. */
+export const DEFAULT_NAMESPACE = 'default';
+
+/** One problem of one document: `spec.schedule: Invalid schedule ...` in `file#2`. */
+export interface ValidationIssue {
+  file: string;
+  document: number;
+  /** Dotted field path (`spec.http[0].url`, `metadata.name`), empty for the whole document. */
+  path: string;
+  message: string;
+}
+
+/** A document that passed validation, ready to be stored. */
+export interface ValidResource {
+  definition: ResourceKind;
+  apiVersion: string;
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  /** The spec exactly as written, unknown fields included: what the `spec` column receives. */
+  spec: JsonObject;
+  /** The spec as the kind's schema parsed it (typed; used to derive columns). */
+  parsedSpec: object;
+  origin: DocumentOrigin;
+}
+
+export type ResourceValidation =
+  | { ok: true; resource: ValidResource }
+  | { ok: false; issues: ValidationIssue[]; identity?: ResourceIdentity };
+
+/** What a document says it is, as far as it could be read. */
+export interface ResourceIdentity {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+const NAME_PATTERN = /^[^\s/](?:[^/]*[^\s/])?$/;
+const NAME_MESSAGE = 'must not contain "/" nor start or end with a space';
+
+const envelopeSchema = z.looseObject({
+  apiVersion: z.string().min(1),
+  kind: z.string().min(1),
+  metadata: z.looseObject({
+    name: z.string().min(1).max(253).regex(NAME_PATTERN, NAME_MESSAGE),
+    namespace: z.string().max(253).regex(NAME_PATTERN, NAME_MESSAGE).optional(),
+    labels: stringMapField.nullish(),
+    annotations: stringMapField.nullish(),
+  }),
+  spec: z.unknown().optional(),
+});
+
+/** `spec.http[0].url`, `metadata.labels["app.kubernetes.io/name"]`. */
+export function formatFieldPath(path: readonly PropertyKey[]): string {
+  let text = '';
+  for (const segment of path) {
+    if (typeof segment === 'number') text += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$-]*$/.test(segment))
+      text += text === '' ? segment : `.${segment}`;
+    else text += `[${JSON.stringify(String(segment))}]`;
+  }
+  return text;
+}
+
+function issuesFrom(
+  error: z.ZodError,
+  origin: DocumentOrigin,
+  prefix: readonly PropertyKey[],
+): ValidationIssue[] {
+  return error.issues.map((issue) => ({
+    ...origin,
+    path: formatFieldPath([...prefix, ...issue.path]),
+    message: issue.message,
+  }));
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Checks one document: the envelope (apiVersion, kind, metadata.name), that the kind is
+ * registered under that apiVersion, and the spec against the kind's schema. Every problem is
+ * reported with its field path, document and file.
+ */
+export function validateResource(document: ResourceDocument): ResourceValidation {
+  const { origin } = document;
+  if (document.yamlErrors.length > 0) {
+    return { ok: false, issues: document.yamlErrors.map((message) => ({ ...origin, path: '', message })) };
+  }
+  if (!isPlainObject(document.content)) {
+    return {
+      ok: false,
+      issues: [
+        {
+          ...origin,
+          path: '',
+          message: 'a resource must be a mapping with apiVersion, kind, metadata and spec',
+        },
+      ],
+    };
+  }
+  const envelope = envelopeSchema.safeParse(document.content);
+  if (!envelope.success) return { ok: false, issues: issuesFrom(envelope.error, origin, []) };
+  const { apiVersion, metadata } = envelope.data;
+  const namespace = metadata.namespace || DEFAULT_NAMESPACE;
+  const identity = { kind: envelope.data.kind, namespace, name: metadata.name };
+
+  const found = kindForDocument(apiVersion, envelope.data.kind);
+  if ('error' in found) {
+    return { ok: false, identity, issues: [{ ...origin, path: 'kind', message: found.error }] };
+  }
+  const definition = found.kind;
+  const written = envelope.data.spec ?? {};
+  if (!isPlainObject(written)) {
+    return { ok: false, identity, issues: [{ ...origin, path: 'spec', message: 'must be a mapping' }] };
+  }
+  const parsed = definition.spec.safeParse(written);
+  if (!parsed.success) return { ok: false, identity, issues: issuesFrom(parsed.error, origin, ['spec']) };
+  return {
+    ok: true,
+    resource: {
+      definition,
+      apiVersion,
+      name: metadata.name,
+      namespace,
+      labels: metadata.labels ?? {},
+      // YAML parses to JSON-compatible data (the core schema has no dates or binary).
+      spec: written as JsonObject,
+      parsedSpec: parsed.data,
+      origin,
+    },
+  };
+}
+
+/** `canary/default/api-health`: how a resource is named in CLI output and logs. */
+export function resourceKey(identity: { kind: string; namespace: string; name: string }): string {
+  return `${identity.kind.toLowerCase()}/${identity.namespace}/${identity.name}`;
+}

@@ -68,8 +68,10 @@ export function createDataApiAllowlist(input: DataApiAllowlistInput): DataApiAll
     allowFilterlessWrite: policy.allowFilterlessWrite ?? false,
   });
   const relations = new Map<string, RelationPolicy>();
-  for (const [name, policy] of Object.entries(input.tables ?? {})) relations.set(name, build(name, 'table', policy));
-  for (const [name, policy] of Object.entries(input.views ?? {})) relations.set(name, build(name, 'view', policy));
+  for (const [name, policy] of Object.entries(input.tables ?? {}))
+    relations.set(name, build(name, 'table', policy));
+  for (const [name, policy] of Object.entries(input.views ?? {}))
+    relations.set(name, build(name, 'view', policy));
   const prefixes = Object.entries(input.prefixes ?? {}).map(([prefix, policy]) => ({
     prefix,
     kind: policy.kind ?? 'table',
@@ -82,7 +84,10 @@ export function createDataApiAllowlist(input: DataApiAllowlistInput): DataApiAll
     ? (fnInput as readonly string[]).map((name) => [name, {}])
     : Object.entries(fnInput as Record<string, FunctionPolicyInput>);
   for (const [name, policy] of fnEntries) {
-    functions.set(name, { name, hiddenColumns: new Set([...hiddenEverywhere, ...(policy.hiddenColumns ?? [])]) });
+    functions.set(name, {
+      name,
+      hiddenColumns: new Set([...hiddenEverywhere, ...(policy.hiddenColumns ?? [])]),
+    });
   }
   return {
     hiddenEverywhere,

@@ -8,7 +8,8 @@
  */
 import type pg from 'pg';
 
-export type ColumnCategory = 'string' | 'numeric' | 'datetime' | 'boolean' | 'json' | 'array' | 'tsvector' | 'other';
+export type ColumnCategory =
+  'string' | 'numeric' | 'datetime' | 'boolean' | 'json' | 'array' | 'tsvector' | 'other';
 
 export interface CatalogColumn {
   readonly name: string;
@@ -378,7 +379,8 @@ function buildCatalog(
   for (const row of rows.relations) {
     const columns = columnsByRel.get(row.oid) ?? [];
     const byNum = new Map(columns.map((c) => [c.num, c.name]));
-    const names = (nums: number[]): string[] => nums.map((n) => byNum.get(n)).filter((n): n is string => n !== undefined);
+    const names = (nums: number[]): string[] =>
+      nums.map((n) => byNum.get(n)).filter((n): n is string => n !== undefined);
     const relation: CatalogRelation = {
       oid: Number(row.oid),
       name: row.name,
@@ -423,7 +425,8 @@ function buildCatalog(
       if (!base) continue;
       const baseRelation = byOid.get(base.rel);
       const baseColumn = baseRelation?.columns.find((c) => c.num === base.col);
-      if (baseRelation && baseColumn) resolved.set(columnName, { relation: baseRelation.name, column: baseColumn.name });
+      if (baseRelation && baseColumn)
+        resolved.set(columnName, { relation: baseRelation.name, column: baseColumn.name });
     }
     viewColumnOrigins.set(view.name, resolved);
   }
@@ -438,7 +441,13 @@ function buildCatalog(
     const fromColumns = key.cols.map((n) => from.columns.find((c) => c.num === n)?.name);
     const toColumns = key.fcols.map((n) => to.columns.find((c) => c.num === n)?.name);
     if (fromColumns.some((c) => !c) || toColumns.some((c) => !c)) continue;
-    baseKeys.push({ name: key.name, from, fromColumns: fromColumns as string[], to, toColumns: toColumns as string[] });
+    baseKeys.push({
+      name: key.name,
+      from,
+      fromColumns: fromColumns as string[],
+      to,
+      toColumns: toColumns as string[],
+    });
   }
   // base relation name → views exposing its columns: view → base column → view column
   const exposures = new Map<string, Array<{ view: CatalogRelation; columns: Map<string, string> }>>();
@@ -457,11 +466,15 @@ function buildCatalog(
       list.push({ view, columns });
     }
   }
-  const sides = (relation: CatalogRelation, columns: readonly string[]): Array<{ relation: CatalogRelation; columns: string[] }> => {
+  const sides = (
+    relation: CatalogRelation,
+    columns: readonly string[],
+  ): Array<{ relation: CatalogRelation; columns: string[] }> => {
     const out = [{ relation, columns: [...columns] }];
     for (const exposure of exposures.get(relation.name) ?? []) {
       const mapped = columns.map((c) => exposure.columns.get(c));
-      if (mapped.every((c): c is string => c !== undefined)) out.push({ relation: exposure.view, columns: mapped });
+      if (mapped.every((c): c is string => c !== undefined))
+        out.push({ relation: exposure.view, columns: mapped });
     }
     return out;
   };
@@ -469,7 +482,13 @@ function buildCatalog(
   for (const key of baseKeys) {
     for (const from of sides(key.from, key.fromColumns)) {
       for (const to of sides(key.to, key.toColumns)) {
-        foreignKeys.push({ name: key.name, from: from.relation, fromColumns: from.columns, to: to.relation, toColumns: to.columns });
+        foreignKeys.push({
+          name: key.name,
+          from: from.relation,
+          fromColumns: from.columns,
+          to: to.relation,
+          toColumns: to.columns,
+        });
       }
     }
   }
@@ -517,7 +536,11 @@ function buildCatalog(
       // covered by one of its primary/unique keys.
       const junction = key.from;
       for (const other of keysFrom.get(junction.name) ?? []) {
-        if (other === key || (other.name === key.name && other.to === key.to && sameColumns(other.fromColumns, key.fromColumns))) continue;
+        if (
+          other === key ||
+          (other.name === key.name && other.to === key.to && sameColumns(other.fromColumns, key.fromColumns))
+        )
+          continue;
         if (sameColumns(other.fromColumns, key.fromColumns)) continue;
         const covered = [...key.fromColumns, ...other.fromColumns];
         const junctionKeys = uniqueKeysOf(junction, viewColumnOrigins, relations);
@@ -623,7 +646,10 @@ function uniqueKeysOf(
   return out;
 }
 
-function buildFunction(row: FunctionRow, byOid: ReadonlyMap<string, CatalogRelation>): CatalogFunction | null {
+function buildFunction(
+  row: FunctionRow,
+  byOid: ReadonlyMap<string, CatalogRelation>,
+): CatalogFunction | null {
   const modes = row.arg_modes ?? row.arg_types.map(() => 'i');
   const names = row.arg_names ?? [];
   const args: FunctionArgument[] = [];
@@ -634,7 +660,12 @@ function buildFunction(row: FunctionRow, byOid: ReadonlyMap<string, CatalogRelat
     const mode = modes[i] ?? 'i';
     const name = names[i] ?? '';
     if (mode === 'i' || mode === 'b' || mode === 'v') {
-      args.push({ name, type: row.arg_types[i], hasDefault: inputIndex >= firstDefault, variadic: mode === 'v' });
+      args.push({
+        name,
+        type: row.arg_types[i],
+        hasDefault: inputIndex >= firstDefault,
+        variadic: mode === 'v',
+      });
       inputIndex++;
     }
     if (mode === 'o' || mode === 'b' || mode === 't') {
@@ -653,9 +684,12 @@ function buildFunction(row: FunctionRow, byOid: ReadonlyMap<string, CatalogRelat
   }
   let returns: FunctionReturn;
   if (row.ret_typname === 'void') returns = { kind: 'void' };
-  else if (row.ret_relid !== '0' && byOid.has(row.ret_relid)) returns = { kind: 'relation', relation: byOid.get(row.ret_relid)! };
-  else if (row.ret_typname === 'record' && outColumns.length > 0) returns = { kind: 'columns', columns: outColumns };
-  else if (row.ret_typname === 'record') return null; // anonymous records cannot be described; not callable here
+  else if (row.ret_relid !== '0' && byOid.has(row.ret_relid))
+    returns = { kind: 'relation', relation: byOid.get(row.ret_relid)! };
+  else if (row.ret_typname === 'record' && outColumns.length > 0)
+    returns = { kind: 'columns', columns: outColumns };
+  else if (row.ret_typname === 'record')
+    return null; // anonymous records cannot be described; not callable here
   else returns = { kind: 'scalar', type: row.ret_type };
   return {
     oid: Number(row.oid),
@@ -672,7 +706,11 @@ function categoryFromTypeText(type: string): ColumnCategory {
   if (type === 'json' || type === 'jsonb') return 'json';
   if (type === 'text' || type.startsWith('character')) return 'string';
   if (type.startsWith('timestamp') || type === 'date') return 'datetime';
-  if (['integer', 'bigint', 'smallint', 'numeric', 'real', 'double precision'].includes(type) || type.startsWith('numeric')) return 'numeric';
+  if (
+    ['integer', 'bigint', 'smallint', 'numeric', 'real', 'double precision'].includes(type) ||
+    type.startsWith('numeric')
+  )
+    return 'numeric';
   if (type === 'boolean') return 'boolean';
   if (type === 'tsvector') return 'tsvector';
   return 'other';

@@ -54,7 +54,11 @@ export function unknownColumn(relation: string, column: string, suggestion?: str
 }
 
 export function unknownWriteColumn(relation: string, column: string): ApiError {
-  return new ApiError(400, 'PGRST204', `Could not find the '${column}' column of '${relation}' in the schema cache`);
+  return new ApiError(
+    400,
+    'PGRST204',
+    `Could not find the '${column}' column of '${relation}' in the schema cache`,
+  );
 }
 
 /** A statement or its parameters broke a PostgreSQL rule; `pg` reports these as DatabaseError. */
@@ -94,6 +98,8 @@ export function statusForSqlState(code: string, authenticated: boolean): number 
       return authenticated ? 403 : 401;
     case 'P0001':
       return 400;
+    case '53400':
+      return 500;
   }
   const klass = code.slice(0, 2);
   switch (klass) {
@@ -137,6 +143,26 @@ export function fromPgError(error: PgErrorLike, authenticated = true): ApiError 
     error.detail ?? null,
     error.hint ?? null,
   );
+}
+
+/**
+ * Errors that are neither ours nor PostgreSQL's: the database could not be reached (503
+ * PGRST001), the pool had no free connection in time (504 PGRST003), or a bug (500 PGRSTX00).
+ */
+export function fromUnexpectedError(error: unknown): ApiError {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  const message = error instanceof Error ? error.message : '';
+  if (/timeout exceeded when trying to connect/i.test(message)) {
+    return new ApiError(504, 'PGRST003', 'Timed out acquiring connection from connection pool.');
+  }
+  if (
+    (typeof code === 'string' &&
+      /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EPIPE|57P01|57P02|57P03)$/.test(code)) ||
+    /Connection terminated|connection error|Client has encountered a connection error/i.test(message)
+  ) {
+    return new ApiError(503, 'PGRST001', 'Database client error. Retrying the connection.', null, null);
+  }
+  return new ApiError(500, 'PGRSTX00', 'Internal server error', null, null);
 }
 
 /** Levenshtein distance, for "Perhaps you meant" hints on small name lists. */

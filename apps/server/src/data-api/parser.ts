@@ -27,18 +27,19 @@ import type {
   ValueRef,
 } from './query-tree.js';
 
-export type QueryParams = ReadonlyArray<readonly [string, string]>;
+/** [key, decoded value, raw value]: the raw value lets `.filter` split before decoding. */
+export type QueryParams = ReadonlyArray<readonly [string, string, string?]>;
 
 /** Splits `a=1&b=2` with form decoding (`+` is a space), keeping repeated keys and their order. */
-export function parseQueryString(raw: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
+export function parseQueryString(raw: string): Array<[string, string, string]> {
+  const out: Array<[string, string, string]> = [];
   if (raw === '') return out;
   for (const part of raw.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
     const value = eq < 0 ? '' : part.slice(eq + 1);
-    out.push([decodeComponent(key), decodeComponent(value)]);
+    out.push([decodeComponent(key), decodeComponent(value), value]);
   }
   return out;
 }
@@ -74,7 +75,18 @@ const SIMPLE_OPERATORS: ReadonlySet<string> = new Set<SimpleOperator>([
   'nxl',
   'adj',
 ]);
-const QUANTIFIABLE: ReadonlySet<string> = new Set(['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'like', 'ilike', 'match', 'imatch']);
+const QUANTIFIABLE: ReadonlySet<string> = new Set([
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'like',
+  'ilike',
+  'match',
+  'imatch',
+]);
 const FTS_OPERATORS: ReadonlySet<string> = new Set<FtsOperator>(['fts', 'plfts', 'phfts', 'wfts']);
 const IS_VALUES: ReadonlySet<string> = new Set<IsValue>(['null', 'not_null', 'true', 'false', 'unknown']);
 const ALL_OPERATORS = [...SIMPLE_OPERATORS, 'in', 'is', ...FTS_OPERATORS];
@@ -116,7 +128,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
   };
   scope('');
 
-  for (const [key, value] of params) {
+  for (const [key, value, raw] of params) {
     if (key === '') continue;
     switch (key) {
       case 'select':
@@ -151,7 +163,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
       shape.push(`arg:${key}`);
       continue;
     }
-    parseScopedParameter(key, value, collector, shape, scope);
+    parseScopedParameter(key, value, raw ?? null, collector, shape, scope);
   }
 
   return {
@@ -171,6 +183,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
 function parseScopedParameter(
   key: string,
   value: string,
+  raw: string | null,
   collector: Collector,
   shape: string[],
   scope: (path: string) => QueryScope,
@@ -180,7 +193,8 @@ function parseScopedParameter(
   let tail = arrow < 0 ? '' : key.slice(arrow);
   const parts = head.split('.');
   for (const part of parts.slice(0, arrow < 0 ? parts.length : parts.length - 1)) {
-    if (part === '') throw parseError(`"failed to parse filter (${key})"`, 'An empty name was found in the key');
+    if (part === '')
+      throw parseError(`"failed to parse filter (${key})"`, 'An empty name was found in the key');
   }
 
   if (arrow < 0) {
@@ -210,7 +224,7 @@ function parseScopedParameter(
     if (parts.length > 1 && last === 'filter') {
       const column = parts[parts.length - 2];
       const path = parts.slice(0, -2).join('.');
-      const condition = parseTriState({ column, json: [] }, value, collector);
+      const condition = parseTriState({ column, json: [] }, value, collector, raw);
       scope(path).conditions.push(condition);
       shape.push(`${key}=${triStateShape(condition)}`);
       return;
@@ -230,19 +244,25 @@ function parseScopedParameter(
   }
   const column = parts[parts.length - 1];
   const path = parts.slice(0, -1).join('.');
-  if (column === '') throw parseError(`"failed to parse filter (${key})"`, 'A column name is missing before "->"');
+  if (column === '')
+    throw parseError(`"failed to parse filter (${key})"`, 'A column name is missing before "->"');
   const json = parseJsonPath(tail, 0, key).steps;
   const field: FieldRef = { column, json };
   const condition = triState
-    ? parseTriState(field, value, collector)
+    ? parseTriState(field, value, collector, raw)
     : parseFilterCondition(field, value, key, collector);
   scope(path).conditions.push(condition);
-  shape.push(`${key}=${condition.kind === 'tristate' ? triStateShape(condition) : conditionShape(condition)}`);
+  shape.push(
+    `${key}=${condition.kind === 'tristate' ? triStateShape(condition) : conditionShape(condition)}`,
+  );
 }
 
 function parseNonNegativeInteger(value: string, name: string): number {
   if (!/^\d{1,15}$/.test(value)) {
-    throw parseError(`"failed to parse ${name} parameter (${value})"`, `${name} must be a non-negative integer`);
+    throw parseError(
+      `"failed to parse ${name} parameter (${value})"`,
+      `${name} must be a non-negative integer`,
+    );
   }
   return Number(value);
 }
@@ -274,7 +294,13 @@ function parseJsonPath(text: string, start: number, context: string, stops = '')
       quoted = true;
     } else {
       const begin = i;
-      while (i < text.length && !text.startsWith('->', i) && !stops.includes(text[i]) && !text.startsWith('::', i)) i++;
+      while (
+        i < text.length &&
+        !text.startsWith('->', i) &&
+        !stops.includes(text[i]) &&
+        !text.startsWith('::', i)
+      )
+        i++;
       key = text.slice(begin, i);
     }
     if (key === '' && !quoted) {
@@ -307,8 +333,11 @@ function readQuoted(text: string, start: number, context: string): { value: stri
 
 const NAME_STOPS = ',()!:';
 
+const MAX_EMBED_DEPTH = 16;
+
 class SelectCursor {
   i = 0;
+  depth = 0;
   constructor(readonly text: string) {}
   fail(expecting: string): never {
     const found = this.i < this.text.length ? `"${this.text[this.i]}"` : 'end of input';
@@ -318,7 +347,11 @@ class SelectCursor {
     );
   }
   skipSpace(): void {
-    while (this.i < this.text.length && (this.text[this.i] === ' ' || this.text[this.i] === '\n' || this.text[this.i] === '\t')) this.i++;
+    while (
+      this.i < this.text.length &&
+      (this.text[this.i] === ' ' || this.text[this.i] === '\n' || this.text[this.i] === '\t')
+    )
+      this.i++;
   }
   peek(s: string): boolean {
     return this.text.startsWith(s, this.i);
@@ -407,6 +440,12 @@ function parseSelectItem(cursor: SelectCursor): SelectNode {
     }
     if (!cursor.peek('(')) cursor.fail('"(" to open the embedded resource');
     cursor.i++;
+    if (++cursor.depth > MAX_EMBED_DEPTH) {
+      throw parseError(
+        `"failed to parse select parameter (${cursor.text})"`,
+        `Embedded resources nest at most ${MAX_EMBED_DEPTH} levels`,
+      );
+    }
     if (AGGREGATES.has(name) && cursor.peek(')')) {
       throw new ApiError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
     }
@@ -414,7 +453,14 @@ function parseSelectItem(cursor: SelectCursor): SelectNode {
     cursor.skipSpace();
     if (!cursor.peek(')')) cursor.fail('"," or ")"');
     cursor.i++;
-    if (select.length === 1 && select[0].kind === 'column' && select[0].field.json.length === 0 && select[0].field.column === 'count' && !select[0].alias) {
+    cursor.depth--;
+    if (
+      select.length === 1 &&
+      select[0].kind === 'column' &&
+      select[0].field.json.length === 0 &&
+      select[0].field.column === 'count' &&
+      !select[0].alias
+    ) {
       // `embed(count)` is PostgREST's aggregate form; aggregates are disabled as in PostgREST's default.
       throw new ApiError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
     }
@@ -434,7 +480,7 @@ function parseSelectItem(cursor: SelectCursor): SelectNode {
   if (cursor.peek('::')) {
     cursor.i += 2;
     const begin = cursor.i;
-    while (cursor.i < cursor.text.length && /[A-Za-z0-9_ \[\]]/.test(cursor.text[cursor.i])) cursor.i++;
+    while (cursor.i < cursor.text.length && /[A-Za-z0-9_ [\]]/.test(cursor.text[cursor.i])) cursor.i++;
     cast = cursor.text.slice(begin, cursor.i).trim();
     if (cast === '') cursor.fail('a type name after "::"');
   }
@@ -466,7 +512,10 @@ function parseColumnList(text: string, what: string): string[] {
     while (text[i] === ' ') i++;
     if (i >= text.length) break;
     if (text[i] !== ',') {
-      throw parseError(`"failed to parse ${what} parameter (${text})" (line 1, column ${i + 1})`, `unexpected "${text[i]}" expecting ","`);
+      throw parseError(
+        `"failed to parse ${what} parameter (${text})" (line 1, column ${i + 1})`,
+        `unexpected "${text[i]}" expecting ","`,
+      );
     }
     i++;
   }
@@ -499,7 +548,10 @@ function parseOperatorExpression(
 ): OperatorParse {
   let i = logicStart ?? 0;
   const fail = (details: string): never => {
-    throw parseError(`"failed to parse ${logicStart === null ? 'filter' : 'logic tree'} (${context})" (line 1, column ${i + 1})`, details);
+    throw parseError(
+      `"failed to parse ${logicStart === null ? 'filter' : 'logic tree'} (${context})" (line 1, column ${i + 1})`,
+      details,
+    );
   };
   let negate = false;
   if (text.startsWith('not.', i)) {
@@ -563,11 +615,16 @@ function parseOperatorExpression(
   if (FTS_OPERATORS.has(op)) {
     let language: ValueRef | null = null;
     if (modifier !== null) {
-      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(modifier)) fail(`"${modifier}" is not a text search configuration name`);
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(modifier))
+        fail(`"${modifier}" is not a text search configuration name`);
       language = collector.ref(modifier);
     }
     const v = readValue();
-    return { negate, predicate: { kind: 'fts', op: op as FtsOperator, language, value: collector.ref(v) }, end: i };
+    return {
+      negate,
+      predicate: { kind: 'fts', op: op as FtsOperator, language, value: collector.ref(v) },
+      end: i,
+    };
   }
   let quantifier: 'any' | 'all' | null = null;
   if (modifier !== null) {
@@ -632,21 +689,35 @@ function parseList(text: string, start: number, context: string): { items: strin
       continue;
     }
     if (text[i] === ')') return { items, end: i + 1 };
-    throw parseError(`"failed to parse filter (${context})" (line 1, column ${i + 1})`, `unexpected ${describeAt(text, i)} expecting "," or ")"`);
+    throw parseError(
+      `"failed to parse filter (${context})" (line 1, column ${i + 1})`,
+      `unexpected ${describeAt(text, i)} expecting "," or ")"`,
+    );
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // logic trees: or=(a.eq.1,and(b.gt.2,c.is.null),not.or(...))
 
-function parseLogicParameter(op: 'and' | 'or', negate: boolean, text: string, collector: Collector): Condition {
+function parseLogicParameter(
+  op: 'and' | 'or',
+  negate: boolean,
+  text: string,
+  collector: Collector,
+): Condition {
   const context = `${negate ? 'not.' : ''}${op}=${text}`;
   if (text[0] !== '(') {
-    throw parseError(`"failed to parse logic tree (${text})" (line 1, column 1)`, 'unexpected start expecting "("');
+    throw parseError(
+      `"failed to parse logic tree (${text})" (line 1, column 1)`,
+      'unexpected start expecting "("',
+    );
   }
   const parsed = parseLogicChildren(text, 0, collector, context, 0);
   if (parsed.end !== text.length) {
-    throw parseError(`"failed to parse logic tree (${text})" (line 1, column ${parsed.end + 1})`, `unexpected ${describeAt(text, parsed.end)} expecting end of input`);
+    throw parseError(
+      `"failed to parse logic tree (${text})" (line 1, column ${parsed.end + 1})`,
+      `unexpected ${describeAt(text, parsed.end)} expecting end of input`,
+    );
   }
   return { kind: 'logic', op, negate, children: parsed.children };
 }
@@ -661,7 +732,10 @@ function parseLogicChildren(
   depth: number,
 ): { children: Condition[]; end: number } {
   if (depth > MAX_LOGIC_DEPTH) {
-    throw parseError(`"failed to parse logic tree (${context})"`, `Logic trees nest at most ${MAX_LOGIC_DEPTH} levels`);
+    throw parseError(
+      `"failed to parse logic tree (${context})"`,
+      `Logic trees nest at most ${MAX_LOGIC_DEPTH} levels`,
+    );
   }
   let i = start + 1;
   const children: Condition[] = [];
@@ -674,7 +748,10 @@ function parseLogicChildren(
       continue;
     }
     if (text[i] === ')') return { children, end: i + 1 };
-    throw parseError(`"failed to parse logic tree (${context})" (line 1, column ${i + 1})`, `unexpected ${describeAt(text, i)} expecting "," or ")"`);
+    throw parseError(
+      `"failed to parse logic tree (${context})" (line 1, column ${i + 1})`,
+      `unexpected ${describeAt(text, i)} expecting "," or ")"`,
+    );
   }
 }
 
@@ -706,17 +783,28 @@ function parseLogicCondition(
     column = text.slice(begin, i);
   }
   if (column === '') {
-    throw parseError(`"failed to parse logic tree (${context})" (line 1, column ${i + 1})`, `unexpected ${describeAt(text, i)} expecting a column name`);
+    throw parseError(
+      `"failed to parse logic tree (${context})" (line 1, column ${i + 1})`,
+      `unexpected ${describeAt(text, i)} expecting a column name`,
+    );
   }
   const json = parseJsonPath(text, i, context, '.,()');
   i = json.end;
   if (text[i] !== '.') {
-    throw parseError(`"failed to parse logic tree (${context})" (line 1, column ${i + 1})`, `unexpected ${describeAt(text, i)} expecting "."`);
+    throw parseError(
+      `"failed to parse logic tree (${context})" (line 1, column ${i + 1})`,
+      `unexpected ${describeAt(text, i)} expecting "."`,
+    );
   }
   i++;
   const parsed = parseOperatorExpression(text, collector, i, context);
   return {
-    condition: { kind: 'filter', field: { column, json: json.steps }, negate: parsed.negate, predicate: parsed.predicate },
+    condition: {
+      kind: 'filter',
+      field: { column, json: json.steps },
+      negate: parsed.negate,
+      predicate: parsed.predicate,
+    },
     end: parsed.end,
   };
 }
@@ -766,7 +854,9 @@ export function parseOrder(text: string): OrderTerm[] {
       column = rest.slice(0, i);
     }
     if (column === '' || /[(),]/.test(column) || column.includes('.')) {
-      fail(`unexpected "${rest}" expecting a column name, optionally followed by .asc/.desc and .nullsfirst/.nullslast`);
+      fail(
+        `unexpected "${rest}" expecting a column name, optionally followed by .asc/.desc and .nullsfirst/.nullslast`,
+      );
     }
     const json = parseJsonPath(rest, i, text);
     if (json.end !== rest.length) fail(`unexpected "${rest.slice(json.end)}"`);
@@ -802,9 +892,14 @@ function splitTopLevel(text: string): string[] {
 // ---------------------------------------------------------------------------------------------
 // tri-state: `<column>.filter=a,!b,c*,>now-1h,now-7d..now`
 
-export function parseTriState(field: FieldRef, text: string, collector: Collector): Condition {
+/**
+ * Values are split on the commas of the raw (still encoded) text, so a client may send a comma
+ * inside a value as %2C; `||||` also stands for a comma and `____` for a colon.
+ */
+function parseTriState(field: FieldRef, text: string, collector: Collector, raw: string | null): Condition {
   const tokens: TriStateToken[] = [];
-  for (const piece of text.split(',')) {
+  const pieces = raw === null ? text.split(',') : raw.split(',').map(decodeComponent);
+  for (const piece of pieces) {
     let value = piece.replace(/\|\|\|\|/g, ',').replace(/____/g, ':');
     let exclude = false;
     if (value.startsWith('!')) {
@@ -880,9 +975,7 @@ function conditionShape(condition: Condition): string {
 function logicShape(condition: Condition): string {
   if (condition.kind !== 'logic') return conditionShape(condition);
   const children = condition.children.map((child) =>
-    child.kind === 'filter'
-      ? `${JSON.stringify(child.field)}.${conditionShape(child)}`
-      : logicShape(child),
+    child.kind === 'filter' ? `${JSON.stringify(child.field)}.${conditionShape(child)}` : logicShape(child),
   );
   return `${condition.negate ? 'not.' : ''}${condition.op}(${children.join(',')})`;
 }
@@ -975,12 +1068,23 @@ export function parseRange(header: string | undefined): RangeRequest | null {
   const from = Number(match[1]);
   const to = match[2] === undefined ? null : Number(match[2]);
   if (to !== null && to < from) {
-    throw new ApiError(416, 'PGRST103', 'Requested range not satisfiable', `The lower boundary must be lower than or equal to the upper boundary in the Range header.`);
+    throw new ApiError(
+      416,
+      'PGRST103',
+      'Requested range not satisfiable',
+      `The lower boundary must be lower than or equal to the upper boundary in the Range header.`,
+    );
   }
   return { from, to };
 }
 
-const JSON_TYPES = new Set(['application/json', 'application/*', '*/*', 'application/vnd.pgrst.array+json', 'application/vnd.pgrst.array']);
+const JSON_TYPES = new Set([
+  'application/json',
+  'application/*',
+  '*/*',
+  'application/vnd.pgrst.array+json',
+  'application/vnd.pgrst.array',
+]);
 const OBJECT_TYPES = new Set(['application/vnd.pgrst.object+json', 'application/vnd.pgrst.object']);
 
 export function parseAccept(header: string | undefined): AcceptedMedia {
@@ -1004,7 +1108,12 @@ export function parseAccept(header: string | undefined): AcceptedMedia {
   for (const candidate of candidates) {
     if (JSON_TYPES.has(candidate.type)) return { type: 'json', stripNulls: candidate.stripNulls };
     if (OBJECT_TYPES.has(candidate.type)) return { type: 'object', stripNulls: candidate.stripNulls };
-    if (candidate.type === 'text/csv' || candidate.type === 'text/*') return { type: 'csv', stripNulls: false };
+    if (candidate.type === 'text/csv' || candidate.type === 'text/*')
+      return { type: 'csv', stripNulls: false };
   }
-  throw new ApiError(406, 'PGRST107', `None of these media types are available: ${candidates.map((c) => c.type).join(', ') || header}`);
+  throw new ApiError(
+    406,
+    'PGRST107',
+    `None of these media types are available: ${candidates.map((c) => c.type).join(', ') || header}`,
+  );
 }

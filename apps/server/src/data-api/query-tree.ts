@@ -77,7 +77,12 @@ export type Predicate =
     }
   | { readonly kind: 'in'; readonly values: ValueRef }
   | { readonly kind: 'is'; readonly value: IsValue }
-  | { readonly kind: 'fts'; readonly op: FtsOperator; readonly language: ValueRef | null; readonly value: ValueRef };
+  | {
+      readonly kind: 'fts';
+      readonly op: FtsOperator;
+      readonly language: ValueRef | null;
+      readonly value: ValueRef;
+    };
 
 export type TriStateToken =
   | { readonly kind: 'eq'; readonly exclude: boolean; readonly value: ValueRef }
@@ -100,7 +105,12 @@ export type TriStateToken =
     };
 
 export type Condition =
-  | { readonly kind: 'filter'; readonly field: FieldRef; readonly negate: boolean; readonly predicate: Predicate }
+  | {
+      readonly kind: 'filter';
+      readonly field: FieldRef;
+      readonly negate: boolean;
+      readonly predicate: Predicate;
+    }
   | {
       readonly kind: 'logic';
       readonly op: 'and' | 'or';

@@ -6,7 +6,8 @@
  */
 
 export type RowFilterScalar = string | number | boolean;
-export type JsonValue = null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
+export type JsonValue =
+  null | boolean | number | string | readonly JsonValue[] | { readonly [key: string]: JsonValue };
 
 export type RowFilter =
   | {
@@ -16,7 +17,12 @@ export type RowFilter =
       readonly value: RowFilterScalar;
     }
   | { readonly kind: 'in'; readonly column: string; readonly values: readonly RowFilterScalar[] }
-  | { readonly kind: 'is'; readonly column: string; readonly value: null | boolean; readonly negate?: boolean }
+  | {
+      readonly kind: 'is';
+      readonly column: string;
+      readonly value: null | boolean;
+      readonly negate?: boolean;
+    }
   /** jsonb `@>` for json columns, array `@>` for array columns. */
   | { readonly kind: 'contains'; readonly column: string; readonly value: JsonValue }
   | { readonly kind: 'and'; readonly filters: readonly RowFilter[] }

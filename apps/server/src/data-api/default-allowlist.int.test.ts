@@ -1,0 +1,110 @@
+/**
+ * The default allowlist against the product's migrated schema: every listed relation and
+ * function answers (200 when it exists, 42P01/PGRST202 when it does not exist yet), never 5xx,
+ * and the secrets API.md names stay hidden.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/harness/db.js';
+import { defaultDataApiAllowlist, defaultDataApiAllowlistInput } from './allowlist.js';
+import { createSchemaCatalog } from './catalog.js';
+import { dataApiRoutes } from './index.js';
+
+let db: TestDatabase;
+let app: FastifyInstance;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = Fastify({ logger: false });
+  await app.register(dataApiRoutes, {
+    prefix: '/api/db',
+    pool: db.pool,
+    allowlist: defaultDataApiAllowlist,
+    catalog: createSchemaCatalog(db.pool),
+    authorize: async () => ({ allow: true }),
+  });
+  await app.ready();
+});
+
+afterAll(async () => {
+  await app.close();
+  await db.close();
+});
+
+async function existing(kind: 'r' | 'f', name: string): Promise<boolean> {
+  const sql =
+    kind === 'r'
+      ? `SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relname = $1`
+      : `SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'public' AND p.proname = $1`;
+  return (await db.pool.query(sql, [name])).rowCount! > 0;
+}
+
+describe('default allowlist on the migrated schema', () => {
+  const relations = [
+    ...Object.keys(defaultDataApiAllowlistInput.tables ?? {}),
+    ...Object.keys(defaultDataApiAllowlistInput.views ?? {}),
+  ];
+
+  it('answers every listed relation: rows when it exists, 42P01 when it does not', async () => {
+    let found = 0;
+    for (const name of relations) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/db/${name}?limit=1`,
+        headers: { prefer: 'count=exact' },
+      });
+      if (await existing('r', name)) {
+        found++;
+        expect(response.statusCode, `${name}: ${response.body}`).toBe(200);
+        expect(Array.isArray(JSON.parse(response.body))).toBe(true);
+      } else {
+        expect(response.statusCode, `${name}: ${response.body}`).toBe(404);
+        expect(JSON.parse(response.body)).toMatchObject({ code: '42P01' });
+      }
+    }
+    expect(found).toBeGreaterThan(relations.length / 2);
+  });
+
+  it('answers every listed function without a 5xx', async () => {
+    const functions = defaultDataApiAllowlistInput.functions as readonly string[];
+    for (const name of functions) {
+      const response = await app.inject({ method: 'GET', url: `/api/db/rpc/${name}` });
+      expect(response.statusCode, `${name}: ${response.body}`).toBeLessThan(500);
+      if (!(await existing('f', name))) expect(JSON.parse(response.body)).toMatchObject({ code: 'PGRST202' });
+    }
+  });
+
+  it('never returns access token hashes or connection secrets', async () => {
+    const person = await db.pool.query<{ id: string }>(
+      `INSERT INTO people (name) VALUES ('Token Owner') RETURNING id`,
+    );
+    await db.pool.query(
+      `INSERT INTO access_tokens (name, value, person_id) VALUES ('ci', 'hash-value', $1)`,
+      [person.rows[0].id],
+    );
+    await db.pool.query(
+      `INSERT INTO connections (name, type, password, certificate) VALUES ('db', 'postgres', 'p4ss', 'cert')`,
+    );
+    const tokens = await app.inject({ method: 'GET', url: '/api/db/access_tokens?select=*' });
+    expect(tokens.statusCode).toBe(200);
+    expect(tokens.body).not.toContain('hash-value');
+    const valueColumn = await app.inject({ method: 'GET', url: '/api/db/access_tokens?select=value' });
+    expect(JSON.parse(valueColumn.body)).toMatchObject({ code: '42703' });
+    const connections = await app.inject({ method: 'GET', url: '/api/db/connections' });
+    expect(connections.statusCode).toBe(200);
+    expect(connections.body).not.toContain('p4ss');
+    expect(connections.body).not.toContain('cert');
+    const embedded = await app.inject({
+      method: 'GET',
+      url: '/api/db/people?select=name,access_tokens!access_tokens_person_id_fkey(*)',
+    });
+    expect(embedded.statusCode, embedded.body).toBe(200);
+    expect(embedded.body).not.toContain('hash-value');
+  });
+
+  it('refuses filterless writes everywhere', async () => {
+    const response = await app.inject({ method: 'DELETE', url: '/api/db/comments' });
+    expect(response.statusCode).toBe(400);
+    expect(JSON.parse(response.body)).toMatchObject({ code: '21000' });
+  });
+});

@@ -1,0 +1,771 @@
+/**
+ * The data API engine, independent of the HTTP framework: parse → plan (cached by shape) →
+ * authorize every relation the plan touches → bind → execute (stage 3) → PostgREST response.
+ */
+import type pg from 'pg';
+import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
+import type { Catalog, CatalogRelation, SchemaCatalog } from './catalog.js';
+import { timestampParameter } from './date-math.js';
+import { ApiError, fromPgError, fromUnexpectedError, invalidBody, isPgError } from './errors.js';
+import { executePlan, type BoundStatement, type ExecutionResult } from './executor.js';
+import { parseAccept, parsePreferences, parseQuery, parseQueryString, parseRange } from './parser.js';
+import {
+  finalizeTemplate,
+  planRequest,
+  resolveFunction,
+  resolveRelation,
+  type BodyShape,
+  type FinalStatement,
+  type ParamSource,
+  type Plan,
+  type PlanRequest,
+  type RpcBinding,
+} from './planner.js';
+import type { AcceptedMedia, ParsedQuery, Preferences } from './query-tree.js';
+import { rowFilterShape, rowFilterValues, type RowFilter } from './row-filters.js';
+
+export type DataApiAuthorization =
+  { allow: true; rowFilters?: readonly RowFilter[] } | { allow: false; status: 401 | 403; message: string };
+
+export type TargetAuthorizer = (
+  target: { relation: string; kind: 'table' | 'view' | 'function' },
+  action: DataApiAction,
+) => Promise<DataApiAuthorization>;
+
+export interface EngineOptions {
+  readonly pool: pg.Pool;
+  /**
+   * Read-only sessions with the statement timeout set at connect (see `createReadPool`): reads
+   * then take one round trip. Without it, reads run in READ ONLY transactions on `pool`.
+   */
+  readonly readPool?: pg.Pool | null;
+  readonly catalog: SchemaCatalog;
+  readonly allowlist: DataApiAllowlist;
+  readonly maxRows: number;
+  readonly statementTimeoutMs: number;
+  readonly planCacheSize?: number;
+  /** Called with unexpected (500) errors, for logging. */
+  readonly onInternalError?: (error: unknown) => void;
+}
+
+export type EngineMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface EngineRequest {
+  readonly method: string;
+  readonly target: { readonly kind: 'relation' | 'function'; readonly name: string };
+  /** The query string as received (without '?'), still percent-encoded. */
+  readonly rawQuery: string;
+  readonly headers: {
+    readonly accept?: string;
+    readonly prefer?: string | readonly string[];
+    readonly range?: string;
+    readonly contentType?: string;
+  };
+  /** The raw request body; undefined when none was sent. */
+  readonly body: string | undefined;
+  /** Path prefix for Location headers, e.g. '/api/db'. */
+  readonly basePath: string;
+}
+
+export interface EngineResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** Timing of the parse+plan stage of the last request (for the benchmark). */
+export interface StageTimings {
+  parsePlanNs: bigint;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const OBJECT_TYPE = 'application/vnd.pgrst.object+json; charset=utf-8';
+const CSV_TYPE = 'text/csv; charset=utf-8';
+
+export interface PreparedRequest {
+  readonly method: EngineMethod;
+  readonly media: AcceptedMedia;
+  readonly prefs: Preferences;
+  readonly query: ParsedQuery;
+  readonly body: PreparedBody | null;
+  readonly argsText: string | null;
+  readonly plan: Plan;
+}
+
+interface PreparedBody {
+  /** JSON text bound to the `body` parameter. */
+  readonly text: string;
+  readonly shape: BodyShape;
+  readonly keys: readonly string[];
+  readonly isEmptyPatch: boolean;
+}
+
+export class DataApiEngine {
+  private readonly plans = new Map<string, Plan>();
+  private plansVersion = -1;
+  private lastInvalidation = 0;
+  readonly timings: StageTimings = { parsePlanNs: 0n };
+
+  constructor(readonly options: EngineOptions) {}
+
+  /**
+   * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives
+   * unexpected errors (answered 500) for this request, for logging.
+   */
+  async handle(
+    request: EngineRequest,
+    authorize: TargetAuthorizer,
+    onInternalError?: (error: unknown) => void,
+  ): Promise<EngineResponse> {
+    try {
+      return await this.handleRequest(request, authorize);
+    } catch (error) {
+      return this.errorResponse(error, onInternalError);
+    }
+  }
+
+  errorResponse(error: unknown, onInternalError?: (error: unknown) => void): EngineResponse {
+    let apiError: ApiError;
+    if (error instanceof ApiError) apiError = error;
+    else if (isPgError(error)) apiError = fromPgError(error);
+    else {
+      apiError = fromUnexpectedError(error);
+      if (apiError.status === 500) (onInternalError ?? this.options.onInternalError)?.(error);
+    }
+    return {
+      status: apiError.status,
+      headers: { 'content-type': JSON_TYPE, ...apiError.headers },
+      body: JSON.stringify(apiError.toBody()),
+    };
+  }
+
+  /**
+   * Stage 1 and 2 without I/O: parse the request and find (or make) its plan. `catalog` is the
+   * loaded catalog (`options.catalog.get()`).
+   */
+  prepare(request: EngineRequest, catalog: Catalog): PreparedRequest {
+    const started = process.hrtime.bigint();
+    const method = checkMethod(request);
+    const media = parseAccept(request.headers.accept);
+    const prefs = parsePreferences(request.headers.prefer);
+    if (prefs.handling === 'strict' && prefs.invalid.length > 0) {
+      throw new ApiError(
+        400,
+        'PGRST122',
+        'Invalid preferences given with handling=strict',
+        `Invalid preferences: ${prefs.invalid.join(', ')}`,
+      );
+    }
+    if (catalog.version !== this.plansVersion) {
+      this.plans.clear();
+      this.plansVersion = catalog.version;
+    }
+    const { allowlist } = this.options;
+    const target = request.target;
+
+    let rpcArgNames: ReadonlySet<string> | null = null;
+    let relation: CatalogRelation | null = null;
+    if (target.kind === 'relation') {
+      relation = resolveRelation(catalog, allowlist, target.name);
+    } else {
+      const overloads = allowlist.function(target.name) ? (catalog.functions.get(target.name) ?? []) : [];
+      if (overloads.length === 0) {
+        throw new ApiError(
+          404,
+          'PGRST202',
+          `Could not find the function ${catalog.schema}.${target.name} in the schema cache`,
+          `Searched for the function ${catalog.schema}.${target.name}, but no matches were found in the schema cache.`,
+        );
+      }
+      if (method !== 'POST')
+        rpcArgNames = new Set(overloads.flatMap((fn) => fn.args.map((a) => a.name)).filter((n) => n !== ''));
+    }
+
+    const query = parseQuery(parseQueryString(request.rawQuery), { rpcArgNames });
+    const body =
+      method === 'POST' || method === 'PATCH' ? this.prepareBody(request, method, relation, query) : null;
+
+    let rpc: RpcBinding | null = null;
+    let argsText: string | null = null;
+    if (target.kind === 'function') {
+      if (method === 'POST') {
+        rpc = bindPostRpc(catalog, allowlist, target.name, request.body);
+      } else {
+        const names = [...query.rpcArgs.keys()];
+        rpc = {
+          fn: resolveFunction(catalog, allowlist, target.name, names, false),
+          argNames: names,
+          wholeBody: false,
+        };
+        argsText = JSON.stringify(Object.fromEntries(query.rpcArgs));
+      }
+    }
+
+    const planRequestValue: PlanRequest = {
+      method,
+      target,
+      query,
+      prefs,
+      media,
+      body: body?.shape ?? null,
+      rpc,
+      maxRows: this.options.maxRows,
+    };
+    const key = planKey(planRequestValue, body);
+    let plan = this.plans.get(key);
+    if (!plan) {
+      plan = planRequest(catalog, allowlist, planRequestValue);
+      this.remember(key, plan);
+    }
+    this.timings.parsePlanNs = process.hrtime.bigint() - started;
+    return { method, media, prefs, query, body, argsText, plan };
+  }
+
+  /** Everything but execution: the statement (and parameters) a request would run. For tools and benchmarks. */
+  async compile(
+    request: EngineRequest,
+    authorize: TargetAuthorizer,
+  ): Promise<{ text: string; values: unknown[] }> {
+    const catalog = await this.options.catalog.get();
+    const prepared = this.prepare(request, catalog);
+    const bound = await this.bind(request, prepared, catalog, authorize);
+    return bound.main;
+  }
+
+  private async handleRequest(request: EngineRequest, authorize: TargetAuthorizer): Promise<EngineResponse> {
+    const catalog = await this.options.catalog.get();
+    const prepared = this.prepare(request, catalog);
+    const { method, media, prefs, body, plan } = prepared;
+    if (method === 'PATCH' && body?.isEmptyPatch) {
+      return this.emptyPatchResponse(prefs, media);
+    }
+    const bound = await this.bind(request, prepared, catalog, authorize);
+    let result: ExecutionResult;
+    try {
+      result = await executePlan(
+        this.options.pool,
+        {
+          readOnly: plan.readOnly,
+          statementTimeoutMs: this.options.statementTimeoutMs,
+          main: bound.main,
+          plannedCount: bound.plannedCount,
+          commitIf: (outcome) => this.commitDecision(plan, outcome, media, prefs),
+        },
+        this.options.readPool ?? null,
+      );
+    } catch (error) {
+      if (isPgError(error)) this.maybeInvalidate(error.code);
+      throw error;
+    }
+    return this.buildResponse(request, plan, result, bound.paging, media, prefs);
+  }
+
+  /** Authorization of every relation the plan touches (before any SQL runs), then the bound statements. */
+  private async bind(
+    request: EngineRequest,
+    prepared: PreparedRequest,
+    catalog: Catalog,
+    authorize: TargetAuthorizer,
+  ): Promise<{ main: BoundStatement; plannedCount: BoundStatement | null; paging: Paging }> {
+    const { plan, query, body, method, argsText } = prepared;
+    const rowFilters = new Map<string, RowFilter[]>();
+    const decided = new Map<string, DataApiAuthorization>();
+    for (const touched of plan.touched) {
+      const decisionKey = `${touched.relation}\u0001${touched.action}`;
+      let decision = decided.get(decisionKey);
+      if (!decision) {
+        decision = await authorize({ relation: touched.relation, kind: touched.kind }, touched.action);
+        decided.set(decisionKey, decision);
+      }
+      if (!decision.allow) throw new ApiError(decision.status, '42501', decision.message);
+      if (decision.rowFilters && decision.rowFilters.length > 0) {
+        const list = rowFilters.get(touched.relation) ?? [];
+        list.push(...decision.rowFilters);
+        rowFilters.set(touched.relation, list);
+      }
+    }
+    const final = finalizePlan(catalog, plan, rowFilters);
+    const paging = computePaging(
+      query,
+      method === 'GET' || method === 'HEAD' ? parseRange(request.headers.range) : null,
+      this.options.maxRows,
+    );
+    const bindContext: BindContext = {
+      values: query.values,
+      body:
+        body?.text ??
+        (method === 'POST' && request.target.kind === 'function' ? normalizedRpcBody(request.body) : null),
+      args: argsText,
+      limit: paging.limit,
+      offset: paging.offset,
+      rowFilters,
+      rowFilterValues: new Map(),
+    };
+    return {
+      main: { text: final.main.text, values: bindParams(final.main.params, bindContext) },
+      plannedCount: final.plannedCount
+        ? { text: final.plannedCount.text, values: bindParams(final.plannedCount.params, bindContext) }
+        : null,
+      paging,
+    };
+  }
+
+  private remember(key: string, plan: Plan): void {
+    const limit = this.options.planCacheSize ?? 2000;
+    if (this.plans.size >= limit) {
+      const oldest = this.plans.keys().next().value;
+      if (oldest !== undefined) this.plans.delete(oldest);
+    }
+    this.plans.set(key, plan);
+  }
+
+  /** PostgreSQL says an object the cache believed in is gone: the schema changed under us. */
+  private maybeInvalidate(code: string): void {
+    if (code !== '42P01' && code !== '42703' && code !== '0A000') return;
+    const now = Date.now();
+    if (now - this.lastInvalidation < 2000) return;
+    this.lastInvalidation = now;
+    this.options.catalog.invalidate();
+  }
+
+  /** Writes that break the singular Accept, max-affected or a row restriction are rolled back. */
+  private commitDecision(
+    plan: Plan,
+    outcome: { page: number; violations: number },
+    media: AcceptedMedia,
+    prefs: Preferences,
+  ): ApiError | null {
+    if (plan.kind === 'read') return null;
+    if (outcome.violations > 0) {
+      return new ApiError(
+        403,
+        '42501',
+        `new row violates row-level security policy for table "${plan.target}"`,
+      );
+    }
+    if (media.type === 'object' && outcome.page !== 1 && plan.kind !== 'rpc') {
+      return singularError(outcome.page);
+    }
+    if (prefs.handling === 'strict' && prefs.maxAffected !== null && outcome.page > prefs.maxAffected) {
+      return new ApiError(
+        400,
+        'PGRST124',
+        'Query result exceeds max-affected preference constraint',
+        `The query affects ${outcome.page} rows`,
+      );
+    }
+    return null;
+  }
+
+  private prepareBody(
+    request: EngineRequest,
+    method: 'POST' | 'PATCH',
+    relation: CatalogRelation | null,
+    query: ParsedQuery,
+  ): PreparedBody | null {
+    checkContentType(request.headers.contentType);
+    if (!relation) return null; // rpc: the body holds arguments
+    const raw = request.body ?? '';
+    if (raw.trim() === '') throw invalidBody();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw invalidBody();
+    }
+    if (method === 'PATCH') {
+      if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
+      const keys = query.columns ?? Object.keys(parsed);
+      const row = normalizeTimestamps(relation, parsed, keys);
+      return {
+        text: JSON.stringify(row),
+        shape: { columns: keys, rows: 1 },
+        keys,
+        isEmptyPatch: keys.length === 0,
+      };
+    }
+    const rows: Record<string, unknown>[] = Array.isArray(parsed)
+      ? parsed
+      : [parsed as Record<string, unknown>];
+    if (!rows.every(isPlainObject))
+      throw invalidBody('Empty or invalid json', 'Insert takes a JSON object or an array of objects');
+    let keys: readonly string[];
+    if (query.columns) {
+      keys = query.columns;
+    } else {
+      keys = rows.length > 0 ? Object.keys(rows[0]) : [];
+      const expected = [...keys].sort().join('\u0001');
+      for (const row of rows) {
+        if (Object.keys(row).sort().join('\u0001') !== expected)
+          throw invalidBody('All object keys must match');
+      }
+    }
+    const normalized = rows.map((row) => normalizeTimestamps(relation, row, keys));
+    return {
+      text: JSON.stringify(normalized),
+      shape: { columns: keys, rows: rows.length },
+      keys,
+      isEmptyPatch: false,
+    };
+  }
+
+  private emptyPatchResponse(prefs: Preferences, media: AcceptedMedia): EngineResponse {
+    const headers: Record<string, string> = {};
+    if (prefs.applied.length > 0) headers['preference-applied'] = prefs.applied.join(', ');
+    if (media.type === 'object') throw singularError(0);
+    if (prefs.return === 'representation') {
+      headers['content-type'] = JSON_TYPE;
+      headers['content-range'] = '*/*';
+      return { status: 200, headers, body: '[]' };
+    }
+    headers['content-range'] = '*/*';
+    return { status: 204, headers, body: null };
+  }
+
+  private buildResponse(
+    request: EngineRequest,
+    plan: Plan,
+    result: ExecutionResult,
+    paging: Paging,
+    media: AcceptedMedia,
+    prefs: Preferences,
+  ): EngineResponse {
+    const headers: Record<string, string> = {};
+    // Reads apply only the count preference; clients send return=representation on every call.
+    const applied =
+      plan.kind === 'read' || plan.kind === 'rpc'
+        ? prefs.applied.filter((p) => p.startsWith('count='))
+        : prefs.applied;
+    if (applied.length > 0) headers['preference-applied'] = applied.join(', ');
+    const total =
+      prefs.count === 'planned'
+        ? result.plannedTotal
+        : prefs.count === 'estimated'
+          ? estimatedTotal(result, this.options.maxRows)
+          : prefs.count === 'exact'
+            ? result.total
+            : null;
+    const isHead = request.method === 'HEAD';
+
+    if (plan.kind === 'read' || (plan.kind === 'rpc' && plan.result === 'rows')) {
+      const lower = paging.offset;
+      const upper = lower + result.page - 1;
+      if (total !== null && lower > total && !(lower === 0 && total === 0)) {
+        throw new ApiError(
+          416,
+          'PGRST103',
+          'Requested range not satisfiable',
+          `An offset of ${lower} was requested, but there are only ${total} rows.`,
+          null,
+          {
+            'content-range': `*/${total}`,
+          },
+        );
+      }
+      headers['content-range'] = contentRange(lower, upper, total);
+      let status = total !== null && 1 + upper - lower < total ? 206 : 200;
+      if (media.type === 'object') {
+        if (result.page !== 1) throw singularError(result.page);
+        status = 200;
+        headers['content-type'] = OBJECT_TYPE;
+        return { status, headers, body: isHead ? null : unwrapSingle(result.body) };
+      }
+      if (media.type === 'csv') {
+        headers['content-type'] = CSV_TYPE;
+        return { status, headers, body: isHead ? null : toCsv(result.body ?? '[]', plan.outputKeys) };
+      }
+      headers['content-type'] = JSON_TYPE;
+      return { status, headers, body: isHead ? null : (result.body ?? '[]') };
+    }
+
+    if (plan.kind === 'rpc') {
+      if (plan.result === 'void') return { status: 204, headers, body: null };
+      headers['content-type'] = plan.result === 'single' && media.type === 'object' ? OBJECT_TYPE : JSON_TYPE;
+      if (plan.result === 'single') {
+        return {
+          status: 200,
+          headers,
+          body: isHead ? null : result.page === 0 ? 'null' : unwrapSingle(result.body),
+        };
+      }
+      return { status: 200, headers, body: isHead ? null : (result.body ?? 'null') };
+    }
+
+    // writes
+    const affected = result.page;
+    const countedTotal = prefs.count ? affected : null;
+    if (plan.kind === 'insert') {
+      headers['content-range'] = `*/${countedTotal ?? '*'}`;
+      if (prefs.return === 'headers-only' && result.location) {
+        const values = JSON.parse(result.location) as unknown[];
+        const filters = plan.locationColumns.map(
+          (c, i) => `${encodeURIComponent(c)}=eq.${encodeURIComponent(String(values[i]))}`,
+        );
+        headers.location = `/${encodeURIComponent(plan.target)}?${filters.join('&')}`;
+      }
+    } else {
+      headers['content-range'] = contentRange(0, affected - 1, countedTotal);
+    }
+    const status = plan.kind === 'insert' ? 201 : prefs.return === 'representation' ? 200 : 204;
+    if (prefs.return === 'representation') {
+      if (media.type === 'object') {
+        headers['content-type'] = OBJECT_TYPE;
+        return { status, headers, body: unwrapSingle(result.body) };
+      }
+      if (media.type === 'csv') {
+        headers['content-type'] = CSV_TYPE;
+        return { status, headers, body: toCsv(result.body ?? '[]', plan.outputKeys) };
+      }
+      headers['content-type'] = JSON_TYPE;
+      return { status, headers, body: result.body ?? '[]' };
+    }
+    return { status, headers, body: null };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function checkMethod(request: EngineRequest): EngineMethod {
+  const method = request.method.toUpperCase();
+  if (request.target.kind === 'function') {
+    if (method === 'GET' || method === 'HEAD' || method === 'POST') return method;
+    throw new ApiError(405, 'PGRST101', 'Only GET, HEAD and POST are allowed for functions');
+  }
+  if (method === 'GET' || method === 'HEAD' || method === 'POST' || method === 'PATCH' || method === 'DELETE')
+    return method;
+  throw new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
+}
+
+function checkContentType(contentType: string | undefined): void {
+  if (!contentType) return;
+  const type = contentType.split(';')[0].trim().toLowerCase();
+  if (
+    type === 'application/json' ||
+    type === 'application/vnd.pgrst.object+json' ||
+    type === 'application/vnd.pgrst.object' ||
+    type === ''
+  )
+    return;
+  throw new ApiError(
+    415,
+    'PGRST107',
+    `Content-Type not acceptable: ${type}`,
+    null,
+    'Send the body as application/json',
+  );
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const NOW_CALL = /^\s*now\(\)\s*$/i;
+
+/** `"now()"` on a timestamp/date column means the transaction time: PostgreSQL's input is 'now'. */
+function normalizeTimestamps(
+  relation: CatalogRelation,
+  row: Record<string, unknown>,
+  keys: readonly string[],
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | null = null;
+  for (const key of keys) {
+    const value = row[key];
+    if (typeof value !== 'string' || !NOW_CALL.test(value)) continue;
+    const column = relation.columnByName.get(key);
+    if (!column || column.category !== 'datetime') continue;
+    copy ??= { ...row };
+    copy[key] = 'now';
+  }
+  return copy ?? row;
+}
+
+function bindPostRpc(
+  catalog: Catalog,
+  allowlist: DataApiAllowlist,
+  name: string,
+  raw: string | undefined,
+): RpcBinding {
+  const text = raw ?? '';
+  let parsed: unknown = {};
+  if (text.trim() !== '') {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw invalidBody();
+    }
+  }
+  if (isPlainObject(parsed)) {
+    const names = Object.keys(parsed);
+    try {
+      return {
+        fn: resolveFunction(catalog, allowlist, name, names, false),
+        argNames: names,
+        wholeBody: false,
+      };
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'PGRST202') throw error;
+      try {
+        return { fn: resolveFunction(catalog, allowlist, name, [], true), argNames: [], wholeBody: true };
+      } catch {
+        throw error;
+      }
+    }
+  }
+  return { fn: resolveFunction(catalog, allowlist, name, [], true), argNames: [], wholeBody: true };
+}
+
+function normalizedRpcBody(raw: string | undefined): string {
+  return raw && raw.trim() !== '' ? raw : '{}';
+}
+
+function planKey(request: PlanRequest, body: PreparedBody | null): string {
+  const p = request.prefs;
+  return [
+    request.method,
+    `${request.target.kind}:${request.target.name}`,
+    `${request.media.type}${request.media.stripNulls ? '!' : ''}`,
+    p.return ?? '',
+    p.count ?? '',
+    p.resolution ?? '',
+    p.missing ?? '',
+    body ? body.keys.join(',') : '',
+    request.rpc
+      ? `${request.rpc.fn.oid}:${request.rpc.wholeBody ? '*' : request.rpc.argNames.join(',')}`
+      : '',
+    request.query.shape,
+  ].join('\u0002');
+}
+
+function finalizePlan(
+  catalog: Catalog,
+  plan: Plan,
+  rowFilters: ReadonlyMap<string, readonly RowFilter[]>,
+): { main: FinalStatement; plannedCount: FinalStatement | null } {
+  let key = '';
+  for (const [relation, filters] of rowFilters) key += `${relation}:${rowFilterShape(filters)};`;
+  let final = plan.finalized.get(key);
+  if (!final) {
+    final = {
+      main: finalizeTemplate(catalog, plan.main, rowFilters),
+      plannedCount: plan.plannedCount ? finalizeTemplate(catalog, plan.plannedCount, rowFilters) : null,
+    };
+    if (plan.finalized.size < 64) plan.finalized.set(key, final);
+  }
+  return final;
+}
+
+interface Paging {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+/** limit/offset parameters intersected with the Range header, capped at maxRows. */
+function computePaging(
+  query: ParsedQuery,
+  range: { from: number; to: number | null } | null,
+  maxRows: number,
+): Paging {
+  const paramLower = query.offset ?? 0;
+  const paramUpper = query.limit !== null ? paramLower + query.limit - 1 : Infinity;
+  const headerLower = range?.from ?? 0;
+  const headerUpper = range?.to ?? Infinity;
+  const lower = Math.max(paramLower, headerLower);
+  const upper = Math.min(paramUpper, headerUpper);
+  const count = upper === Infinity ? maxRows : Math.max(0, Math.min(upper - lower + 1, maxRows));
+  return { limit: count, offset: lower };
+}
+
+interface BindContext {
+  readonly values: ParsedQuery['values'];
+  readonly body: string | null;
+  readonly args: string | null;
+  readonly limit: number;
+  readonly offset: number;
+  readonly rowFilters: ReadonlyMap<string, readonly RowFilter[]>;
+  readonly rowFilterValues: Map<string, unknown[]>;
+}
+
+function bindParams(sources: readonly ParamSource[], ctx: BindContext): unknown[] {
+  const out = new Array<unknown>(sources.length);
+  const now = new Date();
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i];
+    switch (source.kind) {
+      case 'value':
+        out[i] = ctx.values[source.slot];
+        break;
+      case 'timestamp':
+        out[i] = timestampParameter(String(ctx.values[source.slot]), now);
+        break;
+      case 'const':
+        out[i] = source.value;
+        break;
+      case 'body':
+        out[i] = ctx.body ?? '{}';
+        break;
+      case 'args':
+        out[i] = ctx.args ?? '{}';
+        break;
+      case 'limit':
+        out[i] = ctx.limit;
+        break;
+      case 'offset':
+        out[i] = ctx.offset;
+        break;
+      case 'rowFilter': {
+        let values = ctx.rowFilterValues.get(source.relation);
+        if (!values) {
+          values = rowFilterValues(ctx.rowFilters.get(source.relation) ?? []);
+          ctx.rowFilterValues.set(source.relation, values);
+        }
+        const value = values[source.index];
+        out[i] =
+          source.convert === 'json'
+            ? JSON.stringify(value)
+            : source.convert === 'array' && Array.isArray(value)
+              ? value.map((v) => String(v))
+              : value;
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+function contentRange(lower: number, upper: number, total: number | null): string {
+  const range = total !== 0 && lower <= upper ? `${lower}-${upper}` : '*';
+  return `${range}/${total ?? '*'}`;
+}
+
+function estimatedTotal(result: ExecutionResult, maxRows: number): number | null {
+  if (result.total !== null && result.total <= maxRows) return result.total;
+  return result.plannedTotal ?? result.total;
+}
+
+export function singularError(rows: number): ApiError {
+  return new ApiError(
+    406,
+    'PGRST116',
+    'JSON object requested, multiple (or no) rows returned',
+    `The result contains ${rows} rows`,
+  );
+}
+
+function unwrapSingle(body: string | null): string {
+  if (!body) return 'null';
+  // json_agg of one row: "[" + row + "]".
+  return body.startsWith('[') && body.endsWith(']') ? body.slice(1, -1) : body;
+}
+
+function toCsv(jsonBody: string, keys: readonly string[]): string {
+  const rows = JSON.parse(jsonBody) as Array<Record<string, unknown>>;
+  const header = rows.length > 0 ? Object.keys(rows[0]) : [...keys];
+  const cell = (value: unknown): string => {
+    if (value === null || value === undefined) return '';
+    const text = typeof value === 'object' ? JSON.stringify(value) : String(value);
+    return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  };
+  return [header.map(cell).join(','), ...rows.map((row) => header.map((k) => cell(row[k])).join(','))].join(
+    '\n',
+  );
+}

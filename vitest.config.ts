@@ -2,12 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   resolve: { conditions: ['source'] },
-  // Server-side (node environment) resolution needs the condition too.
-  ssr: { resolve: { conditions: ['source'] } },
   test: {
     projects: [
       {
         extends: true,
+        // Node-environment projects resolve through Vite's SSR resolver, which needs the
+        // condition too (the web project must not have it: it breaks @react-aria sources).
+        ssr: { resolve: { conditions: ['source'] } },
         test: {
           name: 'unit',
           include: [
@@ -29,6 +30,7 @@ export default defineConfig({
       },
       {
         extends: true,
+        ssr: { resolve: { conditions: ['source'] } },
         test: {
           name: 'server',
           include: ['apps/server/**/*.int.test.ts', 'bench/**/*.int.test.ts'],

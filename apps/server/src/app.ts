@@ -8,12 +8,21 @@ import { registerWebApp } from './platform/http/static-web.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
+import { authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
 import { resourceSchemaRoutes } from './modules/resources/index.js';
+import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
+import type { SecretBox } from './platform/secrets.js';
+import type { JobsService } from './platform/jobs/index.js';
+import { healthRoutes } from './modules/health/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 
 export interface AppDependencies {
-  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir'>;
+  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth'>;
   pool: Pool;
+  /** Seals secrets at rest (TOTP secrets, connection credentials). */
+  secrets: SecretBox;
+  /** Records job history for work that routes run (Run Now). */
+  jobs: Pick<JobsService, 'startJob'>;
   /** Shared with the workers so /metrics shows both. Created here when absent. */
   metrics?: Metrics;
   /** Used instead of a new pino logger (tests pass a silent one). */
@@ -32,8 +41,9 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   const { pool } = deps;
   // Typed as the default instance: our pino Logger is structurally a FastifyBaseLogger, and
   // modules are written against FastifyInstance.
+  const logger = deps.logger ?? createLogger(deps.config.logLevel);
   const app = Fastify({
-    loggerInstance: deps.logger ?? createLogger(deps.config.logLevel),
+    loggerInstance: logger,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];
       return typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
@@ -86,7 +96,18 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   app.get('/api/version', about);
   app.get('/api/about', about);
 
+  // Every /api route below needs a caller (session, token or public mode); see modules/auth.
+  await app.register(authPlugin, { pool, logger, config: deps.config.auth });
+  await app.register(authRoutes, { pool, logger, config: deps.config.auth, secrets: deps.secrets });
+  await app.register(dataApiRoutes, {
+    prefix: '/api/db',
+    pool,
+    allowlist: defaultDataApiAllowlist,
+    catalog: createSchemaCatalog(pool),
+    authorize: createDataApiAuthorizer({ pool }),
+  });
   await app.register(settingsRoutes, { pool });
+  await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(resourceSchemaRoutes);
   await registerWebApp(app, deps.config.webDistDir);
 

@@ -1,16 +1,20 @@
 import type { OpsdeckConfig } from './platform/config.js';
 import type { Pool } from './platform/db/pool.js';
-import { createJobsService } from './platform/jobs/index.js';
+import { createJobsService, type JobsService } from './platform/jobs/index.js';
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
+import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
+import { startHealthWorkers } from './modules/health/index.js';
 
 export interface Workers {
+  /** The jobs service: HTTP routes use it to record job history for work they run. */
+  jobs: JobsService;
   stop(): Promise<void>;
 }
 
 /**
- * Starts this process's schedulers and event-queue consumers. Modules register their schedules
- * and consumers here; with WORKERS=false the process only serves HTTP.
+ * Starts this process's jobs service and the modules' schedulers and event-queue consumers.
+ * With WORKERS=false the process serves HTTP only: no module schedules run here.
  */
 export async function startWorkers(deps: {
   pool: Pool;
@@ -18,7 +22,6 @@ export async function startWorkers(deps: {
   logger: Logger;
   metrics: Metrics;
 }): Promise<Workers> {
-  if (!deps.config.workers) return { stop: async () => undefined };
   const jobs = createJobsService({
     pool: deps.pool,
     logger: deps.logger.child({ component: 'jobs' }),
@@ -26,5 +29,15 @@ export async function startWorkers(deps: {
     shutdownGraceMs: deps.config.shutdownGraceMs,
   });
   await jobs.start();
-  return { stop: () => jobs.stop() };
+  const health = deps.config.workers
+    ? await startHealthWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'health' }) })
+    : undefined;
+  return {
+    jobs,
+    stop: async () => {
+      await health?.stop();
+      await jobs.stop();
+      await closeJavascriptSandbox();
+    },
+  };
 }

@@ -61,9 +61,7 @@ describe('opsdeck serve on the embedded PostgreSQL', () => {
     const metrics = await (await fetch(`${first.url}/metrics`)).text();
     expect(metrics).toContain('opsdeck_http_request_duration_seconds_bucket');
     expect(metrics).toContain('opsdeck_db_pool_connections{state="total"}');
-    const missing = await fetch(`${first.url}/api/no-such-thing`);
-    expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: 'Not found: GET /api/no-such-thing' });
+    expect((await fetch(`${first.url}/api/no-such-thing`)).status).toBe(401);
 
     // A second server on the same data directory refuses to start and says why.
     const second = runOpsdeck(['serve'], { PORT: '0', DATA_DIR: dataDir });
@@ -88,10 +86,20 @@ describe('opsdeck serve on the embedded PostgreSQL', () => {
 
     const restarted = await startServe({ DATA_DIR: dataDir });
     expect(restarted.process.output()).not.toContain('Created the first admin account');
-    const properties = (await (await fetch(`${restarted.url}/api/properties`)).json()) as {
+    expect((await fetch(`${restarted.url}/api/properties`)).status).toBe(401);
+    const tokenCommand = runOpsdeck(['token', 'create', '--user', 'admin@opsdeck.local', '--name', 'ci'], {
+      DATA_DIR: dataDir,
+    });
+    expect(await tokenCommand.exited).toBe(0);
+    const token = tokenCommand.output().trim().split('\n').pop() as string;
+    const authorized = { headers: { authorization: `Bearer ${token}` } };
+    const properties = (await (await fetch(`${restarted.url}/api/properties`, authorized)).json()) as {
       name: string;
       value: string;
     }[];
+    const missing = await fetch(`${restarted.url}/api/no-such-thing`, authorized);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ error: 'Not found: GET /api/no-such-thing' });
     expect(properties).toContainEqual(
       expect.objectContaining({ name: 'serve.test', value: 'committed', source: 'db' }),
     );
@@ -196,11 +204,65 @@ describe('opsdeck apply and get', () => {
       expect(list.output()).toMatch(/NAMESPACE\s+NAME\s+SOURCE\s+AGE/);
       expect(list.output()).toMatch(/ops\s+web\s+/);
 
+      const noUser = runOpsdeck(['token', 'create', '--user', 'nobody@example.com', '--name', 'x'], env);
+      expect(await noUser.exited).toBe(2);
+      expect(noUser.output()).toContain('No active person has the email nobody@example.com');
+
       const usage = runOpsdeck(['apply'], env);
       expect(await usage.exited).toBe(2);
       expect(usage.output()).toContain('apply needs at least one -f FILE|DIR');
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  });
+});
+
+describe('the demo on a first start', () => {
+  it('loads demo canaries whose checks really run', async () => {
+    const { adminUrl } = inject('testPostgres');
+    const name = uniqueName('opsdeck_demo');
+    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+    const env = {
+      DATABASE_URL: databaseUrl(adminUrl, name),
+      DEMO: 'true',
+      ADMIN_EMAIL: 'demo@example.com',
+      ADMIN_PASSWORD: 'demo-password',
+    };
+    const server = await startServe(env);
+    try {
+      const tokenCommand = runOpsdeck(['token', 'create', '--user', 'demo@example.com', '--name', 'demo'], env);
+      expect(await tokenCommand.exited).toBe(0);
+      const headers = { authorization: `Bearer ${tokenCommand.output().trim().split('\n').pop()}` };
+      let checks: { id: string; name: string }[] = [];
+      const deadline = Date.now() + 30_000;
+      while (Date.now() < deadline) {
+        const response = await fetch(`${server.url}/api/db/checks?select=id,name&deleted_at=is.null&order=name`, { headers });
+        expect(response.status).toBe(200);
+        checks = (await response.json()) as typeof checks;
+        if (checks.length >= 5) break;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(checks.map((check) => check.name)).toEqual([
+        'closed-port',
+        'demo-resources',
+        'flaky-minute',
+        'opsdeck-healthz',
+        'opsdeck-readyz',
+      ]);
+      const closedPort = checks.find((check) => check.name === 'closed-port') as { id: string };
+      const run = await fetch(`${server.url}/api/canary/run/check/${closedPort.id}`, { method: 'POST', headers });
+      expect(await run.json()).toMatchObject({ total: 1, failed: 1, success: 0 });
+      const statuses = await fetch(
+        `${server.url}/api/db/check_statuses?check_id=eq.${closedPort.id}&select=status,error`,
+        { headers },
+      );
+      expect(((await statuses.json()) as { status: boolean }[])[0]).toMatchObject({ status: false });
+      const teams = await fetch(`${server.url}/api/db/teams?select=name&order=name`, { headers });
+      expect(await teams.json()).toEqual([{ name: 'on-call' }, { name: 'platform' }]);
+    } finally {
+      server.process.child.kill('SIGTERM');
+      expect(await server.process.exited).toBe(0);
       await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
   });

@@ -50,14 +50,15 @@ const RESPONDER_READS = allExcept('rbac', 'identities', 'connections');
 const RESPONDER_WRITES: readonly Resource[] = ['responder', 'incident', 'evidences', 'comments'];
 
 /** What each role may read and write (spec core §6 table). */
-export const ROLE_MATRIX: Readonly<Record<Role, { read: readonly Resource[]; write: readonly Resource[] }>> = {
-  admin: { read: RESOURCES, write: RESOURCES },
-  editor: { read: RESOURCES, write: allExcept('connections', 'identities', 'rbac') },
-  commander: { read: RESPONDER_READS, write: RESPONDER_WRITES },
-  responder: { read: RESPONDER_READS, write: RESPONDER_WRITES },
-  viewer: { read: RESPONDER_READS, write: [] },
-  guest: { read: RESPONDER_READS, write: [] },
-};
+export const ROLE_MATRIX: Readonly<Record<Role, { read: readonly Resource[]; write: readonly Resource[] }>> =
+  {
+    admin: { read: RESOURCES, write: RESOURCES },
+    editor: { read: RESOURCES, write: allExcept('connections', 'identities', 'rbac') },
+    commander: { read: RESPONDER_READS, write: RESPONDER_WRITES },
+    responder: { read: RESPONDER_READS, write: RESPONDER_WRITES },
+    viewer: { read: RESPONDER_READS, write: [] },
+    guest: { read: RESPONDER_READS, write: [] },
+  };
 
 /** Permissions of several roles are merged: any role granting the action is enough. */
 export function rolesAllow(roles: readonly Role[], resource: Resource, action: MatrixAction): boolean {
@@ -87,7 +88,14 @@ export const PERMISSION_SUBJECT_TYPES = ['team', 'person', 'notification', 'grou
 export type PermissionSubjectType = (typeof PERMISSION_SUBJECT_TYPES)[number];
 
 /** Role subjects a permission can target (subject_type 'group'). */
-export const PERMISSION_ROLE_SUBJECTS: readonly Role[] = ['admin', 'editor', 'guest', 'viewer', 'responder', 'commander'];
+export const PERMISSION_ROLE_SUBJECTS: readonly Role[] = [
+  'admin',
+  'editor',
+  'guest',
+  'viewer',
+  'responder',
+  'commander',
+];
 
 /** Global resource kinds a permission's `object` can name. */
 export const PERMISSION_OBJECTS = [
@@ -109,11 +117,19 @@ export const PERMISSION_OBJECTS = [
 ] as const;
 export type PermissionObject = (typeof PERMISSION_OBJECTS)[number];
 
-export const PERMISSION_ACTIONS = ['read', 'update', 'create', 'delete', '*', 'create,read,update,delete'] as const;
+export const PERMISSION_ACTIONS = [
+  'read',
+  'update',
+  'create',
+  'delete',
+  '*',
+  'create,read,update,delete',
+] as const;
 export const PLAYBOOK_PERMISSION_ACTIONS = ['playbook:run', 'playbook:approve', 'playbook:*'] as const;
 
 /** An action a caller asks for: a matrix action, a CRUD verb or a playbook verb. */
-export type RequestedAction = MatrixAction | 'create' | 'update' | 'delete' | 'playbook:run' | 'playbook:approve';
+export type RequestedAction =
+  MatrixAction | 'create' | 'update' | 'delete' | 'playbook:run' | 'playbook:approve';
 
 const CRUD = ['create', 'read', 'update', 'delete'] as const;
 const PLAYBOOK_VERBS = ['playbook:run', 'playbook:approve'] as const;
@@ -145,7 +161,9 @@ export function actionCovers(stored: string, requested: RequestedAction, mode: '
   const granted = expandPermissionAction(stored);
   if (requested === 'write') {
     const writes = ['create', 'update', 'delete'];
-    return mode === 'allow' ? writes.every((verb) => granted.has(verb)) : writes.some((verb) => granted.has(verb));
+    return mode === 'allow'
+      ? writes.every((verb) => granted.has(verb))
+      : writes.some((verb) => granted.has(verb));
   }
   return granted.has(requested);
 }
@@ -158,7 +176,14 @@ export function matrixActionFor(action: RequestedAction): MatrixAction {
 // ---------------------------------------------------------------------------------------------
 // API tokens (settings spec §3, API token creation payload)
 
-export const TOKEN_SCOPE_OBJECTS = ['mcp', 'canaries', 'catalog', 'application', 'playbooks', 'notification'] as const;
+export const TOKEN_SCOPE_OBJECTS = [
+  'mcp',
+  'canaries',
+  'catalog',
+  'application',
+  'playbooks',
+  'notification',
+] as const;
 export type TokenScopeObject = (typeof TOKEN_SCOPE_OBJECTS)[number];
 
 export const TOKEN_SCOPE_ACTIONS: Readonly<Record<TokenScopeObject, readonly string[]>> = {
@@ -363,7 +388,14 @@ export const DATA_API_RELATIONS: Readonly<Record<string, RelationAccess>> = {
     { resource: 'topologies', object: 'topology', feature: 'topology' },
   ),
   ...relations(
-    ['incidents', 'incident_summary', 'incidents_by_component', 'incidents_by_config', 'incident_histories', 'hypotheses'],
+    [
+      'incidents',
+      'incident_summary',
+      'incidents_by_component',
+      'incidents_by_config',
+      'incident_histories',
+      'hypotheses',
+    ],
     { resource: 'incident', object: 'incident', feature: 'incidents' },
   ),
   evidences: { resource: 'evidences', object: 'incident', feature: 'incidents' },
@@ -371,7 +403,11 @@ export const DATA_API_RELATIONS: Readonly<Record<string, RelationAccess>> = {
   responders: { resource: 'responder', object: 'incident', feature: 'incidents' },
   incident_rules: { resource: 'database', object: 'incident', feature: 'incidents' },
   people: { resource: 'database', writeResource: 'identities', object: 'people' },
-  ...relations(['people_roles', 'identities'], { resource: 'identities', object: 'people', feature: 'settings.users' }),
+  ...relations(['people_roles', 'identities'], {
+    resource: 'identities',
+    object: 'people',
+    feature: 'settings.users',
+  }),
   ...relations(['teams', 'teams_with_status', 'team_members'], { resource: 'database' }),
   ...relations(['permissions', 'permissions_summary'], {
     resource: 'permissions',
@@ -381,7 +417,11 @@ export const DATA_API_RELATIONS: Readonly<Record<string, RelationAccess>> = {
   // Never behind a feature: turning flags back on goes through this table.
   properties: { resource: 'feature_flags' },
   access_tokens: { resource: 'identities', object: 'people' },
-  ...relations(['playbooks', 'playbook_names'], { resource: 'playbooks', object: 'playbooks', feature: 'playbooks' }),
+  ...relations(['playbooks', 'playbook_names'], {
+    resource: 'playbooks',
+    object: 'playbooks',
+    feature: 'playbooks',
+  }),
   ...relations(['playbook_runs', 'playbook_run_actions', 'playbook_approvals', 'get_playbook_run_actions'], {
     resource: 'playbook_runs',
     object: 'playbooks',
@@ -389,12 +429,21 @@ export const DATA_API_RELATIONS: Readonly<Record<string, RelationAccess>> = {
   }),
   artifacts: { resource: 'playbook_runs', object: 'artifact', feature: 'playbooks' },
   ...relations(
-    ['notifications', 'notifications_summary', 'notification_send_history', 'notification_send_history_summary', 'notification_silences'],
+    [
+      'notifications',
+      'notifications_summary',
+      'notification_send_history',
+      'notification_send_history_summary',
+      'notification_silences',
+    ],
     { resource: 'notifications', object: 'notification', feature: 'settings.notifications' },
   ),
   connections: { resource: 'connections', object: 'connection', feature: 'settings.connections' },
   ...relations(['agents', 'agents_summary'], { resource: 'agents', object: 'agent', feature: 'agents' }),
-  ...relations(['job_histories', 'job_history', 'job_history_names'], { resource: 'database', feature: 'settings.job_history' }),
+  ...relations(['job_histories', 'job_history', 'job_history_names'], {
+    resource: 'database',
+    feature: 'settings.job_history',
+  }),
   event_queue_summary: { resource: 'database', feature: 'settings.event_queue_status' },
   logging_backends: { resource: 'logging_backends', object: 'logs', feature: 'settings.logging_backends' },
   integrations_with_status: { resource: 'integrations', feature: 'settings.integrations' },

@@ -7,6 +7,7 @@ import { InstanceLockedError } from '../platform/instance-lock.js';
 import { createLogger, type Logger } from '../platform/logger.js';
 import { createSecretBox, loadSecretKey } from '../platform/secrets.js';
 import { applyCommand, getCommand } from '../modules/resources/index.js';
+import { createTokenForUser, TokenInputError } from '../modules/auth/index.js';
 import type { Pool } from '../platform/db/pool.js';
 import { OPSDECK_VERSION } from '../platform/version.js';
 import { serve } from '../main.js';
@@ -21,6 +22,8 @@ Commands:
   apply -f FILE|DIR …      Create or update resources from YAML (Canary, ScrapeConfig, Playbook, …);
                            --force takes over resources another source (UI, another file) owns
   get KIND                 List resources of a kind (e.g. opsdeck get canaries)
+  token create --user EMAIL --name NAME [--scope OBJECT:ACTION …] [--expiry never|30d]
+                           Print a new API token for an existing user (for automation)
   help                     Show this help
 
 Options:
@@ -101,6 +104,10 @@ export async function runCli(argv: string[]): Promise<number> {
         version: { type: 'boolean', short: 'v' },
         file: { type: 'string', short: 'f', multiple: true },
         force: { type: 'boolean' },
+        user: { type: 'string' },
+        name: { type: 'string' },
+        scope: { type: 'string', multiple: true },
+        expiry: { type: 'string' },
       },
     });
     const command = positionals[0];
@@ -112,12 +119,15 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stdout.write(HELP);
       return 0;
     }
-    const expectedPositionals = command === 'get' ? 2 : 1;
+    const expectedPositionals = command === 'get' || command === 'token' ? 2 : 1;
     if (positionals.length > expectedPositionals) {
       throw new UsageError(`Unexpected argument "${positionals[expectedPositionals]}" for ${command}`);
     }
     if ((values.file || values.force) && command !== 'apply') {
       throw new UsageError(`-f and --force belong to apply, not ${command}`);
+    }
+    if ((values.user || values.name || values.scope || values.expiry) && command !== 'token') {
+      throw new UsageError(`--user, --name, --scope and --expiry belong to token create, not ${command}`);
     }
     switch (command) {
       case 'serve':
@@ -137,6 +147,22 @@ export async function runCli(argv: string[]): Promise<number> {
         const kind = positionals[1];
         if (!kind) throw new UsageError('get needs a kind, e.g. opsdeck get canaries');
         return await withDatabase((pool) => getCommand(pool, kind, process.stdout));
+      }
+      case 'token': {
+        if (positionals[1] !== 'create') throw new UsageError('Usage: opsdeck token create --user EMAIL --name NAME');
+        if (!values.user) throw new UsageError('token create needs --user EMAIL');
+        if (!values.name) throw new UsageError('token create needs --name NAME');
+        const { user, name, scope, expiry } = values;
+        return await withDatabase(async (pool) => {
+          try {
+            const token = await createTokenForUser(pool, { email: user, name, scopes: scope ?? [], expiry });
+            process.stdout.write(`${token}\n`);
+            return 0;
+          } catch (error) {
+            if (error instanceof TokenInputError) throw new UsageError(error.message);
+            throw error;
+          }
+        });
       }
       default:
         throw new UsageError(`Unknown command "${command}"`);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { AuthConfigError, loadAuthConfig, type AuthConfig } from '../modules/auth/auth-config.js';
 
 /** The checkout (or installed package) root: three levels above this file in src/ and dist/. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -57,6 +58,8 @@ export interface OpsdeckConfig {
   /** A directory of YAML resources, loaded at start and watched. */
   resourcesDir: string | undefined;
   demoDir: string;
+  /** Sign-in, sessions, email and OpenID Connect settings (modules/auth/auth-config.ts). */
+  auth: AuthConfig;
 }
 
 export class ConfigError extends Error {
@@ -76,7 +79,15 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const env = parsed.data;
+  let auth: AuthConfig;
+  try {
+    auth = loadAuthConfig(environment);
+  } catch (error) {
+    if (error instanceof AuthConfigError) throw new ConfigError(error.problems);
+    throw error;
+  }
   return {
+    auth,
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,

@@ -2,8 +2,11 @@ import type { OpsdeckConfig } from '../../platform/config.js';
 import { withTransaction, type Pool } from '../../platform/db/pool.js';
 import { generatePassword, hashPassword } from './password.js';
 
-/** Serialises first-admin creation across processes starting at once. */
-const FIRST_ADMIN_LOCK_KEY = 7_305_041_902;
+/**
+ * Serialises first-admin creation across processes starting at once, and every change that
+ * could leave no admin (role changes, deletions).
+ */
+export const ADMIN_ROLES_LOCK_KEY = 7_305_041_902;
 const DEFAULT_ADMIN_EMAIL = 'admin@opsdeck.local';
 
 export interface CreatedAdmin {
@@ -21,7 +24,7 @@ export async function ensureFirstAdmin(
   config: Pick<OpsdeckConfig, 'adminEmail' | 'adminPassword'>,
 ): Promise<CreatedAdmin | undefined> {
   return withTransaction(pool, async (client) => {
-    await client.query('SELECT pg_advisory_xact_lock($1)', [FIRST_ADMIN_LOCK_KEY]);
+    await client.query('SELECT pg_advisory_xact_lock($1)', [ADMIN_ROLES_LOCK_KEY]);
     const existing = await client.query(
       `SELECT 1 FROM person_roles r JOIN people p ON p.id = r.person_id
         WHERE r.role = 'admin' AND p.deleted_at IS NULL LIMIT 1`,
@@ -45,6 +48,15 @@ export async function ensureFirstAdmin(
       `INSERT INTO identity_credentials (person_id, password_hash) VALUES ($1, $2)
        ON CONFLICT (person_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()`,
       [personId, passwordHash],
+    );
+    // The users screen lists identities: the first admin needs one like everybody else.
+    await client.query(`INSERT INTO identities (id, traits) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING`, [
+      personId,
+      JSON.stringify({ email, name: { first: 'Admin', last: '' } }),
+    ]);
+    await client.query(
+      `INSERT INTO auth_verifiable_addresses (person_id, value) VALUES ($1, $2) ON CONFLICT (person_id) DO NOTHING`,
+      [personId, email],
     );
     return { email, ...(generatedPassword ? { generatedPassword } : {}) };
   });

@@ -1,0 +1,189 @@
+import { ROLES, type Role } from '@opsdeck/contracts';
+import { z } from 'zod';
+
+/**
+ * The auth module's own environment variables, validated here until the lead merges them into
+ * the central configuration. Durations are a number with a unit: 30s, 15m, 24h, 7d, 2w.
+ */
+
+const DURATION = /^(\d+)(ms|s|m|h|d|w)$/;
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** Milliseconds of a duration such as '15m'; undefined when it is not one. */
+export function parseDuration(value: string): number | undefined {
+  const match = DURATION.exec(value.trim());
+  if (!match) return undefined;
+  return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+}
+
+const duration = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value, context) => {
+      const ms = parseDuration(value);
+      if (ms === undefined || ms <= 0) {
+        context.addIssue({ code: 'custom', message: 'must be a duration such as 30s, 15m, 24h or 7d' });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const booleanFromEnv = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be one of true, false, 1, 0, yes, no' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const positiveInt = (fallback: number) =>
+  z.coerce.number({ error: 'must be a number' }).int().min(1).default(fallback);
+
+const urlList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.url({ error: 'must be a comma-separated list of URLs' })));
+
+const environmentSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    AUTH_MODE: z
+      .enum(['self-hosted', 'none'], { error: 'must be self-hosted or none' })
+      .default('self-hosted'),
+    PUBLIC_ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('viewer'),
+    PUBLIC_URL: z.url({ error: 'must be a URL such as https://opsdeck.example.com' }).optional(),
+    ALLOWED_RETURN_URLS: urlList.optional(),
+    SESSION_LIFESPAN: duration('24h'),
+    PRIVILEGED_SESSION_MAX_AGE: duration('15m'),
+    FLOW_LIFESPAN: duration('1h'),
+    INVITE_LIFESPAN: duration('72h'),
+    LOGIN_THROTTLE_WINDOW: duration('15m'),
+    LOGIN_THROTTLE_ACCOUNT_MAX: positiveInt(5),
+    LOGIN_THROTTLE_ADDRESS_MAX: positiveInt(20),
+    REGISTRATION_ENABLED: booleanFromEnv.default(true),
+    REGISTRATION_ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).optional(),
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL, e.g. smtp://user:pass@host:587')
+      .optional(),
+    SMTP_FROM: z.string().min(3).default('Opsdeck <no-reply@opsdeck.local>'),
+    OIDC_ISSUER: z.url({ error: 'must be the issuer URL of an OpenID Connect provider' }).optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_NAME: z.string().min(1).default('OpenID Connect'),
+    WEBAUTHN_RP_ID: z.string().min(1).optional(),
+    WEBAUTHN_RP_NAME: z.string().min(1).default('Opsdeck'),
+    WEBAUTHN_ORIGINS: urlList.optional(),
+  })
+  .superRefine((env, context) => {
+    if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
+      context.addIssue({
+        code: 'custom',
+        path: ['OIDC_CLIENT_ID'],
+        message: 'is required when OIDC_ISSUER is set',
+      });
+    }
+    if (!env.OIDC_ISSUER && env.OIDC_CLIENT_ID) {
+      context.addIssue({
+        code: 'custom',
+        path: ['OIDC_ISSUER'],
+        message: 'is required when OIDC_CLIENT_ID is set',
+      });
+    }
+  });
+
+export interface OidcProviderConfig {
+  /** The provider id used in flows and links: always 'oidc' (one operator-configured provider). */
+  id: 'oidc';
+  issuer: string;
+  clientId: string;
+  clientSecret: string | undefined;
+  /** Label of the sign-in button. */
+  name: string;
+}
+
+export interface AuthConfig {
+  /** 'none' is public mode: no sign-in, every request acts as `publicRole`. */
+  mode: 'self-hosted' | 'none';
+  publicRole: Role;
+  /** Origin and path prefix of links in emails, OIDC callbacks and WebAuthn. */
+  publicUrl: string;
+  /** Whether PUBLIC_URL was set (links use a localhost default otherwise). */
+  publicUrlConfigured: boolean;
+  /** Absolute return_to addresses allowed besides the public URL's origin. */
+  allowedReturnOrigins: string[];
+  sessionLifespanMs: number;
+  /** Settings changes that touch credentials need a sign-in at most this old. */
+  privilegedSessionMaxAgeMs: number;
+  flowLifespanMs: number;
+  inviteLifespanMs: number;
+  throttle: { windowMs: number; accountMax: number; addressMax: number };
+  registration: { enabled: boolean; role: Role | undefined };
+  smtp: { url: string; from: string } | undefined;
+  oidc: OidcProviderConfig | undefined;
+  webauthn: { rpId: string; rpName: string; origins: string[] };
+}
+
+export class AuthConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid auth configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'AuthConfigError';
+  }
+}
+
+export function loadAuthConfig(environment: NodeJS.ProcessEnv = process.env): AuthConfig {
+  const present = Object.fromEntries(
+    Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const parsed = environmentSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new AuthConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`),
+    );
+  }
+  const env = parsed.data;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT || 8080}`).replace(/\/+$/, '');
+  const publicOrigin = new URL(publicUrl).origin;
+  return {
+    mode: env.AUTH_MODE,
+    publicRole: env.PUBLIC_ROLE,
+    publicUrl,
+    publicUrlConfigured: Boolean(env.PUBLIC_URL),
+    allowedReturnOrigins: (env.ALLOWED_RETURN_URLS ?? []).map((url) => new URL(url).origin),
+    sessionLifespanMs: env.SESSION_LIFESPAN,
+    privilegedSessionMaxAgeMs: env.PRIVILEGED_SESSION_MAX_AGE,
+    flowLifespanMs: env.FLOW_LIFESPAN,
+    inviteLifespanMs: env.INVITE_LIFESPAN,
+    throttle: {
+      windowMs: env.LOGIN_THROTTLE_WINDOW,
+      accountMax: env.LOGIN_THROTTLE_ACCOUNT_MAX,
+      addressMax: env.LOGIN_THROTTLE_ADDRESS_MAX,
+    },
+    registration: { enabled: env.REGISTRATION_ENABLED, role: env.REGISTRATION_ROLE },
+    smtp: env.SMTP_URL ? { url: env.SMTP_URL, from: env.SMTP_FROM } : undefined,
+    oidc:
+      env.OIDC_ISSUER && env.OIDC_CLIENT_ID
+        ? {
+            id: 'oidc',
+            issuer: env.OIDC_ISSUER,
+            clientId: env.OIDC_CLIENT_ID,
+            clientSecret: env.OIDC_CLIENT_SECRET,
+            name: env.OIDC_NAME,
+          }
+        : undefined,
+    webauthn: {
+      rpId: env.WEBAUTHN_RP_ID ?? new URL(publicUrl).hostname,
+      rpName: env.WEBAUTHN_RP_NAME,
+      origins: env.WEBAUTHN_ORIGINS?.map((url) => new URL(url).origin) ?? [publicOrigin],
+    },
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The auth module: who is calling (sessions, API tokens, public mode), what they may do (the
+ * role matrix, fine-grained permissions, token scopes, feature flags), and the self-service
+ * identity flows behind the sign-in screens. See README.md for the HTTP surface.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export { authPlugin, publicPerson, sessionTokenOf, type AuthPluginOptions } from './auth-plugin.js';
+export { authRoutes, type AuthRoutesOptions } from './routes.js';
+export {
+  authorizeRequest,
+  createDataApiAuthorizer,
+  requirePermission,
+  type DataApiAction,
+  type DataApiAuthorizer,
+  type DataApiTarget,
+} from './authorization.js';
+export {
+  authorize,
+  hasTokenScope,
+  listEffectivePermissions,
+  loadGrantedPermissions,
+  tokenScopesAllow,
+  type AuthContext,
+  type AuthPerson,
+  type AuthorizeOptions,
+  type Decision,
+  type GrantedPermission,
+  type PermissionTarget,
+} from './rbac.js';
+export { featureDisabledMessage, isFeatureEnabled } from './feature-flags.js';
+export { createTokenForUser, TokenInputError, type CreateTokenForUserOptions } from './access-tokens.js';
+export { loadAuthConfig, AuthConfigError, type AuthConfig } from './auth-config.js';
+export { createMailer, type Mailer, type OutgoingMail } from './mailer.js';
+export { ensureFirstAdmin, type CreatedAdmin } from './bootstrap.js';
+export { hashPassword, verifyPassword, generatePassword } from './password.js';
+export { CSRF_COOKIE, CSRF_HEADER, SESSION_COOKIE } from './http.js';
+
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
+
+/** The migrations this module added (applied with all the others by the migration runner). */
+export const AUTH_MIGRATIONS = ['0012_auth_sessions_and_flows.sql', '0013_auth_factors.sql'].map((name) =>
+  path.join(MIGRATIONS_DIR, name),
+);

@@ -1,0 +1,203 @@
+import os from 'node:os';
+import { createTokenRequestSchema, type Role } from '@opsdeck/contracts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import type { Pool } from '../../platform/db/pool.js';
+import { HttpError } from '../../platform/http/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import {
+  createAccessToken,
+  deleteAccessToken,
+  getAccessToken,
+  listAccessTokens,
+  parseExpiry,
+  TokenInputError,
+} from './access-tokens.js';
+import {
+  assignRoles,
+  deletePerson,
+  invitePerson,
+  inviteSchema,
+  parseOrThrow,
+  personUpdateSchema,
+  personView,
+  rolesSchema,
+  updatePerson,
+} from './account-service.js';
+import { loadAuthConfig, type AuthConfig } from './auth-config.js';
+import { requirePermission } from './authorization.js';
+import type { FlowDeps } from './flows/flow-context.js';
+import { registerFlowRoutes } from './flows/flow-routes.js';
+import { createMailer, type Mailer } from './mailer.js';
+import { authorize, listEffectivePermissions, loadGrantedPermissions, type AuthContext } from './rbac.js';
+
+export interface AuthRoutesOptions {
+  pool: Pool;
+  logger?: Logger;
+  /** Defaults to the environment (see auth-config.ts). */
+  config?: AuthConfig;
+  /** Defaults to SMTP_URL through nodemailer. */
+  mailer?: Mailer;
+  /** Seals TOTP secrets with SECRET_KEY (pass the app's SecretBox); plain storage without it. */
+  secrets?: SecretBox;
+}
+
+const idParams = z.object({ id: z.guid({ error: 'id must be a uuid' }) });
+
+/** The signed-in caller; the auth plugin has already answered 401 when there is none. */
+function caller(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new HttpError(401, 'Unauthorized');
+  return request.auth;
+}
+
+function isTokenOwnerOrAdmin(auth: AuthContext, ownerId: string, action: 'read' | 'write'): boolean {
+  return auth.person.id === ownerId || authorize(auth, 'rbac', action).allow;
+}
+
+/**
+ * Identity flows (flows/flow-routes.ts) and the account API of API.md §2: whoami, invites,
+ * tokens, token permissions, people edits and role assignment.
+ */
+export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
+  const config = options.config ?? loadAuthConfig();
+  const deps: FlowDeps = {
+    pool: options.pool,
+    config,
+    logger: options.logger,
+    mailer: options.mailer ?? createMailer(config, options.logger),
+    secrets: options.secrets,
+  };
+  const { pool } = deps;
+  registerFlowRoutes(app, deps);
+
+  app.get('/api/auth/whoami', async (request) => {
+    const auth = caller(request);
+    const { rows } = await pool.query<{ database: string }>('SELECT current_database() AS database');
+    const person = await pool.query<{ avatar: string | null }>(`SELECT avatar FROM people WHERE id = $1`, [
+      auth.person.id,
+    ]);
+    return {
+      message: 'success',
+      payload: {
+        user: { ...auth.person, avatar: person.rows[0]?.avatar ?? null },
+        roles: auth.roles,
+        permissions: listEffectivePermissions(auth),
+        hostname: os.hostname(),
+        database: rows[0]?.database ?? '',
+      },
+    };
+  });
+
+  app.post(
+    '/api/auth/invite_user',
+    { preHandler: requirePermission('identities', 'write') },
+    async (request) => {
+      const input = parseOrThrow(inviteSchema, request.body);
+      return invitePerson(deps, input, caller(request).person);
+    },
+  );
+
+  app.post('/api/auth/create_token', async (request) => {
+    const auth = caller(request);
+    if (auth.via === 'token') throw new HttpError(403, 'A token cannot create tokens: sign in to create one');
+    if (auth.via === 'public') throw new HttpError(403, 'Tokens cannot be created without signing in');
+    const input = parseOrThrow(createTokenRequestSchema, request.body);
+    try {
+      const { token } = await createAccessToken(pool, {
+        name: input.name,
+        personId: auth.person.id,
+        createdBy: auth.person.id,
+        expiresAt: parseExpiry(input.expiry),
+        scopes: input.scope,
+      });
+      return { payload: { token } };
+    } catch (error) {
+      if (error instanceof TokenInputError) throw new HttpError(400, error.message, error.field);
+      throw error;
+    }
+  });
+
+  app.get('/api/auth/tokens', async (request) => {
+    const auth = caller(request);
+    const everyone = authorize(auth, 'rbac', 'write').allow;
+    return { payload: await listAccessTokens(pool, everyone ? undefined : auth.person.id) };
+  });
+
+  app.delete('/api/auth/token/:id', async (request) => {
+    const auth = caller(request);
+    const { id } = parseOrThrow(idParams, request.params);
+    const token = await getAccessToken(pool, id);
+    if (!token) throw new HttpError(404, 'Token not found');
+    if (!isTokenOwnerOrAdmin(auth, token.personId, 'write'))
+      throw new HttpError(403, 'You are not allowed to revoke this token');
+    await deleteAccessToken(pool, id);
+    return { message: 'Token deleted' };
+  });
+
+  app.get('/api/rbac/token/:id/permissions', async (request) => {
+    const auth = caller(request);
+    const { id } = parseOrThrow(idParams, request.params);
+    const token = await getAccessToken(pool, id);
+    if (!token) throw new HttpError(404, 'Token not found');
+    if (!isTokenOwnerOrAdmin(auth, token.personId, 'read'))
+      throw new HttpError(403, 'You are not allowed to read this token');
+    if (token.scopes.length > 0) {
+      return {
+        payload: token.scopes.map((scope) => ({
+          subject: token.id,
+          object: scope.object,
+          action: scope.action,
+          deny: false,
+        })),
+      };
+    }
+    // An unscoped token acts with its owner's rights.
+    const owner = await personView(pool, token.personId);
+    const roles = owner.roles;
+    const person = { id: owner.id, name: owner.name, email: owner.email };
+    const ownerContext: AuthContext = {
+      person,
+      roles,
+      permissions: await loadGrantedPermissions(pool, person, roles),
+      via: 'token',
+    };
+    return { payload: listEffectivePermissions(ownerContext) };
+  });
+
+  app.post('/api/people/update', async (request) => {
+    const auth = caller(request);
+    const update = parseOrThrow(personUpdateSchema, request.body);
+    const self = update.id === auth.person.id;
+    const adminOnly = update.email !== undefined || update.roles !== undefined;
+    if (!self || adminOnly) {
+      const decision = authorize(auth, 'identities', 'write');
+      if (!decision.allow) throw new HttpError(403, decision.message);
+    }
+    if (update.roles !== undefined) {
+      const decision = authorize(auth, 'rbac', 'write');
+      if (!decision.allow) throw new HttpError(403, decision.message);
+    }
+    await updatePerson(pool, update);
+    if (update.roles !== undefined) await assignRoles(pool, update.id, update.roles as Role[]);
+    return personView(pool, update.id);
+  });
+
+  app.delete('/api/people/:id', { preHandler: requirePermission('identities', 'write') }, async (request) => {
+    const { id } = parseOrThrow(idParams, request.params);
+    const person = await personView(pool, id);
+    await deletePerson(pool, id, caller(request).person.id);
+    return { message: `${person.name} deleted`, payload: { id } };
+  });
+
+  app.post(
+    '/api/rbac/:id/update_role',
+    { preHandler: requirePermission('rbac', 'write') },
+    async (request) => {
+      const { id } = parseOrThrow(idParams, request.params);
+      const { roles } = parseOrThrow(rolesSchema, request.body);
+      const updated = await assignRoles(pool, id, roles as Role[]);
+      return { message: 'success', payload: { id, roles: updated } };
+    },
+  );
+}

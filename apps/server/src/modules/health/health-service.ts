@@ -1,0 +1,360 @@
+import type { Pool } from '../../platform/db/pool.js';
+import type { JobsService } from '../../platform/jobs/index.js';
+import { loadCanary } from './canary-sync.js';
+import {
+  canaryScheduleOf,
+  nextRuntimeOf,
+  runCanaryChecks,
+  type CanaryRunnerOptions,
+  type CanaryRunSummary,
+} from './canary-runner.js';
+import { CANARY_JOB_NAME, CANARY_RESOURCE_TYPE, canaryScheduleName } from './canary-scheduler.js';
+import { checkStatusRetentionDays } from './rollups.js';
+
+/** A request the health API cannot answer as asked (400) or about something missing (404). */
+export class HealthRequestError extends Error {
+  override readonly name = 'HealthRequestError';
+  constructor(
+    message: string,
+    readonly statusCode: 400 | 404,
+  ) {
+    super(message);
+  }
+}
+
+const UNIT_MS: Record<string, number> = {
+  ms: 1,
+  s: 1_000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 7 * 86_400_000,
+  mo: 30 * 86_400_000,
+  y: 365 * 86_400_000,
+};
+
+/**
+ * Reads a time parameter: a duration before now (`1h`, `7d`, `1mo`, also `now-1h`), `now`, an
+ * ISO 8601 time or epoch milliseconds. Undefined or empty gives `fallback`.
+ */
+export function parseTimeParameter(value: unknown, fallback: Date, field: string, now = new Date()): Date {
+  if (value === undefined || value === null || value === '') return fallback;
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw new HealthRequestError(`${field} must be a duration such as 1h or a time`, 400);
+  }
+  const text = String(value).trim();
+  if (text === 'now') return now;
+  const relative = /^(?:now-)?(\d+(?:\.\d+)?)(ms|mo|s|m|h|d|w|y)$/.exec(text);
+  if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]]);
+  if (/^\d{10,}$/.test(text)) return new Date(Number(text));
+  const parsed = new Date(text);
+  if (Number.isNaN(parsed.getTime())) {
+    throw new HealthRequestError(`${field} must be a duration such as 1h or a time, got "${text}"`, 400);
+  }
+  return parsed;
+}
+
+export interface LabelsParseResult {
+  labels?: Record<string, string>;
+  invalid?: string;
+}
+
+/**
+ * Reads a labels filter: an object of strings, a JSON object text, or `key=value,key2=value2`.
+ * Anything else is reported as invalid (callers log it and ignore the filter).
+ */
+export function parseLabelsParameter(value: unknown): LabelsParseResult {
+  if (value === undefined || value === null || value === '') return {};
+  let candidate: unknown = value;
+  if (typeof value === 'string') {
+    const text = value.trim();
+    if (text.startsWith('{')) {
+      try {
+        candidate = JSON.parse(text) as unknown;
+      } catch {
+        return { invalid: text };
+      }
+    } else {
+      const labels: Record<string, string> = {};
+      for (const pair of text.split(',')) {
+        const index = pair.indexOf('=');
+        if (index <= 0) return { invalid: text };
+        labels[pair.slice(0, index).trim()] = pair.slice(index + 1).trim();
+      }
+      return { labels };
+    }
+  }
+  if (!candidate || typeof candidate !== 'object' || Array.isArray(candidate))
+    return { invalid: String(value) };
+  const labels: Record<string, string> = {};
+  for (const [key, item] of Object.entries(candidate as Record<string, unknown>)) {
+    if (typeof item !== 'string') return { invalid: JSON.stringify(candidate) };
+    labels[key] = item;
+  }
+  return { labels };
+}
+
+export interface SummaryQuery {
+  start: Date;
+  end: Date;
+  labels?: Record<string, string>;
+  /** Checks deleted before this are left out. Default: start. */
+  deletedFrom?: Date;
+  checkIds?: string[];
+}
+
+export interface CheckSummary {
+  id: string;
+  name: string;
+  description: string | null;
+  endpoint: string | null;
+  canary_name: string;
+  type: string;
+  icon: string | null;
+  namespace: string | null;
+  labels: Record<string, string>;
+  agent_id: string;
+  status: 'healthy' | 'unhealthy' | null;
+  uptime: { passed: number; failed: number };
+  latency: { rolling1h?: number; p95?: number; p97?: number; p99?: number };
+  last_runtime: string | null;
+  last_transition_time: string | null;
+  deleted_at: string | null;
+}
+
+interface SummaryRow {
+  id: string;
+  name: string;
+  description: string | null;
+  endpoint: string | null;
+  canary_name: string;
+  type: string;
+  icon: string | null;
+  namespace: string | null;
+  labels: Record<string, string> | null;
+  agent_id: string;
+  status: 'healthy' | 'unhealthy' | null;
+  passed: number;
+  failed: number;
+  rolling1h: number | null;
+  p95: number | null;
+  p97: number | null;
+  p99: number | null;
+  last_runtime: Date | null;
+  last_transition_time: Date | null;
+  deleted_at: Date | null;
+}
+
+/** The first UTC day whose raw statuses are all still kept; older days are read from rollups. */
+export function rawStatusesFrom(now: Date, retentionDays: number): Date {
+  const oldest = new Date(now.getTime() - retentionDays * 86_400_000);
+  return new Date(Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth(), oldest.getUTCDate() + 1));
+}
+
+function iso(value: Date | null): string | null {
+  return value ? value.toISOString() : null;
+}
+
+export interface HealthServiceOptions extends Omit<CanaryRunnerOptions, 'pool'> {
+  pool: Pool;
+  jobs: Pick<JobsService, 'startJob'>;
+  /** Default CHECK_STATUS_RETENTION_DAYS or 30. */
+  retentionDays?: number;
+}
+
+export interface RunNowResult {
+  total: number;
+  failed: number;
+  success: number;
+  errors: string[];
+}
+
+export interface StatusRecord {
+  time: string;
+  duration: number | null;
+  status: boolean;
+  message?: string | null;
+  error?: string | null;
+}
+
+export interface HealthService {
+  summary(query: SummaryQuery): Promise<CheckSummary[]>;
+  checksWithStatuses(
+    query: SummaryQuery & { includeMessages: boolean },
+  ): Promise<Array<CheckSummary & { checkStatuses: StatusRecord[] }>>;
+  runNow(checkId: string): Promise<RunNowResult>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+export function createHealthService(options: HealthServiceOptions): HealthService {
+  const { pool } = options;
+  const retentionDays = options.retentionDays ?? checkStatusRetentionDays();
+
+  /**
+   * Uptime counts come from raw statuses inside their retention and from daily rollups before
+   * it. Percentiles are exact over the raw part; a range wholly before it uses the daily
+   * buckets' percentiles weighted by their counts. rolling1h is the mean duration of the last
+   * hour of the range.
+   */
+  const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
+    const rawFrom = rawStatusesFrom(new Date(), retentionDays);
+    const { rows } = await pool.query<SummaryRow>(
+      `WITH raw AS (
+         SELECT check_id,
+                count(*) FILTER (WHERE status)::integer AS passed,
+                count(*) FILTER (WHERE NOT status)::integer AS failed,
+                percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+                percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+                percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+                avg(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS rolling1h
+         FROM check_statuses
+         WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
+           AND ($6::uuid[] IS NULL OR check_id = ANY($6))
+         GROUP BY check_id
+       ),
+       rolled AS (
+         SELECT check_id,
+                sum(passed)::integer AS passed,
+                sum(failed)::integer AS failed,
+                sum(duration_p95::double precision * total) / nullif(sum(total), 0) AS p95,
+                sum(duration_p97::double precision * total) / nullif(sum(total), 0) AS p97,
+                sum(duration_p99::double precision * total) / nullif(sum(total), 0) AS p99
+         FROM check_statuses_1d
+         WHERE $1::timestamptz < $3::timestamptz
+           AND created_at >= date_trunc('day', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+           AND created_at < least($3::timestamptz, $2::timestamptz)
+           AND ($6::uuid[] IS NULL OR check_id = ANY($6))
+         GROUP BY check_id
+       )
+       SELECT c.id, c.name, c.description, c.endpoint, ca.name AS canary_name, c.type,
+              coalesce(c.icon, ca.icon) AS icon, c.namespace, c.labels, c.agent_id, c.status,
+              coalesce(raw.passed, 0) + coalesce(rolled.passed, 0) AS passed,
+              coalesce(raw.failed, 0) + coalesce(rolled.failed, 0) AS failed,
+              round(raw.rolling1h)::integer AS rolling1h,
+              round(coalesce(raw.p95, rolled.p95))::integer AS p95,
+              round(coalesce(raw.p97, rolled.p97))::integer AS p97,
+              round(coalesce(raw.p99, rolled.p99))::integer AS p99,
+              c.last_runtime, c.last_transition_time, c.deleted_at
+       FROM checks c
+       JOIN canaries ca ON ca.id = c.canary_id
+       LEFT JOIN raw ON raw.check_id = c.id
+       LEFT JOIN rolled ON rolled.check_id = c.id
+       WHERE (c.deleted_at IS NULL OR c.deleted_at >= $4)
+         AND ($5::jsonb IS NULL OR c.labels @> $5::jsonb)
+         AND ($6::uuid[] IS NULL OR c.id = ANY($6))
+       ORDER BY ca.name, c.name, c.id`,
+      [
+        query.start,
+        query.end,
+        rawFrom,
+        query.deletedFrom ?? query.start,
+        query.labels ? JSON.stringify(query.labels) : null,
+        query.checkIds ?? null,
+      ],
+    );
+    return rows.map((row) => {
+      const latency: CheckSummary['latency'] = {};
+      if (row.rolling1h !== null) latency.rolling1h = row.rolling1h;
+      if (row.p95 !== null) latency.p95 = row.p95;
+      if (row.p97 !== null) latency.p97 = row.p97;
+      if (row.p99 !== null) latency.p99 = row.p99;
+      return {
+        id: row.id,
+        name: row.name,
+        description: row.description,
+        endpoint: row.endpoint,
+        canary_name: row.canary_name,
+        type: row.type,
+        icon: row.icon,
+        namespace: row.namespace,
+        labels: row.labels ?? {},
+        agent_id: row.agent_id,
+        status: row.status,
+        uptime: { passed: row.passed, failed: row.failed },
+        latency,
+        last_runtime: iso(row.last_runtime),
+        last_transition_time: iso(row.last_transition_time),
+        deleted_at: iso(row.deleted_at),
+      };
+    });
+  };
+
+  const checksWithStatuses: HealthService['checksWithStatuses'] = async (query) => {
+    const checks = await summary(query);
+    if (checks.length === 0) return [];
+    const { rows } = await pool.query<{
+      check_id: string;
+      time: Date;
+      duration: number | null;
+      status: boolean;
+      message: string | null;
+      error: string | null;
+    }>(
+      `SELECT check_id, time, duration, status, message, error
+       FROM check_statuses
+       WHERE check_id = ANY($1::uuid[]) AND time >= $2 AND time <= $3
+       ORDER BY check_id, time DESC`,
+      [checks.map((check) => check.id), query.start, query.end],
+    );
+    const byCheck = new Map<string, StatusRecord[]>();
+    for (const row of rows) {
+      const record: StatusRecord = {
+        time: row.time.toISOString(),
+        duration: row.duration,
+        status: row.status,
+      };
+      if (query.includeMessages) {
+        record.message = row.message;
+        record.error = row.error;
+      }
+      const list = byCheck.get(row.check_id) ?? [];
+      list.push(record);
+      byCheck.set(row.check_id, list);
+    }
+    return checks.map((check) => ({ ...check, checkStatuses: byCheck.get(check.id) ?? [] }));
+  };
+
+  const runNow = async (checkId: string): Promise<RunNowResult> => {
+    if (!isUuid(checkId)) throw new HealthRequestError(`check ${checkId} not found`, 404);
+    const { rows } = await pool.query<{ canary_id: string; transformed: boolean; deleted_at: Date | null }>(
+      'SELECT canary_id, transformed, deleted_at FROM checks WHERE id = $1',
+      [checkId],
+    );
+    const check = rows[0];
+    if (!check || check.deleted_at !== null) throw new HealthRequestError(`check ${checkId} not found`, 404);
+    const canary = await loadCanary(pool, check.canary_id);
+    if (!canary || canary.deleted_at !== null) {
+      throw new HealthRequestError(`the canary of check ${checkId} was deleted`, 404);
+    }
+    const job = await options.jobs.startJob({
+      name: CANARY_JOB_NAME,
+      resourceType: CANARY_RESOURCE_TYPE,
+      resourceId: canary.id,
+      agentId: canary.agent_id,
+    });
+    let result: CanaryRunSummary;
+    try {
+      result = await runCanaryChecks(canary, {
+        ...options,
+        pool,
+        nextRuntime: nextRuntimeOf(canaryScheduleOf(canary), canaryScheduleName(canary.id)),
+        // A check made by a transform runs through the check whose transform produces it.
+        filter: (synced) => check.transformed || synced.id === checkId,
+      });
+    } catch (error) {
+      await job.failure(error);
+      throw error;
+    }
+    if (result.success > 0) job.incrementSuccess(result.success);
+    for (const error of result.errors) job.addError(error);
+    await job.success();
+    return { total: result.total, failed: result.failed, success: result.success, errors: result.errors };
+  };
+
+  return { summary, checksWithStatuses, runNow };
+}

@@ -28,9 +28,20 @@ export interface AvatarProps {
 export function Avatar({ name, src, size = 'md', className }: AvatarProps) {
   const [failedSrc, setFailedSrc] = useState<string | null>(null);
   const label = name || 'Unknown user';
-  const classes = clsx('inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full', SIZES[size], className);
+  const classes = clsx(
+    'inline-flex shrink-0 items-center justify-center overflow-hidden rounded-full',
+    SIZES[size],
+    className,
+  );
   if (src && failedSrc !== src) {
-    return <img src={src} alt={label} onError={() => setFailedSrc(src)} className={clsx(classes, 'object-cover')} />;
+    return (
+      <img
+        src={src}
+        alt={label}
+        onError={() => setFailedSrc(src)}
+        className={clsx(classes, 'object-cover')}
+      />
+    );
   }
   return (
     <span role="img" aria-label={label} className={clsx(classes, 'bg-gray-200 font-semibold text-gray-700')}>

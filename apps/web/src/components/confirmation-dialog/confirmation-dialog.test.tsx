@@ -9,7 +9,13 @@ describe('ConfirmationDialog', () => {
     const onConfirm = vi.fn();
     const onClose = vi.fn();
     render(
-      <ConfirmationDialog open title="Delete connection?" description="This cannot be undone." onConfirm={onConfirm} onClose={onClose} />,
+      <ConfirmationDialog
+        open
+        title="Delete connection?"
+        description="This cannot be undone."
+        onConfirm={onConfirm}
+        onClose={onClose}
+      />,
     );
     const dialog = await screen.findByRole('alertdialog', { name: 'Delete connection?' });
     expect(dialog.textContent).toContain('This cannot be undone.');

@@ -1,6 +1,6 @@
 import clsx from 'clsx';
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 
 export interface DataTablePaginationProps {
   /** Zero-based. */
@@ -34,25 +34,20 @@ export function DataTablePagination({
   className,
 }: DataTablePaginationProps) {
   const lastIndex = Math.max(0, pageCount - 1);
-  const [typed, setTyped] = useState(String(pageIndex + 1));
-  useEffect(() => setTyped(String(pageIndex + 1)), [pageIndex]);
-
-  const commit = () => {
-    const page = clampPageNumber(typed, pageCount);
-    if (page === undefined) {
-      setTyped(String(pageIndex + 1));
-      return;
-    }
-    setTyped(String(page));
-    if (page - 1 !== pageIndex) onPageIndexChange(page - 1);
-  };
-
-  const options = pageSizeOptions.includes(pageSize) ? pageSizeOptions : [...pageSizeOptions, pageSize].sort((a, b) => a - b);
+  const options = pageSizeOptions.includes(pageSize)
+    ? pageSizeOptions
+    : [...pageSizeOptions, pageSize].sort((a, b) => a - b);
   const firstRow = totalRowCount ? pageIndex * pageSize + 1 : 0;
   const lastRow = totalRowCount ? Math.min(totalRowCount, (pageIndex + 1) * pageSize) : 0;
 
   return (
-    <nav aria-label="Pagination" className={clsx('flex flex-wrap items-center justify-between gap-3 px-2 py-2 text-sm text-gray-700', className)}>
+    <nav
+      aria-label="Pagination"
+      className={clsx(
+        'flex flex-wrap items-center justify-between gap-3 px-2 py-2 text-sm text-gray-700',
+        className,
+      )}
+    >
       <div className="flex items-center gap-2">
         <label className="flex items-center gap-2">
           <span>Rows per page</span>
@@ -78,31 +73,32 @@ export function DataTablePagination({
         <PageButton label="First page" disabled={pageIndex <= 0} onClick={() => onPageIndexChange(0)}>
           <ChevronsLeft className="size-4" aria-hidden />
         </PageButton>
-        <PageButton label="Previous page" disabled={pageIndex <= 0} onClick={() => onPageIndexChange(pageIndex - 1)}>
+        <PageButton
+          label="Previous page"
+          disabled={pageIndex <= 0}
+          onClick={() => onPageIndexChange(pageIndex - 1)}
+        >
           <ChevronLeft className="size-4" aria-hidden />
         </PageButton>
-        <label className="flex items-center gap-1 px-1">
-          <span>Page</span>
-          <input
-            type="number"
-            inputMode="numeric"
-            aria-label="Go to page"
-            min={1}
-            max={Math.max(1, pageCount)}
-            value={typed}
-            onChange={(event) => setTyped(event.target.value)}
-            onBlur={commit}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter') commit();
-            }}
-            className="w-16 rounded-md border border-gray-300 px-2 py-1 text-right"
-          />
-          <span>of {Math.max(1, pageCount)}</span>
-        </label>
-        <PageButton label="Next page" disabled={pageIndex >= lastIndex} onClick={() => onPageIndexChange(pageIndex + 1)}>
+        {/* Keyed by page so the typed text resets whenever the page changes from elsewhere. */}
+        <GoToPage
+          key={pageIndex}
+          pageIndex={pageIndex}
+          pageCount={pageCount}
+          onPageIndexChange={onPageIndexChange}
+        />
+        <PageButton
+          label="Next page"
+          disabled={pageIndex >= lastIndex}
+          onClick={() => onPageIndexChange(pageIndex + 1)}
+        >
           <ChevronRight className="size-4" aria-hidden />
         </PageButton>
-        <PageButton label="Last page" disabled={pageIndex >= lastIndex} onClick={() => onPageIndexChange(lastIndex)}>
+        <PageButton
+          label="Last page"
+          disabled={pageIndex >= lastIndex}
+          onClick={() => onPageIndexChange(lastIndex)}
+        >
           <ChevronsRight className="size-4" aria-hidden />
         </PageButton>
       </div>
@@ -110,7 +106,17 @@ export function DataTablePagination({
   );
 }
 
-function PageButton({ label, disabled, onClick, children }: { label: string; disabled: boolean; onClick(): void; children: ReactNode }) {
+function PageButton({
+  label,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  disabled: boolean;
+  onClick(): void;
+  children: ReactNode;
+}) {
   return (
     <button
       type="button"
@@ -121,5 +127,38 @@ function PageButton({ label, disabled, onClick, children }: { label: string; dis
     >
       {children}
     </button>
+  );
+}
+
+function GoToPage({
+  pageIndex,
+  pageCount,
+  onPageIndexChange,
+}: Pick<DataTablePaginationProps, 'pageIndex' | 'pageCount' | 'onPageIndexChange'>) {
+  const [typed, setTyped] = useState(String(pageIndex + 1));
+  const commit = () => {
+    const page = clampPageNumber(typed, pageCount);
+    setTyped(String(page ?? pageIndex + 1));
+    if (page !== undefined && page - 1 !== pageIndex) onPageIndexChange(page - 1);
+  };
+  return (
+    <label className="flex items-center gap-1 px-1">
+      <span>Page</span>
+      <input
+        type="number"
+        inputMode="numeric"
+        aria-label="Go to page"
+        min={1}
+        max={Math.max(1, pageCount)}
+        value={typed}
+        onChange={(event) => setTyped(event.target.value)}
+        onBlur={commit}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') commit();
+        }}
+        className="w-16 rounded-md border border-gray-300 px-2 py-1 text-right"
+      />
+      <span>of {Math.max(1, pageCount)}</span>
+    </label>
   );
 }

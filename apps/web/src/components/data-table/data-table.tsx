@@ -15,7 +15,15 @@ import {
 import { useVirtualizer } from '@tanstack/react-virtual';
 import clsx from 'clsx';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, ChevronRight } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type ReactNode,
+} from 'react';
 import { pageCount as countPages } from '../../lib/format/pagination';
 import { EmptyState, NO_DATA_MESSAGE } from '../empty-state/empty-state';
 import { DataTablePagination } from './data-table-pagination';
@@ -115,7 +123,13 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
     className,
   } = props;
 
-  const state = useDataTableState({ tableId, pageSizeVariant, defaultPageSize, defaultSortBy, defaultSortOrder });
+  const state = useDataTableState({
+    tableId,
+    pageSizeVariant,
+    defaultPageSize,
+    defaultSortBy,
+    defaultSortOrder,
+  });
   const serverSide = totalRowCount !== undefined;
   const expandable = Boolean(getSubRows) || (groupBy?.length ?? 0) > 0;
   const [expanded, setExpanded] = useState<ExpandedState>(defaultExpanded);
@@ -123,16 +137,29 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
   const allColumns = useMemo<DataTableColumn<TData>[]>(
     () =>
       expandable
-        ? [{ id: EXPANDER_COLUMN_ID, header: () => <span className="sr-only">Expand</span>, enableSorting: false, cell: () => null }, ...columns]
+        ? [
+            {
+              id: EXPANDER_COLUMN_ID,
+              header: () => <span className="sr-only">Expand</span>,
+              enableSorting: false,
+              cell: () => null,
+            },
+            ...columns,
+          ]
         : columns,
     [columns, expandable],
   );
   const knownIds = useMemo(() => leafColumnIds(columns), [columns]);
   const sorting = useMemo<SortingState>(
-    () => (state.sortBy && knownIds.has(state.sortBy) ? [{ id: state.sortBy, desc: state.sortOrder === 'desc' }] : []),
+    () =>
+      state.sortBy && knownIds.has(state.sortBy)
+        ? [{ id: state.sortBy, desc: state.sortOrder === 'desc' }]
+        : [],
     [knownIds, state.sortBy, state.sortOrder],
   );
 
+  // TanStack Table returns functions the React Compiler cannot memoise; this component opts out by design.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const table = useReactTable<TData>({
     data,
     columns: allColumns,
@@ -159,7 +186,9 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
   });
 
   const rows = table.getRowModel().rows;
-  const pages = serverSide ? countPages(totalRowCount, state.pageSize) : countPages(table.getPrePaginationRowModel().rows.length, state.pageSize);
+  const pages = serverSide
+    ? countPages(totalRowCount, state.pageSize)
+    : countPages(table.getPrePaginationRowModel().rows.length, state.pageSize);
   const showSkeleton = isLoading && data.length === 0;
   const visibleColumnCount = table.getVisibleLeafColumns().length;
 
@@ -181,7 +210,9 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
           {headerGroup.headers.map((header) => {
             const canSort = header.column.getCanSort() && header.column.id !== EXPANDER_COLUMN_ID;
             const sorted = state.sortBy === header.column.id ? state.sortOrder : undefined;
-            const content = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
+            const content = header.isPlaceholder
+              ? null
+              : flexRender(header.column.columnDef.header, header.getContext());
             return (
               <th
                 key={header.id}
@@ -194,7 +225,11 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
                 )}
               >
                 {canSort ? (
-                  <button type="button" onClick={() => toggleSort(header.column.id)} className="inline-flex items-center gap-1 hover:text-gray-900">
+                  <button
+                    type="button"
+                    onClick={() => toggleSort(header.column.id)}
+                    className="inline-flex items-center gap-1 hover:text-gray-900"
+                  >
                     {content}
                     {sorted === 'asc' ? (
                       <ArrowUp className="size-3" aria-hidden />
@@ -215,7 +250,7 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
     </thead>
   );
 
-  const renderRow = (row: Row<TData>, style?: React.CSSProperties) => (
+  const renderRow = (row: Row<TData>, style?: CSSProperties) => (
     <tr
       key={row.id}
       style={style}
@@ -227,7 +262,8 @@ export function DataTable<TData>(props: DataTableProps<TData>) {
       }}
       className={clsx(
         'border-b border-gray-100',
-        (onRowClick || row.getCanExpand()) && 'cursor-pointer hover:bg-gray-50 focus:bg-blue-50 focus:outline-none',
+        (onRowClick || row.getCanExpand()) &&
+          'cursor-pointer hover:bg-gray-50 focus:bg-blue-50 focus:outline-none',
         row.getIsGrouped() && 'bg-gray-50/60 font-medium',
       )}
     >
@@ -305,7 +341,11 @@ function renderCell<TData>(row: Row<TData>, cell: Cell<TData, unknown>): ReactNo
         style={{ marginLeft: `${row.depth}rem` }}
         className="rounded p-0.5 text-gray-500 hover:bg-gray-200"
       >
-        {expanded ? <ChevronDown className="size-4" aria-hidden /> : <ChevronRight className="size-4" aria-hidden />}
+        {expanded ? (
+          <ChevronDown className="size-4" aria-hidden />
+        ) : (
+          <ChevronRight className="size-4" aria-hidden />
+        )}
       </button>
     );
   }
@@ -364,7 +404,7 @@ interface VirtualBodyProps<TData> {
   columnCount: number;
   showSkeleton: boolean;
   emptyMessage: ReactNode;
-  renderRow(row: Row<TData>, style?: React.CSSProperties): ReactNode;
+  renderRow(row: Row<TData>, style?: CSSProperties): ReactNode;
   onLastRowReached(): void;
 }
 
@@ -407,7 +447,12 @@ function VirtualBody<TData>({
 
   return (
     <div ref={scrollRef} style={{ height }} className="min-h-0 overflow-auto" data-testid="virtual-scroll">
-      <table aria-label={label} aria-busy={showSkeleton || undefined} aria-rowcount={rows.length} className="w-full border-collapse">
+      <table
+        aria-label={label}
+        aria-busy={showSkeleton || undefined}
+        aria-rowcount={rows.length}
+        className="w-full border-collapse"
+      >
         {header}
         <tbody>
           {showSkeleton ? (

@@ -60,7 +60,10 @@ export function useDataTableState(options: DataTableStateOptions): DataTableStat
     [tableId, writePageSize],
   );
   // Growing in virtual mode replaces the history entry: scrolling is not a navigation.
-  const growPageSize = useCallback((pageSize: number) => writePageSize(pageSize, { replace: true }), [writePageSize]);
+  const growPageSize = useCallback(
+    (pageSize: number) => writePageSize(pageSize, { replace: true }),
+    [writePageSize],
+  );
   const setPageIndex = useCallback((pageIndex: number) => writePageIndex(pageIndex), [writePageIndex]);
   const setSort = useCallback(
     (sortBy: string | undefined, sortOrder?: SortOrder) => writeSort(sortBy, sortOrder),

@@ -1,4 +1,5 @@
 import { cleanup, render, screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPreferencesStore } from '../../lib/preferences/preferences-store';
 import { PreferencesProvider } from '../../lib/preferences/use-preferences';
@@ -7,7 +8,11 @@ import { Age, FormattedDate } from './age';
 beforeEach(() => window.localStorage.clear());
 afterEach(cleanup);
 
-function renderWithPreferences(node: React.ReactNode, timezone = 'UTC', dateTimeFormat: 'timestamp' | 'medium' = 'timestamp') {
+function renderWithPreferences(
+  node: ReactNode,
+  timezone = 'UTC',
+  dateTimeFormat: 'timestamp' | 'medium' = 'timestamp',
+) {
   const store = createPreferencesStore(window.localStorage);
   store.update({ timezone, dateTimeFormat });
   return render(<PreferencesProvider store={store}>{node}</PreferencesProvider>);
@@ -15,7 +20,10 @@ function renderWithPreferences(node: React.ReactNode, timezone = 'UTC', dateTime
 
 describe('Age', () => {
   it('shows the relative age with the full timestamp as tooltip', () => {
-    renderWithPreferences(<Age value="2026-11-18T09:00:00.000Z" now="2026-11-18T12:00:00.000Z" />, 'Asia/Kolkata');
+    renderWithPreferences(
+      <Age value="2026-11-18T09:00:00.000Z" now="2026-11-18T12:00:00.000Z" />,
+      'Asia/Kolkata',
+    );
     const time = screen.getByText('3h');
     expect(time.tagName).toBe('TIME');
     expect(time.getAttribute('title')).toBe('2026-11-18 14:30:00.000');

@@ -16,7 +16,13 @@ export interface EmptyStateProps {
 /** What a list or panel shows when there is nothing in it (core §2). */
 export function EmptyState({ message = NO_DATA_MESSAGE, children, className }: EmptyStateProps) {
   return (
-    <div role="status" className={clsx('flex flex-col items-center justify-center gap-2 p-8 text-center text-gray-500', className)}>
+    <div
+      role="status"
+      className={clsx(
+        'flex flex-col items-center justify-center gap-2 p-8 text-center text-gray-500',
+        className,
+      )}
+    >
       <Inbox className="size-8 text-gray-300" aria-hidden />
       <p className="text-sm">{message}</p>
       {children}

@@ -37,7 +37,10 @@ export function ErrorDetails({ error, hideStack = false, onRetry }: ErrorDetails
       </div>
       {message && <p className="text-sm text-gray-700">{message}</p>}
       {!hideStack && stack && (
-        <pre aria-label="Error stack" className="max-h-96 overflow-auto rounded-md bg-gray-50 p-3 text-xs text-gray-700">
+        <pre
+          aria-label="Error stack"
+          className="max-h-96 overflow-auto rounded-md bg-gray-50 p-3 text-xs text-gray-700"
+        >
           {stack}
         </pre>
       )}

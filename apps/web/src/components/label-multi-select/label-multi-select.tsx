@@ -30,8 +30,16 @@ export interface LabelMultiSelectProps {
 }
 
 /** Picks several labels; summarises as 'including N labels' from 4 selections. */
-export function LabelMultiSelect({ label, options, value, onChange, placeholder = 'All', className }: LabelMultiSelectProps) {
-  const labelOf = (selected: string) => options.find((option) => option.value === selected)?.label ?? selected;
+export function LabelMultiSelect({
+  label,
+  options,
+  value,
+  onChange,
+  placeholder = 'All',
+  className,
+}: LabelMultiSelectProps) {
+  const labelOf = (selected: string) =>
+    options.find((option) => option.value === selected)?.label ?? selected;
   return (
     <Field className={clsx('flex flex-col gap-1', className)}>
       <Label className="text-xs font-medium text-gray-600">{label}</Label>

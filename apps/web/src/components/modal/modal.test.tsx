@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Modal, type ModalProps } from './modal';
@@ -30,7 +30,9 @@ describe('Modal', () => {
     render(<Harness />);
     const dialog = await screen.findByRole('dialog', { name: 'Check details' });
     expect(dialog.textContent).toContain('body text');
-    expect(dialog.querySelector('[data-size]')?.getAttribute('data-size') ?? dialog.getAttribute('data-size')).toBe('medium');
+    expect(
+      dialog.querySelector('[data-size]')?.getAttribute('data-size') ?? dialog.getAttribute('data-size'),
+    ).toBe('medium');
   });
 
   it('enlarges to full size and restores', async () => {
@@ -42,6 +44,25 @@ describe('Modal', () => {
     expect(panel().getAttribute('data-size')).toBe('full');
     fireEvent.click(screen.getByRole('button', { name: 'Restore size' }));
     expect(panel().getAttribute('data-size')).toBe('small');
+  });
+
+  it('opens at its own size again after its owner closed it enlarged', async () => {
+    const modal = (open: boolean) => (
+      <Modal open={open} onClose={() => {}} title="Spec" size="large">
+        body
+      </Modal>
+    );
+    const { rerender } = render(modal(true));
+    await screen.findByRole('dialog');
+    fireEvent.click(screen.getByRole('button', { name: 'Enlarge' }));
+    rerender(modal(false));
+    // Headless UI finishes closing (and later mounts a reopened portal) on later ticks.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    expect(screen.queryByRole('dialog')).toBeNull();
+    rerender(modal(true));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 50)));
+    const dialog = await screen.findByRole('dialog');
+    expect((dialog.querySelector('[data-size]') ?? dialog).getAttribute('data-size')).toBe('large');
   });
 
   it('closes with the close button', async () => {

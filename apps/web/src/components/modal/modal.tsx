@@ -35,41 +35,49 @@ export interface ModalProps {
 }
 
 /** An accessible dialog that can be enlarged to full size and restored. */
-export function Modal({
-  open,
-  onClose,
-  title,
-  size = 'medium',
-  allowBackgroundClose = true,
-  enlargeable = true,
-  footer,
-  bodyClassName,
-  children,
-}: ModalProps) {
-  const [enlarged, setEnlarged] = useState(false);
-  const effectiveSize = enlarged ? 'full' : size;
-
-  const close = () => {
-    setEnlarged(false);
-    onClose();
-  };
-
+export function Modal({ open, onClose, allowBackgroundClose = true, ...rest }: ModalProps) {
   return (
     <Dialog
       open={open}
       // Headless UI reports Escape and outside clicks here; Escape is handled on the panel so a
       // modal that refuses background clicks can still be dismissed from the keyboard.
       onClose={() => {
-        if (allowBackgroundClose) close();
+        if (allowBackgroundClose) onClose();
       }}
       className="relative z-50"
     >
+      {/* Mounted only while open, so an enlarged modal opens at its own size next time. */}
+      <ModalFrame onClose={onClose} allowBackgroundClose={allowBackgroundClose} {...rest} />
+    </Dialog>
+  );
+}
+
+function ModalFrame({
+  onClose,
+  title,
+  size = 'medium',
+  allowBackgroundClose,
+  enlargeable = true,
+  footer,
+  bodyClassName,
+  children,
+}: Omit<ModalProps, 'open'>) {
+  const [enlarged, setEnlarged] = useState(false);
+  const effectiveSize = enlarged ? 'full' : size;
+
+  return (
+    <>
       <DialogBackdrop className="fixed inset-0 bg-gray-900/40" />
-      <div className={clsx('fixed inset-0 flex items-center justify-center', effectiveSize === 'full' ? 'p-0' : 'p-4')}>
+      <div
+        className={clsx(
+          'fixed inset-0 flex items-center justify-center',
+          effectiveSize === 'full' ? 'p-0' : 'p-4',
+        )}
+      >
         <DialogPanel
           data-size={effectiveSize}
           onKeyDown={(event) => {
-            if (event.key === 'Escape' && !allowBackgroundClose) close();
+            if (event.key === 'Escape' && !allowBackgroundClose) onClose();
           }}
           className={clsx(
             'flex flex-col overflow-hidden bg-white shadow-xl',
@@ -78,7 +86,9 @@ export function Modal({
           )}
         >
           <div className="flex items-center gap-2 border-b border-gray-200 px-4 py-3">
-            <DialogTitle className="min-w-0 flex-1 truncate text-lg font-semibold text-gray-900">{title}</DialogTitle>
+            <DialogTitle className="min-w-0 flex-1 truncate text-lg font-semibold text-gray-900">
+              {title}
+            </DialogTitle>
             {enlargeable && size !== 'full' && (
               <button
                 type="button"
@@ -87,22 +97,28 @@ export function Modal({
                 onClick={() => setEnlarged((value) => !value)}
                 className="rounded p-1 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
               >
-                {enlarged ? <Minimize2 className="size-4" aria-hidden /> : <Maximize2 className="size-4" aria-hidden />}
+                {enlarged ? (
+                  <Minimize2 className="size-4" aria-hidden />
+                ) : (
+                  <Maximize2 className="size-4" aria-hidden />
+                )}
               </button>
             )}
             <button
               type="button"
               aria-label="Close"
-              onClick={close}
+              onClick={onClose}
               className="rounded p-1 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
             >
               <X className="size-4" aria-hidden />
             </button>
           </div>
           <div className={clsx('min-h-0 flex-1 overflow-auto p-4', bodyClassName)}>{children}</div>
-          {footer && <div className="flex justify-end gap-2 border-t border-gray-200 px-4 py-3">{footer}</div>}
+          {footer && (
+            <div className="flex justify-end gap-2 border-t border-gray-200 px-4 py-3">{footer}</div>
+          )}
         </DialogPanel>
       </div>
-    </Dialog>
+    </>
   );
 }

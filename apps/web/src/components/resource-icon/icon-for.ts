@@ -76,12 +76,52 @@ export const RESOURCE_ICONS: Record<ResourceIconName, LucideIcon> = {
 // Ordered: specific kinds before the platforms they run on, so 'Kubernetes::Pod' is a container.
 const RULES: readonly [ResourceIconName, readonly string[]][] = [
   ['container', ['pod', 'container', 'containerd', 'docker']],
-  ['workload', ['deployment', 'statefulset', 'daemonset', 'replicaset', 'workload', 'application', 'helmrelease']],
+  [
+    'workload',
+    ['deployment', 'statefulset', 'daemonset', 'replicaset', 'workload', 'application', 'helmrelease'],
+  ],
   ['server', ['node', 'instance', 'ec2', 'vm', 'virtualmachine', 'server', 'host', 'computer']],
   ['namespace', ['namespace', 'project', 'resourcegroup', 'account', 'subscription']],
-  ['network', ['service', 'ingress', 'loadbalancer', 'network', 'vpc', 'subnet', 'dns', 'route', 'gateway', 'endpoint']],
-  ['database', ['database', 'db', 'postgres', 'postgresql', 'mysql', 'mariadb', 'sql', 'sqlserver', 'mssql', 'redis', 'mongo', 'mongodb', 'elasticsearch', 'opensearch', 'rds', 'dynamodb']],
-  ['storage', ['bucket', 's3', 'gcs', 'storage', 'volume', 'disk', 'pvc', 'persistentvolume', 'persistentvolumeclaim', 'ebs']],
+  [
+    'network',
+    ['service', 'ingress', 'loadbalancer', 'network', 'vpc', 'subnet', 'dns', 'route', 'gateway', 'endpoint'],
+  ],
+  [
+    'database',
+    [
+      'database',
+      'db',
+      'postgres',
+      'postgresql',
+      'mysql',
+      'mariadb',
+      'sql',
+      'sqlserver',
+      'mssql',
+      'redis',
+      'mongo',
+      'mongodb',
+      'elasticsearch',
+      'opensearch',
+      'rds',
+      'dynamodb',
+    ],
+  ],
+  [
+    'storage',
+    [
+      'bucket',
+      's3',
+      'gcs',
+      'storage',
+      'volume',
+      'disk',
+      'pvc',
+      'persistentvolume',
+      'persistentvolumeclaim',
+      'ebs',
+    ],
+  ],
   ['web', ['http', 'https', 'url', 'website', 'web']],
   ['probe', ['tcp', 'icmp', 'ping', 'port']],
   ['script', ['exec', 'script', 'shell', 'job', 'cronjob', 'lambda', 'function']],
@@ -110,7 +150,11 @@ function tokensOf(value: string): string[] {
  * 'Kubernetes::Pod' (settings §2.10). The hint and config_class are tried first, then the type's
  * parts from the most specific; each part matches a whole word before a partial one.
  */
-export function iconFor(input: { icon?: string | null; configClass?: string | null; type?: string | null }): ResourceIconName {
+export function iconFor(input: {
+  icon?: string | null;
+  configClass?: string | null;
+  type?: string | null;
+}): ResourceIconName {
   const candidates: string[] = [];
   for (const value of [input.icon, input.configClass]) if (value) candidates.push(...tokensOf(value));
   if (input.type) candidates.push(...tokensOf(input.type).reverse());

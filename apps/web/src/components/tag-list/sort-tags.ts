@@ -15,7 +15,10 @@ function rank(key: string): number {
 export function toTagList(tags: Readonly<Record<string, string>> | readonly Tag[] | null | undefined): Tag[] {
   if (!tags) return [];
   if (Array.isArray(tags)) return [...tags];
-  return Object.entries(tags as Record<string, string>).map(([key, value]) => ({ key, value: String(value) }));
+  return Object.entries(tags as Record<string, string>).map(([key, value]) => ({
+    key,
+    value: String(value),
+  }));
 }
 
 /** Sorts tags: account first, then namespace, then name, then the rest by key, case-insensitively. */

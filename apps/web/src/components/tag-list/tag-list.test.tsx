@@ -19,11 +19,24 @@ describe('sortTags', () => {
       Beta: 'x',
       alpha: 'y',
     });
-    expect(sorted.map((tag) => tag.key)).toEqual(['Account', 'Namespace', 'Name', 'alpha', 'Beta', 'cluster', 'zone']);
+    expect(sorted.map((tag) => tag.key)).toEqual([
+      'Account',
+      'Namespace',
+      'Name',
+      'alpha',
+      'Beta',
+      'cluster',
+      'zone',
+    ]);
   });
 
   it('accepts a list of tags', () => {
-    expect(sortTags([{ key: 'b', value: '1' }, { key: 'name', value: '2' }]).map((tag) => tag.key)).toEqual(['name', 'b']);
+    expect(
+      sortTags([
+        { key: 'b', value: '1' },
+        { key: 'name', value: '2' },
+      ]).map((tag) => tag.key),
+    ).toEqual(['name', 'b']);
     expect(sortTags(undefined)).toEqual([]);
   });
 });
@@ -32,7 +45,11 @@ describe('TagList', () => {
   it('renders the chips in sorted order', () => {
     render(<TagList tags={{ region: 'eu', namespace: 'default', account: '42' }} />);
     const chips = within(screen.getByRole('list', { name: 'Tags' })).getAllByRole('button');
-    expect(chips.map((chip) => chip.getAttribute('aria-label'))).toEqual(['account: 42', 'namespace: default', 'region: eu']);
+    expect(chips.map((chip) => chip.getAttribute('aria-label'))).toEqual([
+      'account: 42',
+      'namespace: default',
+      'region: eu',
+    ]);
   });
 
   it('shows key: value with Include and Exclude actions', async () => {

@@ -3,7 +3,14 @@ import toast from 'react-hot-toast';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { AppToaster } from './app-toaster';
-import { dismissToast, showErrorToast, showLoadingToast, showSuccessToast, TOAST_DURATION_MS, toastErrorMessage } from './toasts';
+import {
+  dismissToast,
+  showErrorToast,
+  showLoadingToast,
+  showSuccessToast,
+  TOAST_DURATION_MS,
+  toastErrorMessage,
+} from './toasts';
 
 beforeAll(() => {
   // jsdom has no matchMedia; react-hot-toast asks it about reduced motion.
@@ -31,9 +38,13 @@ describe('toastErrorMessage', () => {
   });
 
   it('prefers the response data error, then its message', () => {
-    expect(toastErrorMessage({ response: { data: { error: 'bad spec', message: 'ignored' } } })).toBe('bad spec');
+    expect(toastErrorMessage({ response: { data: { error: 'bad spec', message: 'ignored' } } })).toBe(
+      'bad spec',
+    );
     expect(toastErrorMessage({ response: { data: { message: 'duplicate key' } } })).toBe('duplicate key');
-    expect(toastErrorMessage(new ApiError(409, 'HTTP 409', { code: '23505', message: 'already exists' }))).toBe('already exists');
+    expect(
+      toastErrorMessage(new ApiError(409, 'HTTP 409', { code: '23505', message: 'already exists' })),
+    ).toBe('already exists');
     expect(toastErrorMessage({ data: { error: 'denied' } })).toBe('denied');
   });
 

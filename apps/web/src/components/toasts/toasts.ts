@@ -1,5 +1,5 @@
-import { isValidElement, type ReactNode } from 'react';
-import toast from 'react-hot-toast';
+import { isValidElement } from 'react';
+import toast, { type Renderable } from 'react-hot-toast';
 
 /** How long a toast stays (core §8, settings §9). */
 export const TOAST_DURATION_MS = 5000;
@@ -31,19 +31,19 @@ export function toastErrorMessage(error: unknown): string {
 }
 
 /** A success toast, e.g. '{name} updated successfully'. Returns its id. */
-export function showSuccessToast(message: ReactNode, options: { id?: string } = {}): string {
-  return toast.success(message as string, { duration: TOAST_DURATION_MS, ...options });
+export function showSuccessToast(message: Renderable, options: { id?: string } = {}): string {
+  return toast.success(message, { duration: TOAST_DURATION_MS, ...options });
 }
 
-/** An error toast following the generic rule; a ReactNode message is shown as it is. */
+/** An error toast following the generic rule; a React element is shown as it is. */
 export function showErrorToast(error: unknown, options: { id?: string } = {}): string {
   const message = isValidElement(error) ? error : toastErrorMessage(error);
-  return toast.error(message as string, { duration: TOAST_DURATION_MS, ...options });
+  return toast.error(message, { duration: TOAST_DURATION_MS, ...options });
 }
 
 /** A loading toast: stays until replaced or dismissed, and has no close button. Returns its id. */
-export function showLoadingToast(message: ReactNode): string {
-  return toast.loading(message as string);
+export function showLoadingToast(message: Renderable): string {
+  return toast.loading(message);
 }
 
 /** Removes a toast, e.g. a loading toast whose work finished. */

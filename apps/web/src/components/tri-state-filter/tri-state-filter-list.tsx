@@ -37,7 +37,11 @@ export function TriStateFilterList({ filter, title, options }: TriStateFilterLis
               label={option.label ?? option.value}
               value={stateOf(option.value)}
               onChange={(next) => setState(option.value, next)}
-              suffix={option.count === undefined ? undefined : <span className="text-xs text-gray-400">{option.count}</span>}
+              suffix={
+                option.count === undefined ? undefined : (
+                  <span className="text-xs text-gray-400">{option.count}</span>
+                )
+              }
             />
           </li>
         ))}

@@ -67,7 +67,11 @@ describe('TriStateFilterList', () => {
   it('reads the initial state from the URL', () => {
     render(
       <MemoryRouter initialEntries={['/?health.filter=unhealthy:1,unknown:-1']}>
-        <TriStateFilterList filter="health" title="Health" options={[{ value: 'healthy' }, { value: 'unhealthy' }, { value: 'unknown' }]} />
+        <TriStateFilterList
+          filter="health"
+          title="Health"
+          options={[{ value: 'healthy' }, { value: 'unhealthy' }, { value: 'unknown' }]}
+        />
       </MemoryRouter>,
     );
     expect(screen.getByRole('group', { name: 'healthy' }).getAttribute('data-state')).toBe('0');

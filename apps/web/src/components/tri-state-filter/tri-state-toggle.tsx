@@ -20,7 +20,12 @@ export interface TriStateToggleProps {
  */
 export function TriStateToggle({ label, value, onChange, suffix, className }: TriStateToggleProps) {
   return (
-    <div role="group" aria-label={label} data-state={value} className={clsx('flex items-center gap-1 text-sm', className)}>
+    <div
+      role="group"
+      aria-label={label}
+      data-state={value}
+      className={clsx('flex items-center gap-1 text-sm', className)}
+    >
       <button
         type="button"
         aria-label={`Include ${label}`}
@@ -28,7 +33,9 @@ export function TriStateToggle({ label, value, onChange, suffix, className }: Tr
         onClick={() => onChange(nextTriState(value, 1))}
         className={clsx(
           'rounded border p-0.5',
-          value === 1 ? 'border-green-600 bg-green-600 text-white' : 'border-gray-300 text-gray-500 hover:bg-gray-100',
+          value === 1
+            ? 'border-green-600 bg-green-600 text-white'
+            : 'border-gray-300 text-gray-500 hover:bg-gray-100',
         )}
       >
         <Plus className="size-3" aria-hidden />
@@ -40,12 +47,20 @@ export function TriStateToggle({ label, value, onChange, suffix, className }: Tr
         onClick={() => onChange(nextTriState(value, -1))}
         className={clsx(
           'rounded border p-0.5',
-          value === -1 ? 'border-red-600 bg-red-600 text-white' : 'border-gray-300 text-gray-500 hover:bg-gray-100',
+          value === -1
+            ? 'border-red-600 bg-red-600 text-white'
+            : 'border-gray-300 text-gray-500 hover:bg-gray-100',
         )}
       >
         <Minus className="size-3" aria-hidden />
       </button>
-      <span className={clsx('min-w-0 flex-1 truncate', value === -1 && 'text-red-700 line-through', value === 1 && 'font-medium')}>
+      <span
+        className={clsx(
+          'min-w-0 flex-1 truncate',
+          value === -1 && 'text-red-700 line-through',
+          value === 1 && 'font-medium',
+        )}
+      >
         {filterDisplayValue(label, value)}
       </span>
       {suffix}

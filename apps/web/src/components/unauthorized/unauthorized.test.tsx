@@ -7,6 +7,8 @@ afterEach(cleanup);
 describe('Unauthorized', () => {
   it('explains the missing permission', () => {
     render(<Unauthorized />);
-    expect(screen.getByRole('alert').textContent).toBe('Unauthorized - You do not have permission to access this page');
+    expect(screen.getByRole('alert').textContent).toBe(
+      'Unauthorized - You do not have permission to access this page',
+    );
   });
 });

@@ -24,8 +24,12 @@ describe('formatDate', () => {
   it('formats the timestamp as YYYY-MM-DD HH:mm:ss.SSS in the chosen zone', () => {
     expect(TIMESTAMP_FORMAT).toBe('YYYY-MM-DD HH:mm:ss.SSS');
     expect(formatDate(VALUE, { format: 'timestamp', timezone: 'UTC' })).toBe('2026-11-18 09:05:03.042');
-    expect(formatDate(VALUE, { format: 'timestamp', timezone: 'Asia/Kolkata' })).toBe('2026-11-18 14:35:03.042');
-    expect(formatDate(VALUE, { format: 'timestamp', timezone: 'America/New_York' })).toBe('2026-11-18 04:05:03.042');
+    expect(formatDate(VALUE, { format: 'timestamp', timezone: 'Asia/Kolkata' })).toBe(
+      '2026-11-18 14:35:03.042',
+    );
+    expect(formatDate(VALUE, { format: 'timestamp', timezone: 'America/New_York' })).toBe(
+      '2026-11-18 04:05:03.042',
+    );
   });
 
   it('uses the browser zone for the browser preference', () => {
@@ -46,26 +50,40 @@ describe('formatDate', () => {
   });
 
   it('medium shows the weekday within the week', () => {
-    expect(formatDate('2026-11-16T21:30:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe('Mon 9:30 PM');
+    expect(formatDate('2026-11-16T21:30:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe(
+      'Mon 9:30 PM',
+    );
   });
 
   it('medium shows the month-day within the year', () => {
-    expect(formatDate('2026-02-01T09:05:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe('Feb 01 9:05 AM');
+    expect(formatDate('2026-02-01T09:05:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe(
+      'Feb 01 9:05 AM',
+    );
   });
 
   it('medium adds the year for older dates', () => {
-    expect(formatDate('2025-12-31T09:05:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe('Dec 31, 2025 9:05 AM');
+    expect(formatDate('2025-12-31T09:05:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe(
+      'Dec 31, 2025 9:05 AM',
+    );
   });
 
   it('medium judges "today" in the chosen zone', () => {
     // 20:00 UTC on the 17th is already the 18th in Tokyo.
-    expect(formatDate('2026-11-17T20:00:00.000Z', { format: 'medium', now: NOW, timezone: 'Asia/Tokyo' })).toBe('5:00 AM');
-    expect(formatDate('2026-11-17T20:00:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe('Tue 8:00 PM');
+    expect(
+      formatDate('2026-11-17T20:00:00.000Z', { format: 'medium', now: NOW, timezone: 'Asia/Tokyo' }),
+    ).toBe('5:00 AM');
+    expect(formatDate('2026-11-17T20:00:00.000Z', { format: 'medium', now: NOW, timezone: 'UTC' })).toBe(
+      'Tue 8:00 PM',
+    );
   });
 
   it('full shows every field', () => {
-    expect(formatDate(VALUE, { format: 'full', timezone: 'UTC' })).toBe('Wednesday, November 18, 2026 9:05:03 AM +00:00');
-    expect(formatDate(VALUE, { format: 'full', timezone: 'Asia/Kolkata' })).toBe('Wednesday, November 18, 2026 2:35:03 PM +05:30');
+    expect(formatDate(VALUE, { format: 'full', timezone: 'UTC' })).toBe(
+      'Wednesday, November 18, 2026 9:05:03 AM +00:00',
+    );
+    expect(formatDate(VALUE, { format: 'full', timezone: 'Asia/Kolkata' })).toBe(
+      'Wednesday, November 18, 2026 2:35:03 PM +05:30',
+    );
   });
 
   it('gives an empty string for missing and zero dates', () => {

@@ -57,7 +57,11 @@ export function formatDate(value: DateInput | null | undefined, options: DateFor
 }
 
 /** Formats with an explicit pattern (one of the constants above) in the given zone; '' when empty. */
-export function formatDatePattern(value: DateInput | null | undefined, pattern: string, timezone?: string): string {
+export function formatDatePattern(
+  value: DateInput | null | undefined,
+  pattern: string,
+  timezone?: string,
+): string {
   if (value === null || value === undefined || isEmptyDate(value)) return '';
   return toZoned(value, timezone).format(pattern);
 }

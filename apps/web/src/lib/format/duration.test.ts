@@ -66,7 +66,26 @@ describe('duration options', () => {
 
   it('lists the health time range options in order with 1h as default', () => {
     expect(HEALTH_TIME_RANGE_OPTIONS).toEqual([
-      '15m', '1h', '2h', '3h', '6h', '12h', '1d', '2d', '3d', '1w', '2w', '3w', '1mo', '2mo', '3mo', '6mo', '1y', '2y', '3y', '5y',
+      '15m',
+      '1h',
+      '2h',
+      '3h',
+      '6h',
+      '12h',
+      '1d',
+      '2d',
+      '3d',
+      '1w',
+      '2w',
+      '3w',
+      '1mo',
+      '2mo',
+      '3mo',
+      '6mo',
+      '1y',
+      '2y',
+      '3y',
+      '5y',
     ]);
     expect(DEFAULT_HEALTH_TIME_RANGE).toBe('1h');
   });

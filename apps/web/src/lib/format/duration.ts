@@ -8,7 +8,12 @@ const DAY = 24 * HOUR;
  * leaving out zero parts and the sub-second remainder. Non-numbers and negatives give ''.
  */
 export function formatDuration(milliseconds: number | null | undefined): string {
-  if (milliseconds === null || milliseconds === undefined || !Number.isFinite(milliseconds) || milliseconds < 0) {
+  if (
+    milliseconds === null ||
+    milliseconds === undefined ||
+    !Number.isFinite(milliseconds) ||
+    milliseconds < 0
+  ) {
     return '';
   }
   if (milliseconds < SECOND) return `${Math.round(milliseconds)}ms`;
@@ -65,7 +70,24 @@ export function durationOptionMinutes(option: string): number | undefined {
 
 /** Candidates for a check's default time range, smallest first (core §4). */
 const CHECK_DEFAULT_RANGES: DurationOption[] = [
-  '1h', '3h', '6h', '12h', '1d', '2d', '3d', '1w', '2w', '3w', '1mo', '2mo', '3mo', '6mo', '1y', '2y', '3y', '5y',
+  '1h',
+  '3h',
+  '6h',
+  '12h',
+  '1d',
+  '2d',
+  '3d',
+  '1w',
+  '2w',
+  '3w',
+  '1mo',
+  '2mo',
+  '3mo',
+  '6mo',
+  '1y',
+  '2y',
+  '3y',
+  '5y',
 ];
 
 /**

@@ -37,7 +37,9 @@ export type GroupStatus = 'healthy' | 'mixed' | 'unhealthy' | 'unknown';
  */
 export function groupStatus(children: readonly (boolean | string | null | undefined)[]): GroupStatus {
   if (children.length === 0) return 'unknown';
-  const healthy = children.filter((child) => child === true || (typeof child === 'string' && child.toLowerCase() === 'healthy')).length;
+  const healthy = children.filter(
+    (child) => child === true || (typeof child === 'string' && child.toLowerCase() === 'healthy'),
+  ).length;
   if (healthy === children.length) return 'healthy';
   return healthy > 0 ? 'mixed' : 'unhealthy';
 }
@@ -46,14 +48,20 @@ const HOUR_MS = 3_600_000;
 const WEEK_MS = 7 * 24 * HOUR_MS;
 
 /** The health column shows a last-run age only when it is older than 1 hour and under 7 days (core §9). */
-export function showsLastRunAge(lastRuntime: DateInput | null | undefined, now: DateInput = new Date()): boolean {
+export function showsLastRunAge(
+  lastRuntime: DateInput | null | undefined,
+  now: DateInput = new Date(),
+): boolean {
   if (lastRuntime === null || lastRuntime === undefined || isEmptyDate(lastRuntime)) return false;
   const age = dayjs(now).diff(dayjs(lastRuntime));
   return age > HOUR_MS && age < WEEK_MS;
 }
 
 /** The transition time is shown only when it is under 7 days old (core §9). */
-export function showsTransitionTime(transitionTime: DateInput | null | undefined, now: DateInput = new Date()): boolean {
+export function showsTransitionTime(
+  transitionTime: DateInput | null | undefined,
+  now: DateInput = new Date(),
+): boolean {
   if (transitionTime === null || transitionTime === undefined || isEmptyDate(transitionTime)) return false;
   return dayjs(now).diff(dayjs(transitionTime)) < WEEK_MS;
 }

@@ -18,7 +18,10 @@ export interface RelativeTimeOptions {
  * `Nd`, `Nmo`, `Ny`. Units are whole and rounded down, months and years are calendar months.
  * The zero date and unparsable values give ''.
  */
-export function formatRelativeTime(value: DateInput | null | undefined, options: RelativeTimeOptions = {}): string {
+export function formatRelativeTime(
+  value: DateInput | null | undefined,
+  options: RelativeTimeOptions = {},
+): string {
   if (value === null || value === undefined || isEmptyDate(value)) return '';
   const at = dayjs(value);
   const now = dayjs(options.now ?? new Date());
@@ -60,7 +63,10 @@ export type TimeGroup = (typeof TIME_GROUPS)[number];
  * The time group of a value, judged by calendar boundaries in the given zone. Values in the
  * future count as today; everything before the current year is 'previous year'.
  */
-export function timeGroupOf(value: DateInput, options: { now?: DateInput; timezone?: string } = {}): TimeGroup {
+export function timeGroupOf(
+  value: DateInput,
+  options: { now?: DateInput; timezone?: string } = {},
+): TimeGroup {
   const at = toZoned(value, options.timezone);
   const now = toZoned(options.now ?? new Date(), options.timezone);
   if (!at.isBefore(now.startOf('day'))) return 'today';

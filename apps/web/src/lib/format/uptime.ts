@@ -24,7 +24,10 @@ export function formatUptime(uptime: Uptime | null | undefined, decimals: 1 | 2 
  * A group's uptime: how many of its checks passed every run, over all its checks (core §9),
  * in the same shape as a check's uptime so it formats the same way.
  */
-export function groupUptime(children: readonly (Uptime | null | undefined)[]): { passed: number; failed: number } {
+export function groupUptime(children: readonly (Uptime | null | undefined)[]): {
+  passed: number;
+  failed: number;
+} {
   const passed = children.filter((child) => (child?.failed ?? 0) === 0 && (child?.passed ?? 0) > 0).length;
   return { passed, failed: children.length - passed };
 }

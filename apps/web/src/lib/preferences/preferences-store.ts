@@ -60,10 +60,12 @@ export function createPreferencesStore(storage: Storage | undefined = browserSto
     getSnapshot: () => snapshot,
     subscribe(listener) {
       listeners.add(listener);
-      if (listeners.size === 1 && typeof window !== 'undefined') window.addEventListener('storage', onStorage);
+      if (listeners.size === 1 && typeof window !== 'undefined')
+        window.addEventListener('storage', onStorage);
       return () => {
         listeners.delete(listener);
-        if (listeners.size === 0 && typeof window !== 'undefined') window.removeEventListener('storage', onStorage);
+        if (listeners.size === 0 && typeof window !== 'undefined')
+          window.removeEventListener('storage', onStorage);
       };
     },
     update: (patch) => persist(applyPreferences(snapshot, patch)),

@@ -11,7 +11,12 @@ import {
 } from './preferences';
 import { createPreferencesStore } from './preferences-store';
 import { listTimezones, timezoneOffsetMinutes } from './timezones';
-import { PreferencesProvider, useDateFormatter, usePreferences, useShowHiddenComponents } from './use-preferences';
+import {
+  PreferencesProvider,
+  useDateFormatter,
+  usePreferences,
+  useShowHiddenComponents,
+} from './use-preferences';
 
 beforeEach(() => window.localStorage.clear());
 
@@ -35,7 +40,12 @@ describe('preference defaults and bounds', () => {
 
   it('falls back per field on invalid stored values', () => {
     expect(
-      parsePreferences({ showDeletedConfigs: 'yes', cardWidth: 400, dateTimeFormat: 'weird', timezone: 'Mars/Olympus' }),
+      parsePreferences({
+        showDeletedConfigs: 'yes',
+        cardWidth: 400,
+        dateTimeFormat: 'weird',
+        timezone: 'Mars/Olympus',
+      }),
     ).toEqual({ ...DEFAULT_PREFERENCES, cardWidth: 400 });
     expect(parsePreferences('garbage')).toEqual(DEFAULT_PREFERENCES);
     expect(parsePreferences({ timezone: 'Europe/Paris', dateTimeFormat: 'medium' })).toMatchObject({
@@ -53,7 +63,10 @@ describe('preferences store', () => {
       showDeletedConfigs: true,
       cardWidth: 600,
     });
-    expect(createPreferencesStore(window.localStorage).getSnapshot()).toMatchObject({ showDeletedConfigs: true, cardWidth: 600 });
+    expect(createPreferencesStore(window.localStorage).getSnapshot()).toMatchObject({
+      showDeletedConfigs: true,
+      cardWidth: 600,
+    });
   });
 
   it('survives corrupt storage', () => {
@@ -76,16 +89,24 @@ describe('preferences store', () => {
 describe('usePreferences', () => {
   it('re-renders every reader when a preference changes', () => {
     const store = createPreferencesStore(window.localStorage);
-    const wrapper = ({ children }: { children: ReactNode }) => <PreferencesProvider store={store}>{children}</PreferencesProvider>;
-    const { result } = renderHook(() => ({ preferences: usePreferences(), dates: useDateFormatter() }), { wrapper });
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <PreferencesProvider store={store}>{children}</PreferencesProvider>
+    );
+    const { result } = renderHook(() => ({ preferences: usePreferences(), dates: useDateFormatter() }), {
+      wrapper,
+    });
     expect(result.current.preferences.dateTimeFormat).toBe('timestamp');
     act(() => {
       result.current.preferences.setPreference('timezone', 'Asia/Kolkata');
     });
     expect(result.current.dates.formatDate('2026-11-18T09:05:03.042Z')).toBe('2026-11-18 14:35:03.042');
     act(() => result.current.preferences.setPreference('dateTimeFormat', 'full'));
-    expect(result.current.dates.formatDate('2026-11-18T09:05:03.042Z')).toBe('Wednesday, November 18, 2026 2:35:03 PM +05:30');
-    expect(result.current.dates.formatAge('2026-11-18T09:00:00.000Z', '2026-11-18T11:00:00.000Z')).toMatchObject({
+    expect(result.current.dates.formatDate('2026-11-18T09:05:03.042Z')).toBe(
+      'Wednesday, November 18, 2026 2:35:03 PM +05:30',
+    );
+    expect(
+      result.current.dates.formatAge('2026-11-18T09:00:00.000Z', '2026-11-18T11:00:00.000Z'),
+    ).toMatchObject({
       text: '2h',
       title: '2026-11-18 14:30:00.000',
     });
@@ -96,10 +117,9 @@ describe('usePreferences', () => {
 
 describe('useShowHiddenComponents', () => {
   it('is stored in the URL as yes or no, default yes', () => {
-    const { result } = renderHook(
-      () => ({ show: useShowHiddenComponents(), search: useLocation().search }),
-      { wrapper: ({ children }) => <MemoryRouter>{children}</MemoryRouter> },
-    );
+    const { result } = renderHook(() => ({ show: useShowHiddenComponents(), search: useLocation().search }), {
+      wrapper: ({ children }) => <MemoryRouter>{children}</MemoryRouter>,
+    });
     expect(result.current.show[0]).toBe(true);
     act(() => result.current.show[1](false));
     expect(result.current.search).toBe('?showHiddenComponents=no');
@@ -116,7 +136,12 @@ describe('timezones', () => {
   });
 
   it('sorts zones by UTC offset, then name, with labels', () => {
-    const list = listTimezones(new Date('2026-01-15T12:00:00Z'), ['Asia/Kolkata', 'UTC', 'America/New_York', 'Europe/London']);
+    const list = listTimezones(new Date('2026-01-15T12:00:00Z'), [
+      'Asia/Kolkata',
+      'UTC',
+      'America/New_York',
+      'Europe/London',
+    ]);
     expect(list.map((option) => option.label)).toEqual([
       '(UTC-05:00) America/New_York',
       '(UTC+00:00) Europe/London',

@@ -58,7 +58,8 @@ export function parsePreferences(raw: unknown): Preferences {
     dateTimeFormat: DATE_TIME_FORMATS.includes(dateTimeFormat as DateTimeFormat)
       ? (dateTimeFormat as DateTimeFormat)
       : DEFAULT_PREFERENCES.dateTimeFormat,
-    timezone: typeof timezone === 'string' && isKnownTimezone(timezone) ? timezone : DEFAULT_PREFERENCES.timezone,
+    timezone:
+      typeof timezone === 'string' && isKnownTimezone(timezone) ? timezone : DEFAULT_PREFERENCES.timezone,
   };
 }
 

@@ -26,8 +26,16 @@ export function timezoneOffsetMinutes(zone: string, at: Date = new Date()): numb
     minute: 'numeric',
     second: 'numeric',
   }).formatToParts(at);
-  const value = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((part) => part.type === type)?.value ?? 0);
-  const wallClock = Date.UTC(value('year'), value('month') - 1, value('day'), value('hour'), value('minute'), value('second'));
+  const value = (type: Intl.DateTimeFormatPartTypes) =>
+    Number(parts.find((part) => part.type === type)?.value ?? 0);
+  const wallClock = Date.UTC(
+    value('year'),
+    value('month') - 1,
+    value('day'),
+    value('hour'),
+    value('minute'),
+    value('second'),
+  );
   const instant = Math.floor(at.getTime() / 1000) * 1000;
   return Math.round((wallClock - instant) / 60_000);
 }
@@ -39,7 +47,10 @@ function supportedZones(): string[] {
 }
 
 /** Every IANA zone sorted by UTC offset (then by name), for the Timezone preference (settings §2.9). */
-export function listTimezones(at: Date = new Date(), zones: readonly string[] = supportedZones()): TimezoneOption[] {
+export function listTimezones(
+  at: Date = new Date(),
+  zones: readonly string[] = supportedZones(),
+): TimezoneOption[] {
   return zones
     .map((zone) => {
       const offsetMinutes = timezoneOffsetMinutes(zone, at);

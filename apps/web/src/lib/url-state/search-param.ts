@@ -41,7 +41,10 @@ export interface UpdateOptions {
  * Returns a function that changes several search parameters in one navigation, so updates that
  * belong together (a page size and its page index) never race each other.
  */
-export function useUpdateSearchParams(): (mutate: (params: URLSearchParams) => void, options?: UpdateOptions) => void {
+export function useUpdateSearchParams(): (
+  mutate: (params: URLSearchParams) => void,
+  options?: UpdateOptions,
+) => void {
   const [, setSearchParams] = useSearchParams();
   return useCallback(
     (mutate, options) => {

@@ -66,7 +66,8 @@ export function useSortParams(defaults: { sortBy?: string; sortOrder?: SortOrder
   const update = useUpdateSearchParams();
   const rawOrder = params.get(TABLE_PARAMS.sortOrder);
   const sortBy = params.get(TABLE_PARAMS.sortBy) || defaults.sortBy;
-  const sortOrder: SortOrder = rawOrder === 'asc' || rawOrder === 'desc' ? rawOrder : (defaults.sortOrder ?? 'asc');
+  const sortOrder: SortOrder =
+    rawOrder === 'asc' || rawOrder === 'desc' ? rawOrder : (defaults.sortOrder ?? 'asc');
 
   const setSort = useCallback(
     (nextSortBy: string | undefined, nextOrder: SortOrder = 'asc', updateOptions?: UpdateOptions) =>

@@ -19,22 +19,33 @@ function withLocation<T>(hook: () => T) {
 
 describe('usePaginationParams', () => {
   it('defaults to pageIndex 0 and pageSize 50', () => {
-    const { result } = renderHook(withLocation(() => usePaginationParams()), { wrapper: wrapperAt('/') });
+    const { result } = renderHook(
+      withLocation(() => usePaginationParams()),
+      { wrapper: wrapperAt('/') },
+    );
     expect(result.current.value.pageIndex).toBe(0);
     expect(result.current.value.pageSize).toBe(50);
   });
 
   it('reads the URL and ignores invalid numbers', () => {
-    const { result } = renderHook(withLocation(() => usePaginationParams()), {
-      wrapper: wrapperAt('/?pageIndex=3&pageSize=100'),
-    });
+    const { result } = renderHook(
+      withLocation(() => usePaginationParams()),
+      {
+        wrapper: wrapperAt('/?pageIndex=3&pageSize=100'),
+      },
+    );
     expect(result.current.value).toMatchObject({ pageIndex: 3, pageSize: 100 });
-    const invalid = renderHook(() => usePaginationParams(), { wrapper: wrapperAt('/?pageIndex=-2&pageSize=abc') });
+    const invalid = renderHook(() => usePaginationParams(), {
+      wrapper: wrapperAt('/?pageIndex=-2&pageSize=abc'),
+    });
     expect(invalid.result.current).toMatchObject({ pageIndex: 0, pageSize: 50 });
   });
 
   it('writes the page and resets it when the page size changes', () => {
-    const { result } = renderHook(withLocation(() => usePaginationParams()), { wrapper: wrapperAt('/?q=x') });
+    const { result } = renderHook(
+      withLocation(() => usePaginationParams()),
+      { wrapper: wrapperAt('/?q=x') },
+    );
     act(() => result.current.value.setPageIndex(4));
     expect(result.current.search.get('pageIndex')).toBe('4');
     act(() => result.current.value.setPageSize(200));
@@ -46,12 +57,17 @@ describe('usePaginationParams', () => {
 
 describe('useSortParams', () => {
   it('reads sortBy and sortOrder asc|desc, with defaults', () => {
-    const { result } = renderHook(() => useSortParams({ sortBy: 'name' }), { wrapper: wrapperAt('/?sortOrder=sideways') });
+    const { result } = renderHook(() => useSortParams({ sortBy: 'name' }), {
+      wrapper: wrapperAt('/?sortOrder=sideways'),
+    });
     expect(result.current).toMatchObject({ sortBy: 'name', sortOrder: 'asc' });
   });
 
   it('writes and clears sorting, returning to the first page', () => {
-    const { result } = renderHook(withLocation(() => useSortParams()), { wrapper: wrapperAt('/?pageIndex=2') });
+    const { result } = renderHook(
+      withLocation(() => useSortParams()),
+      { wrapper: wrapperAt('/?pageIndex=2') },
+    );
     act(() => result.current.value.setSort('created_at', 'desc'));
     expect(result.current.value).toMatchObject({ sortBy: 'created_at', sortOrder: 'desc' });
     expect(result.current.search.has('pageIndex')).toBe(false);
@@ -68,13 +84,17 @@ describe('time range params', () => {
       range: '1h',
       display: 'Last 1 hour',
     });
-    expect(readTimeRange(new URLSearchParams('rangeType=mapped&from=now-1d/d&to=now-1d/d&display=Yesterday'))).toEqual({
+    expect(
+      readTimeRange(new URLSearchParams('rangeType=mapped&from=now-1d/d&to=now-1d/d&display=Yesterday')),
+    ).toEqual({
       type: 'mapped',
       from: 'now-1d/d',
       to: 'now-1d/d',
       display: 'Yesterday',
     });
-    expect(readTimeRange(new URLSearchParams('rangeType=absolute&from=2026-01-01T00:00:00Z'))).toBeUndefined();
+    expect(
+      readTimeRange(new URLSearchParams('rangeType=absolute&from=2026-01-01T00:00:00Z')),
+    ).toBeUndefined();
     expect(readTimeRange(new URLSearchParams('rangeType=weird&range=1h'))).toBeUndefined();
   });
 
@@ -85,11 +105,18 @@ describe('time range params', () => {
   });
 
   it('sets and clears the range in the URL', () => {
-    const { result } = renderHook(withLocation(() => useTimeRangeParams()), {
-      wrapper: wrapperAt('/?timeRange=1h&pageIndex=3&other=1'),
-    });
+    const { result } = renderHook(
+      withLocation(() => useTimeRangeParams()),
+      {
+        wrapper: wrapperAt('/?timeRange=1h&pageIndex=3&other=1'),
+      },
+    );
     act(() =>
-      result.current.value.setTimeRange({ type: 'absolute', from: '2026-01-01T00:00:00.000Z', to: '2026-01-02T00:00:00.000Z' }),
+      result.current.value.setTimeRange({
+        type: 'absolute',
+        from: '2026-01-01T00:00:00.000Z',
+        to: '2026-01-02T00:00:00.000Z',
+      }),
     );
     expect(result.current.value.timeRange).toEqual({
       type: 'absolute',
@@ -106,9 +133,12 @@ describe('time range params', () => {
 
 describe('useFilterParam', () => {
   it('keeps one <filter>.filter parameter per filter', () => {
-    const { result } = renderHook(withLocation(() => ({ type: useFilterParam('type'), health: useFilterParam('health') })), {
-      wrapper: wrapperAt('/?health.filter=unhealthy:1'),
-    });
+    const { result } = renderHook(
+      withLocation(() => ({ type: useFilterParam('type'), health: useFilterParam('health') })),
+      {
+        wrapper: wrapperAt('/?health.filter=unhealthy:1'),
+      },
+    );
     expect(result.current.value.health.stateOf('unhealthy')).toBe(1);
     act(() => result.current.value.type.setState('Kubernetes::Pod', 1));
     act(() => result.current.value.type.setState('AWS::EC2', -1));

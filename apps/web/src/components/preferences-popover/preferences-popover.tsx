@@ -1,0 +1,134 @@
+import { Field, Input, Label, Popover, PopoverButton, PopoverPanel, Select, Switch } from '@headlessui/react';
+import clsx from 'clsx';
+import { Settings2 } from 'lucide-react';
+import { useMemo } from 'react';
+import { DATE_TIME_FORMATS, type DateTimeFormat } from '../../lib/format/date';
+import { BROWSER_TIMEZONE } from '../../lib/format/dayjs';
+import { CARD_WIDTH } from '../../lib/preferences/preferences';
+import { listTimezones } from '../../lib/preferences/timezones';
+import { usePreferences, useShowHiddenComponents } from '../../lib/preferences/use-preferences';
+
+const FORMAT_LABELS: Record<DateTimeFormat, string> = {
+  short: 'Short (relative)',
+  medium: 'Medium',
+  full: 'Full',
+  timestamp: 'Timestamp',
+};
+
+export interface PreferencesPopoverProps {
+  className?: string;
+}
+
+/** The header's preferences (settings §2.9). Needs a router for Show hidden components. */
+export function PreferencesPopover({ className }: PreferencesPopoverProps) {
+  return (
+    <Popover className={clsx('relative', className)}>
+      <PopoverButton
+        aria-label="Preferences"
+        className="rounded-md p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
+      >
+        <Settings2 className="size-5" aria-hidden />
+      </PopoverButton>
+      <PopoverPanel
+        anchor="bottom end"
+        aria-label="Preferences"
+        className="z-40 mt-2 w-80 rounded-lg border border-gray-200 bg-white p-4 text-sm shadow-xl"
+      >
+        <PreferencesForm />
+      </PopoverPanel>
+    </Popover>
+  );
+}
+
+function PreferencesForm() {
+  const { showDeletedConfigs, cardWidth, dateTimeFormat, timezone, setPreference } = usePreferences();
+  const [showHiddenComponents, setShowHiddenComponents] = useShowHiddenComponents();
+  // Computed when the panel opens: reading ~400 zone offsets is not free.
+  const timezones = useMemo(() => listTimezones(), []);
+  // A stored zone may be an alias the runtime lists under another name (Asia/Kolkata, Asia/Calcutta).
+  const storedElsewhere =
+    timezone !== BROWSER_TIMEZONE && !timezones.some((option) => option.zone === timezone);
+
+  return (
+    <div className="flex flex-col gap-4">
+      <ToggleField
+        label="Show hidden components"
+        checked={showHiddenComponents}
+        onChange={setShowHiddenComponents}
+      />
+      <ToggleField
+        label="Show deleted configs"
+        checked={showDeletedConfigs}
+        onChange={(value) => setPreference('showDeletedConfigs', value)}
+      />
+      <Field className="flex flex-col gap-1">
+        <div className="flex items-center justify-between">
+          <Label className="font-medium text-gray-700">Card Width</Label>
+          <span className="text-xs text-gray-500 tabular-nums">{cardWidth}px</span>
+        </div>
+        <Input
+          type="range"
+          min={CARD_WIDTH.min}
+          max={CARD_WIDTH.max}
+          step={CARD_WIDTH.step}
+          value={cardWidth}
+          onChange={(event) => setPreference('cardWidth', Number(event.target.value))}
+          className="w-full accent-blue-600"
+        />
+      </Field>
+      <Field className="flex flex-col gap-1">
+        <Label className="font-medium text-gray-700">Date/Time Format</Label>
+        <Select
+          value={dateTimeFormat}
+          onChange={(event) => setPreference('dateTimeFormat', event.target.value as DateTimeFormat)}
+          className="rounded-md border border-gray-300 bg-white px-2 py-1.5"
+        >
+          {DATE_TIME_FORMATS.map((format) => (
+            <option key={format} value={format}>
+              {FORMAT_LABELS[format]}
+            </option>
+          ))}
+        </Select>
+      </Field>
+      <Field className="flex flex-col gap-1">
+        <Label className="font-medium text-gray-700">Timezone</Label>
+        <Select
+          value={timezone}
+          onChange={(event) => setPreference('timezone', event.target.value)}
+          className="rounded-md border border-gray-300 bg-white px-2 py-1.5"
+        >
+          <option value={BROWSER_TIMEZONE}>Browser default</option>
+          {storedElsewhere && <option value={timezone}>{timezone}</option>}
+          {timezones.map((option) => (
+            <option key={option.zone} value={option.zone}>
+              {option.label}
+            </option>
+          ))}
+        </Select>
+      </Field>
+    </div>
+  );
+}
+
+function ToggleField({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange(value: boolean): void;
+}) {
+  return (
+    <Field className="flex items-center justify-between gap-3">
+      <Label className="font-medium text-gray-700">{label}</Label>
+      <Switch
+        checked={checked}
+        onChange={onChange}
+        className="group relative inline-flex h-5 w-9 shrink-0 items-center rounded-full bg-gray-300 transition data-[checked]:bg-blue-600"
+      >
+        <span className="inline-block size-4 translate-x-0.5 rounded-full bg-white shadow transition group-data-[checked]:translate-x-4" />
+      </Switch>
+    </Field>
+  );
+}

@@ -55,7 +55,14 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
     }
     const metrics = createMetrics(pool);
     workers = await startWorkers({ pool, config, logger, metrics });
-    const { app, markShuttingDown } = await buildApp({ config, pool, metrics, logger, secrets, jobs: workers.jobs });
+    const { app, markShuttingDown } = await buildApp({
+      config,
+      pool,
+      metrics,
+      logger,
+      secrets,
+      jobs: workers.jobs,
+    });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;

@@ -24,7 +24,9 @@ describe('test data factories', () => {
 
     const check = await createCheck(db.pool, { name: 'api', labels: { team: 'ops' } });
     await createCheckStatus(db.pool, check.id, { status: false, message: 'down' });
-    const statuses = await db.pool.query('SELECT status, message FROM check_statuses WHERE check_id = $1', [check.id]);
+    const statuses = await db.pool.query('SELECT status, message FROM check_statuses WHERE check_id = $1', [
+      check.id,
+    ]);
     expect(statuses.rows).toEqual([{ status: false, message: 'down' }]);
     expect(check.labels).toEqual({ team: 'ops' });
 

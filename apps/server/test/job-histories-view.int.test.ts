@@ -21,7 +21,19 @@ it('job_histories names the resource and the agent of each run', async () => {
     'SELECT name, resource_name, agent, status, success_count FROM job_histories ORDER BY name',
   );
   expect(rows).toEqual([
-    { name: 'Canary', resource_name: 'web-checks', agent: { id: '00000000-0000-0000-0000-000000000000', name: 'local' }, status: 'SUCCESS', success_count: 3 },
-    { name: 'Cleanup', resource_name: null, agent: { id: '00000000-0000-0000-0000-000000000000', name: 'local' }, status: 'FAILED', success_count: 0 },
+    {
+      name: 'Canary',
+      resource_name: 'web-checks',
+      agent: { id: '00000000-0000-0000-0000-000000000000', name: 'local' },
+      status: 'SUCCESS',
+      success_count: 3,
+    },
+    {
+      name: 'Cleanup',
+      resource_name: null,
+      agent: { id: '00000000-0000-0000-0000-000000000000', name: 'local' },
+      status: 'FAILED',
+      success_count: 0,
+    },
   ]);
 });

@@ -231,13 +231,19 @@ describe('the demo on a first start', () => {
     };
     const server = await startServe(env);
     try {
-      const tokenCommand = runOpsdeck(['token', 'create', '--user', 'demo@example.com', '--name', 'demo'], env);
+      const tokenCommand = runOpsdeck(
+        ['token', 'create', '--user', 'demo@example.com', '--name', 'demo'],
+        env,
+      );
       expect(await tokenCommand.exited).toBe(0);
       const headers = { authorization: `Bearer ${tokenCommand.output().trim().split('\n').pop()}` };
       let checks: { id: string; name: string }[] = [];
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {
-        const response = await fetch(`${server.url}/api/db/checks?select=id,name&deleted_at=is.null&order=name`, { headers });
+        const response = await fetch(
+          `${server.url}/api/db/checks?select=id,name&deleted_at=is.null&order=name`,
+          { headers },
+        );
         expect(response.status).toBe(200);
         checks = (await response.json()) as typeof checks;
         if (checks.length >= 5) break;
@@ -251,7 +257,10 @@ describe('the demo on a first start', () => {
         'opsdeck-readyz',
       ]);
       const closedPort = checks.find((check) => check.name === 'closed-port') as { id: string };
-      const run = await fetch(`${server.url}/api/canary/run/check/${closedPort.id}`, { method: 'POST', headers });
+      const run = await fetch(`${server.url}/api/canary/run/check/${closedPort.id}`, {
+        method: 'POST',
+        headers,
+      });
       expect(await run.json()).toMatchObject({ total: 1, failed: 1, success: 0 });
       const statuses = await fetch(
         `${server.url}/api/db/check_statuses?check_id=eq.${closedPort.id}&select=status,error`,

@@ -43,7 +43,10 @@ class UsageError extends Error {}
  * PostgreSQL when there is one), with migrations applied first.
  */
 async function withDatabase<T>(
-  work: (pool: Pool, context: { config: ReturnType<typeof loadConfig>; logger: Logger; applied: string[] }) => Promise<T>,
+  work: (
+    pool: Pool,
+    context: { config: ReturnType<typeof loadConfig>; logger: Logger; applied: string[] },
+  ) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
@@ -149,7 +152,8 @@ export async function runCli(argv: string[]): Promise<number> {
         return await withDatabase((pool) => getCommand(pool, kind, process.stdout));
       }
       case 'token': {
-        if (positionals[1] !== 'create') throw new UsageError('Usage: opsdeck token create --user EMAIL --name NAME');
+        if (positionals[1] !== 'create')
+          throw new UsageError('Usage: opsdeck token create --user EMAIL --name NAME');
         if (!values.user) throw new UsageError('token create needs --user EMAIL');
         if (!values.name) throw new UsageError('token create needs --name NAME');
         const { user, name, scope, expiry } = values;

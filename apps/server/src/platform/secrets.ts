@@ -30,7 +30,10 @@ export function createSecretBox(key: Buffer): SecretBox {
       const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(nonce, 'base64url'));
       decipher.setAuthTag(Buffer.from(tag, 'base64url'));
       try {
-        return Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8');
+        return Buffer.concat([
+          decipher.update(Buffer.from(ciphertext, 'base64url')),
+          decipher.final(),
+        ]).toString('utf8');
       } catch {
         throw new Error('The sealed secret cannot be opened with this SECRET_KEY');
       }
@@ -59,9 +62,11 @@ export async function loadSecretKey(options: { secretKey: string | undefined; da
   } catch {
     const key = randomBytes(32);
     await fs.mkdir(options.dataDir, { recursive: true });
-    await fs.writeFile(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
+    await fs
+      .writeFile(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
+      .catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
     return { key: Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'hex'), source: 'generated' };
   }
 }

@@ -25,7 +25,11 @@ export async function createPerson(
 ): Promise<Row> {
   const { roles = [], ...values } = overrides;
   const id = suffix();
-  const person = await insert(pool, 'people', { name: `Person ${id}`, email: `person-${id}@example.com`, ...values });
+  const person = await insert(pool, 'people', {
+    name: `Person ${id}`,
+    email: `person-${id}@example.com`,
+    ...values,
+  });
   for (const role of roles) {
     await pool.query('INSERT INTO person_roles (person_id, role) VALUES ($1, $2)', [person.id, role]);
   }
@@ -33,12 +37,22 @@ export async function createPerson(
 }
 
 export async function createCanary(pool: Pool, overrides: Record<string, unknown> = {}): Promise<Row> {
-  return insert(pool, 'canaries', { name: `canary-${suffix()}`, spec: { schedule: '@every 1m' }, ...overrides });
+  return insert(pool, 'canaries', {
+    name: `canary-${suffix()}`,
+    spec: { schedule: '@every 1m' },
+    ...overrides,
+  });
 }
 
 export async function createCheck(pool: Pool, overrides: Record<string, unknown> = {}): Promise<Row> {
   const canaryId = overrides.canary_id ?? (await createCanary(pool)).id;
-  return insert(pool, 'checks', { name: `check-${suffix()}`, type: 'http', status: 'healthy', ...overrides, canary_id: canaryId });
+  return insert(pool, 'checks', {
+    name: `check-${suffix()}`,
+    type: 'http',
+    status: 'healthy',
+    ...overrides,
+    canary_id: canaryId,
+  });
 }
 
 export async function createCheckStatus(
@@ -46,13 +60,16 @@ export async function createCheckStatus(
   checkId: string,
   overrides: { time?: Date; status?: boolean; duration?: number; message?: string } = {},
 ): Promise<void> {
-  await pool.query('INSERT INTO check_statuses (check_id, time, status, duration, message) VALUES ($1, $2, $3, $4, $5)', [
-    checkId,
-    overrides.time ?? new Date(),
-    overrides.status ?? true,
-    overrides.duration ?? 42,
-    overrides.message ?? null,
-  ]);
+  await pool.query(
+    'INSERT INTO check_statuses (check_id, time, status, duration, message) VALUES ($1, $2, $3, $4, $5)',
+    [
+      checkId,
+      overrides.time ?? new Date(),
+      overrides.status ?? true,
+      overrides.duration ?? 42,
+      overrides.message ?? null,
+    ],
+  );
 }
 
 export async function createConfigItem(pool: Pool, overrides: Record<string, unknown> = {}): Promise<Row> {

@@ -1,39 +1,19 @@
+import {
+  PERMISSION_ACTIONS,
+  PERMISSION_OBJECTS,
+  PERMISSION_SUBJECT_TYPES,
+  PLAYBOOK_PERMISSION_ACTIONS,
+} from '@opsdeck/contracts';
 import { z } from 'zod';
 import { defineResourceKind } from '../resource-kind.js';
 import { resourceSelectorField, stringMapField, textOrNull } from '../spec-fields.js';
 
-/** Subject kinds of a permission (settings spec §3, "Permission"). */
-export const PERMISSION_SUBJECT_KINDS = ['team', 'person', 'notification', 'group', 'playbook'] as const;
-
-/** Global resource kinds a permission may name as its object (settings spec §3). */
-export const PERMISSION_GLOBAL_OBJECTS = [
-  'canaries',
-  'catalog',
-  'incident',
-  'people',
-  'topology',
-  'playbooks',
-  'connection',
-  'connection-detail',
-  'agent-push',
-  'kubernetes-proxy',
-  'notification',
-  'rbac',
-  'logs',
-  'agent',
-  'artifact',
-] as const;
-
-/** Actions a permission may allow or deny; playbook actions apply to playbook objects. */
+/** Subject kinds, global objects and actions come from the one permission model in contracts. */
+export const PERMISSION_SUBJECT_KINDS = PERMISSION_SUBJECT_TYPES;
+export const PERMISSION_GLOBAL_OBJECTS = PERMISSION_OBJECTS;
 export const PERMISSION_ACTION_NAMES = [
-  'read',
-  'update',
-  'create',
-  'delete',
-  '*',
-  'playbook:run',
-  'playbook:approve',
-  'playbook:*',
+  ...PERMISSION_ACTIONS.filter((action) => !action.includes(',')),
+  ...PLAYBOOK_PERMISSION_ACTIONS,
 ] as const;
 
 const subjectSpec = z

@@ -105,6 +105,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     allowlist: defaultDataApiAllowlist,
     catalog: createSchemaCatalog(pool),
     authorize: createDataApiAuthorizer({ pool }),
+    actingPerson: (request) => request.auth?.person.id,
   });
   await app.register(settingsRoutes, { pool });
   await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });

@@ -5,6 +5,7 @@ import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
 import { startHealthWorkers } from './modules/health/index.js';
+import { startIncidentWorkers } from './modules/incidents/index.js';
 
 export interface Workers {
   /** The jobs service: HTTP routes use it to record job history for work they run. */
@@ -32,10 +33,14 @@ export async function startWorkers(deps: {
   const health = deps.config.workers
     ? await startHealthWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'health' }) })
     : undefined;
+  const incidents = deps.config.workers
+    ? startIncidentWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'incidents' }) })
+    : undefined;
   return {
     jobs,
     stop: async () => {
       await health?.stop();
+      incidents?.stop();
       await jobs.stop();
       await closeJavascriptSandbox();
     },

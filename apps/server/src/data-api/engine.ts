@@ -65,6 +65,8 @@ export interface EngineRequest {
   readonly body: string | undefined;
   /** Path prefix for Location headers, e.g. '/api/db'. */
   readonly basePath: string;
+  /** Set as `opsdeck.person_id` for the duration of a write transaction. */
+  readonly actingPersonId?: string;
 }
 
 export interface EngineResponse {
@@ -249,6 +251,7 @@ export class DataApiEngine {
           statementTimeoutMs: this.options.statementTimeoutMs,
           main: bound.main,
           plannedCount: bound.plannedCount,
+          actingPersonId: request.actingPersonId,
           commitIf: (outcome) => this.commitDecision(plan, outcome, media, prefs),
         },
         this.options.readPool ?? null,

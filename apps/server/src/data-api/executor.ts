@@ -20,6 +20,8 @@ export interface ExecutionRequest {
   readonly statementTimeoutMs: number;
   readonly main: BoundStatement;
   readonly plannedCount: BoundStatement | null;
+  /** Writes: set as the transaction-local `opsdeck.person_id` so triggers know who acted. */
+  readonly actingPersonId?: string;
   /** Decides, from the statement's outcome, whether to commit; an error rolls back and is thrown. */
   readonly commitIf: (outcome: { page: number; violations: number }) => ApiError | null;
 }
@@ -103,6 +105,9 @@ export async function executePlan(
     await client.query(beginStatement(request.readOnly, request.statementTimeoutMs));
     let result: ExecutionResult;
     try {
+      if (!request.readOnly && request.actingPersonId) {
+        await client.query("SELECT set_config('opsdeck.person_id', $1, true)", [request.actingPersonId]);
+      }
       let plannedTotal: number | null = null;
       if (request.plannedCount) {
         const explained = await client.query<{ 'QUERY PLAN': unknown }>(request.plannedCount);

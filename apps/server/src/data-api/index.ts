@@ -56,6 +56,11 @@ export interface DataApiOptions {
   /** Called with unexpected errors (answered 500), for logging. */
   onInternalError?: (error: unknown, request: FastifyRequest) => void;
   /**
+   * The person a write acts for: set as `opsdeck.person_id` (transaction-local) before the write,
+   * so triggers can record who made a change (incident histories).
+   */
+  actingPerson?: (request: FastifyRequest) => string | undefined;
+  /**
    * Pool for reads, whose sessions must be read-only and carry the statement timeout. Default:
    * derived from `pool` (same connection settings, half its `max`) and closed with the app;
    * `null` runs reads in READ ONLY transactions on `pool` instead (two more round trips).
@@ -124,6 +129,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
         },
         body: typeof request.body === 'string' ? request.body : undefined,
         basePath: prefix,
+        actingPersonId: opts.actingPerson?.(request),
       },
       (target, action) => opts.authorize(request, target, action),
       (error) => {

@@ -1,0 +1,388 @@
+import type { Pool } from '../../platform/db/pool.js';
+import { parseAge } from './retention.js';
+
+/** A request the caller got wrong: answered with this status and `{error: message}`. */
+export class CatalogRequestError extends Error {
+  constructor(
+    message: string,
+    readonly statusCode = 400,
+  ) {
+    super(message);
+    this.name = 'CatalogRequestError';
+  }
+}
+
+type Parameters = Record<string, unknown>;
+
+/** Columns a summary can be grouped by. */
+export const SUMMARY_GROUP_COLUMNS = [
+  'type',
+  'config_class',
+  'namespace',
+  'agent_id',
+  'status',
+  'health',
+] as const;
+/** A tag key to group by (anything else in groupBy): letters, digits and `_ . / : -`. */
+const TAG_KEY = /^[A-Za-z0-9_./:-]{1,253}$/;
+
+/** The SQL of one groupBy entry: a column, or else the value of that tag. */
+function groupExpression(name: string): { sql: string; alias: string } {
+  if ((SUMMARY_GROUP_COLUMNS as readonly string[]).includes(name)) return { sql: `ci.${name}`, alias: name };
+  // Validated above, so the key can be inlined: GROUP BY positions need the same expression.
+  if (TAG_KEY.test(name)) return { sql: `ci.tags ->> '${name}'`, alias: name };
+  throw new CatalogRequestError(
+    `groupBy: "${name}" is not a column (${SUMMARY_GROUP_COLUMNS.join(', ')}) or a tag key`,
+  );
+}
+
+/** Spec core §9: catalog change recursion depth 5. */
+export const DEFAULT_CHANGE_DEPTH = 5;
+export const DEFAULT_CHANGES_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 1000;
+
+const CHANGE_SORT_COLUMNS: Readonly<Record<string, string>> = {
+  created_at: 'c.created_at',
+  first_observed: 'c.first_observed',
+  change_type: 'c.change_type',
+  severity: 'c.severity',
+  source: 'c.source',
+  summary: 'c.summary',
+  count: 'c.count',
+  config_id: 'c.config_id',
+  name: 'ci.name',
+  type: 'ci.type',
+  config_class: 'ci.config_class',
+  created_by: 'c.created_by',
+  external_created_by: 'c.external_created_by',
+};
+
+interface Tristate {
+  include: string[];
+  exclude: string[];
+}
+
+/**
+ * The tri-state filter value: `a,!b` or the UI's `a:1,b:-1`; included values are OR-ed,
+ * excluded ones AND-ed as NOT. Arrays of such values are accepted too.
+ */
+export function parseTristate(value: unknown, field: string): Tristate | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const parts = Array.isArray(value)
+    ? value.map(String)
+    : typeof value === 'string'
+      ? value.split(',')
+      : undefined;
+  if (!parts) throw new CatalogRequestError(`${field} must be a string`);
+  const result: Tristate = { include: [], exclude: [] };
+  for (const raw of parts) {
+    const part = raw.trim();
+    if (part === '') continue;
+    const scored = /^(.*):(-1|1)$/.exec(part);
+    if (scored) (scored[2] === '-1' ? result.exclude : result.include).push(scored[1]);
+    else if (part.startsWith('!')) result.exclude.push(part.slice(1));
+    else result.include.push(part);
+  }
+  return result.include.length + result.exclude.length > 0 ? result : undefined;
+}
+
+class Sql {
+  readonly values: unknown[] = [];
+  readonly where: string[] = [];
+  param(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+  tristate(column: string, filter: Tristate | undefined): void {
+    if (!filter) return;
+    if (filter.include.length > 0) this.where.push(`${column} = ANY(${this.param(filter.include)}::text[])`);
+    if (filter.exclude.length > 0) {
+      this.where.push(`(${column} IS NULL OR NOT (${column} = ANY(${this.param(filter.exclude)}::text[])))`);
+    }
+  }
+  clause(): string {
+    return this.where.length > 0 ? `WHERE ${this.where.join(' AND ')}` : '';
+  }
+}
+
+function stringMap(value: unknown, field: string): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value))
+    throw new CatalogRequestError(`${field} must be an object`);
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]));
+}
+
+/** `key=value,key2!=value2` (or a list of such, or a map) → equality and inequality matches. */
+function tagSelector(
+  value: unknown,
+): { equal: Record<string, string>; notEqual: Array<[string, string]> } | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const equal: Record<string, string> = {};
+  const notEqual: Array<[string, string]> = [];
+  if (typeof value === 'object' && !Array.isArray(value)) {
+    for (const [key, item] of Object.entries(value)) equal[key] = String(item);
+    return { equal, notEqual };
+  }
+  const parts = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  for (const part of parts) {
+    const match = /^\s*([^=!]+?)\s*(!=|==|=)\s*(.*?)\s*$/.exec(part);
+    if (!match) {
+      if (part.trim() === '') continue;
+      throw new CatalogRequestError(`tags: "${part}" is not key=value`);
+    }
+    if (match[2] === '!=') notEqual.push([match[1], match[3]]);
+    else equal[match[1]] = match[3];
+  }
+  return { equal, notEqual };
+}
+
+function bool(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
+/** An absolute time, `now-1h`, or an age (`2d`, meaning that long ago). */
+export function parseTime(value: unknown, field: string, now = new Date()): Date | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  if (typeof value !== 'string' && typeof value !== 'number')
+    throw new CatalogRequestError(`${field} must be a time`);
+  const text = String(value).trim();
+  if (text === 'now') return now;
+  const relative = /^now-(.+)$/.exec(text) ?? (/^\d+(\.\d+)?[a-zµ]+/.test(text) ? [text, text] : null);
+  if (relative) {
+    try {
+      return new Date(now.getTime() - parseAge(relative[1]));
+    } catch {
+      throw new CatalogRequestError(`${field}: "${text}" is not a time`);
+    }
+  }
+  const date = new Date(typeof value === 'number' ? value : text);
+  if (Number.isNaN(date.getTime())) throw new CatalogRequestError(`${field}: "${text}" is not a time`);
+  return date;
+}
+
+export interface ConfigSummaryRow {
+  [group: string]: unknown;
+  count: number;
+  health: Record<string, number>;
+  status: Record<string, number>;
+  changes?: number;
+  analysis?: Record<string, number>;
+  cost_per_minute: number | null;
+  cost_total_1d: number | null;
+  cost_total_7d: number | null;
+  cost_total_30d: number | null;
+  created_at: Date | null;
+  updated_at: Date | null;
+}
+
+export interface ChangeSearchResult {
+  summary: Record<string, number>;
+  changes: Array<Record<string, unknown>>;
+  total: number;
+}
+
+export interface CatalogService {
+  summary(input: Parameters): Promise<ConfigSummaryRow[]>;
+  changes(input: Parameters): Promise<ChangeSearchResult>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
+  return {
+    /**
+     * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type; a name that is not a
+     * column groups by that tag) with
+     * counts, health and status breakdowns, cost sums and, when asked (`changes.since`,
+     * `analysis.since`), change counts and open insights per analysis type.
+     */
+    async summary(input) {
+      const groupBy = (
+        Array.isArray(input.groupBy) && input.groupBy.length > 0 ? input.groupBy : ['config_class', 'type']
+      ).map(String);
+      const groups = groupBy.map(groupExpression);
+      const sql = new Sql();
+      if (!bool(input.deleted)) sql.where.push('ci.deleted_at IS NULL');
+      const labels = stringMap(input.filter, 'filter');
+      if (labels && Object.keys(labels).length > 0)
+        sql.where.push(`ci.labels @> ${sql.param(JSON.stringify(labels))}::jsonb`);
+      const tags = tagSelector(input.tags);
+      if (tags) {
+        if (Object.keys(tags.equal).length > 0)
+          sql.where.push(`ci.tags @> ${sql.param(JSON.stringify(tags.equal))}::jsonb`);
+        for (const [key, value] of tags.notEqual) {
+          sql.where.push(`ci.tags ->> ${sql.param(key)} IS DISTINCT FROM ${sql.param(value)}`);
+        }
+      }
+      sql.tristate('ci.status', parseTristate(input.status, 'status'));
+      sql.tristate('ci.health', parseTristate(input.health, 'health'));
+      sql.tristate('ci.type', parseTristate(input.type, 'type'));
+      const groupSelect = groups.map((group) => `${group.sql} AS "${group.alias}"`).join(', ');
+      const groupList = groups.map((_, index) => String(index + 1)).join(', ');
+      const base = `FROM config_items ci ${sql.clause()}`;
+      const keyOf = (row: Record<string, unknown>) =>
+        JSON.stringify(groups.map((group) => row[group.alias] ?? null));
+
+      const main = await pool.query<Record<string, unknown>>(
+        `SELECT ${groupSelect}, count(*)::integer AS count,
+                sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
+                sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
+                max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
+         ${base} GROUP BY ${groupList} ORDER BY ${groupList}`,
+        sql.values,
+      );
+      const rows = new Map<string, ConfigSummaryRow>();
+      for (const row of main.rows) {
+        rows.set(keyOf(row), { ...row, health: {}, status: {} } as ConfigSummaryRow);
+      }
+      for (const breakdown of ['health', 'status'] as const) {
+        const result = await pool.query<Record<string, unknown> & { value: string; n: number }>(
+          `SELECT ${groupSelect}, coalesce(ci.${breakdown}, 'unknown') AS value, count(*)::integer AS n
+           ${base} GROUP BY ${groupList}, ${groups.length + 1}`,
+          sql.values,
+        );
+        for (const row of result.rows) {
+          const target = rows.get(keyOf(row));
+          if (target) target[breakdown][row.value] = row.n;
+        }
+      }
+      const changesSince = parseTime((input.changes as Parameters | undefined)?.since, 'changes.since');
+      if (changesSince) {
+        const index = sql.values.length + 1;
+        const result = await pool.query<Record<string, unknown> & { n: number }>(
+          `SELECT ${groupSelect}, count(c.id)::integer AS n
+           FROM config_items ci JOIN config_changes c ON c.config_id = ci.id AND c.created_at >= $${index}
+           ${sql.clause()} GROUP BY ${groupList}`,
+          [...sql.values, changesSince],
+        );
+        for (const target of rows.values()) target.changes = 0;
+        for (const row of result.rows) {
+          const target = rows.get(keyOf(row));
+          if (target) target.changes = row.n;
+        }
+      }
+      const analysisSince = parseTime((input.analysis as Parameters | undefined)?.since, 'analysis.since');
+      if (analysisSince) {
+        const index = sql.values.length + 1;
+        const result = await pool.query<Record<string, unknown> & { analysis_type: string; n: number }>(
+          `SELECT ${groupSelect}, coalesce(a.analysis_type, 'other') AS analysis_type, count(a.id)::integer AS n
+           FROM config_items ci
+           JOIN config_analysis a ON a.config_id = ci.id AND coalesce(a.status, 'open') = 'open'
+                                 AND coalesce(a.last_observed, a.first_observed) >= $${index}
+           ${sql.clause()} GROUP BY ${groupList}, ${groups.length + 1}`,
+          [...sql.values, analysisSince],
+        );
+        for (const target of rows.values()) target.analysis = {};
+        for (const row of result.rows) {
+          const target = rows.get(keyOf(row));
+          if (target?.analysis) target.analysis[row.analysis_type] = row.n;
+        }
+      }
+      return [...rows.values()];
+    },
+
+    /**
+     * POST /api/catalog/changes: changes filtered by item (`id`, optionally with its related items
+     * when `recursive` is upstream, downstream or all, to `depth`), config_type, change type,
+     * severity, created_by (tri-state), tags, time range, deleted items; sorted by sort_by
+     * (`-` for descending, default -created_at); paged by page (from 1) and page_size.
+     */
+    async changes(input) {
+      const sql = new Sql();
+      if (input.id !== undefined && input.id !== null && input.id !== '') {
+        if (!isUuid(input.id)) throw new CatalogRequestError('id must be a config item id');
+        const recursive = typeof input.recursive === 'string' ? input.recursive : '';
+        const depth =
+          input.depth === undefined || input.depth === null || input.depth === ''
+            ? DEFAULT_CHANGE_DEPTH
+            : Number(input.depth);
+        if (!Number.isInteger(depth) || depth < 0)
+          throw new CatalogRequestError('depth must be a whole number');
+        const idParam = sql.param(input.id);
+        const direction: Record<string, string> = {
+          downstream: 'outgoing',
+          upstream: 'incoming',
+          all: 'all',
+        };
+        if (recursive === '' || recursive === 'none') {
+          sql.where.push(`c.config_id = ${idParam}::uuid`);
+        } else if (direction[recursive]) {
+          const depthParam = sql.param(depth);
+          const descendants =
+            recursive === 'upstream'
+              ? ''
+              : ` UNION SELECT d.id FROM config_items d, config_items root
+                  WHERE root.id = ${idParam}::uuid
+                    AND d.path LIKE (CASE WHEN coalesce(root.path, '') = '' THEN root.id::text
+                                          ELSE root.path || '.' || root.id END) || '%'`;
+          sql.where.push(
+            `c.config_id IN (SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
+                               true, ${depthParam}) r${descendants})`,
+          );
+        } else {
+          throw new CatalogRequestError('recursive must be one of upstream, downstream, all, none');
+        }
+      }
+      if (!bool(input.include_deleted_configs)) sql.where.push('ci.deleted_at IS NULL');
+      sql.tristate('ci.type', parseTristate(input.config_type, 'config_type'));
+      sql.tristate('c.change_type', parseTristate(input.type ?? input.change_type, 'type'));
+      sql.tristate('c.severity', parseTristate(input.severity, 'severity'));
+      sql.tristate(
+        'coalesce(c.created_by::text, c.external_created_by)',
+        parseTristate(input.created_by, 'created_by'),
+      );
+      const tags = tagSelector(input.tags);
+      if (tags) {
+        if (Object.keys(tags.equal).length > 0)
+          sql.where.push(`ci.tags @> ${sql.param(JSON.stringify(tags.equal))}::jsonb`);
+        for (const [key, value] of tags.notEqual) {
+          sql.where.push(`ci.tags ->> ${sql.param(key)} IS DISTINCT FROM ${sql.param(value)}`);
+        }
+      }
+      const from = parseTime(input.from, 'from');
+      const to = parseTime(input.to, 'to');
+      if (from) sql.where.push(`c.created_at >= ${sql.param(from)}`);
+      if (to) sql.where.push(`c.created_at <= ${sql.param(to)}`);
+
+      const sortBy =
+        typeof input.sort_by === 'string' && input.sort_by !== '' ? input.sort_by : '-created_at';
+      const descending = sortBy.startsWith('-');
+      const sortColumn = CHANGE_SORT_COLUMNS[descending ? sortBy.slice(1) : sortBy];
+      if (!sortColumn) throw new CatalogRequestError(`sort_by: "${sortBy}" is not a change column`);
+      const pageSize = input.page_size === undefined ? DEFAULT_CHANGES_PAGE_SIZE : Number(input.page_size);
+      const page = input.page === undefined ? 1 : Number(input.page);
+      if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+        throw new CatalogRequestError(`page_size must be between 1 and ${MAX_PAGE_SIZE}`);
+      }
+      if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
+
+      const from_ = `FROM config_changes c JOIN config_items ci ON ci.id = c.config_id ${sql.clause()}`;
+      const summary = await pool.query<{ change_type: string | null; n: number }>(
+        `SELECT c.change_type, count(*)::integer AS n ${from_} GROUP BY c.change_type`,
+        sql.values,
+      );
+      const limit = sql.param(pageSize);
+      const offset = sql.param((page - 1) * pageSize);
+      const list = await pool.query<Record<string, unknown>>(
+        `SELECT c.id, c.config_id, ci.name, ci.deleted_at, ci.type, ci.config_class, ci.tags,
+                c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
+                c.created_by, c.count, c.first_observed, ci.agent_id
+         ${from_}
+         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'} NULLS LAST, c.id
+         LIMIT ${limit} OFFSET ${offset}`,
+        sql.values,
+      );
+      const counts: Record<string, number> = {};
+      let total = 0;
+      for (const row of summary.rows) {
+        counts[row.change_type ?? ''] = row.n;
+        total += row.n;
+      }
+      return { summary: counts, changes: list.rows, total };
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Pool } from '../../platform/db/pool.js';
+import type { JobsService } from '../../platform/jobs/index.js';
+import { errorMessage } from '../../platform/jobs/support.js';
+import type { Logger } from '../../platform/logger.js';
+import { requirePermission } from '../auth/index.js';
+import { CatalogRequestError, createCatalogService, isUuid } from './catalog-service.js';
+import { loadScraper, runScrapeJob, SCRAPER_JOB_NAME, SCRAPER_RESOURCE_TYPE } from './scraper-scheduler.js';
+
+export interface CatalogRoutesOptions {
+  pool: Pool;
+  jobs: Pick<JobsService, 'startJob'>;
+  logger: Logger;
+  /** Relative file paths and exec scripts of Run Now resolve here. Default process.cwd(). */
+  baseDir?: string;
+}
+
+type Parameters = Record<string, unknown>;
+
+function parameters(value: unknown): Parameters {
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Parameters) : {};
+}
+
+function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof CatalogRequestError)
+    return reply.status(error.statusCode).send({ error: error.message });
+  throw error;
+}
+
+/** The catalog API of API.md §2 (summary, change search) and Run Now for scrapers. */
+export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutesOptions): Promise<void> {
+  const service = createCatalogService({ pool: options.pool });
+  // Contracts map the catalog relations to `database` under the `catalog` object and the
+  // `config` feature; running a scraper writes config_scrapers' items.
+  const readCatalog = requirePermission('database', 'read', { object: 'catalog', feature: 'config' });
+  const runScrapers = requirePermission('config_scrapers', 'write', { object: 'catalog' });
+
+  app.post('/api/catalog/summary', { preHandler: readCatalog }, async (request, reply) => {
+    try {
+      return await service.summary(parameters(request.body));
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.post('/api/catalog/changes', { preHandler: readCatalog }, async (request, reply) => {
+    try {
+      return await service.changes({ ...parameters(request.query), ...parameters(request.body) });
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.post('/api/catalog/scrapers/:id/run', { preHandler: runScrapers }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    const scraper = isUuid(id) ? await loadScraper(options.pool, id) : undefined;
+    if (!scraper || scraper.deleted_at !== null)
+      return reply.status(404).send({ error: 'Scraper not found' });
+    const job = await options.jobs.startJob({
+      name: SCRAPER_JOB_NAME,
+      resourceType: SCRAPER_RESOURCE_TYPE,
+      resourceId: scraper.id,
+      agentId: scraper.agent_id,
+    });
+    try {
+      const outcome = await runScrapeJob(options.pool, scraper, job, { baseDir: options.baseDir });
+      const status = await job.success();
+      return {
+        job_id: job.id,
+        status,
+        scrape_summary: outcome.scrapeSummary,
+        summary: outcome.summary,
+        errors: [],
+      };
+    } catch (error) {
+      const message = errorMessage(error);
+      options.logger.warn({ scraper: scraper.id, err: message }, 'scraper run failed');
+      const status = await job.failure(message);
+      return { job_id: job.id, status, errors: [message] };
+    }
+  });
+}

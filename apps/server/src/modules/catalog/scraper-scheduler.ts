@@ -1,0 +1,191 @@
+import type { Pool } from '../../platform/db/pool.js';
+import type { JobRun, JobsLogger, JobsService } from '../../platform/jobs/index.js';
+import { errorMessage } from '../../platform/jobs/support.js';
+import { runScrape, type ScrapeOutcome, type ScraperRow } from './scrape-engine.js';
+
+/** The job history name of scrapes (scheduled and Run Now). */
+export const SCRAPER_JOB_NAME = 'Scraper';
+export const SCRAPER_RESOURCE_TYPE = 'config_scraper';
+/** A scraper without a schedule runs hourly. */
+export const DEFAULT_SCRAPER_SCHEDULE = '@every 60m';
+export const DEFAULT_SCRAPER_POLL_INTERVAL_MS = 10_000;
+
+export function scraperScheduleName(scraperId: string): string {
+  return `config_scraper:${scraperId}`;
+}
+
+interface ScraperRecord extends ScraperRow {
+  schedule: string | null;
+  updated_at: Date;
+}
+
+const SCRAPER_COLUMNS = 'id, name, namespace, spec, agent_id, schedule, updated_at, deleted_at';
+
+export async function loadScraper(pool: Pool, id: string): Promise<ScraperRecord | undefined> {
+  const { rows } = await pool.query<ScraperRecord>(
+    `SELECT ${SCRAPER_COLUMNS} FROM config_scrapers WHERE id = $1`,
+    [id],
+  );
+  return rows[0];
+}
+
+export function scheduleOf(scraper: Pick<ScraperRecord, 'schedule' | 'spec'>): string {
+  const fromSpec = scraper.spec?.schedule;
+  if (typeof scraper.schedule === 'string' && scraper.schedule.trim() !== '') return scraper.schedule;
+  if (typeof fromSpec === 'string' && fromSpec.trim() !== '') return fromSpec;
+  return DEFAULT_SCRAPER_SCHEDULE;
+}
+
+export interface ScrapeJobOptions {
+  signal?: AbortSignal;
+  baseDir?: string;
+}
+
+/**
+ * One scrape recorded on a job: successes count the items read, details carry the per-type
+ * scrape summary and the reconcile summary. A failure throws (the caller ends the job FAILED).
+ */
+export async function runScrapeJob(
+  pool: Pool,
+  scraper: ScraperRow,
+  job: Pick<JobRun, 'incrementSuccess' | 'setDetail'>,
+  options: ScrapeJobOptions = {},
+): Promise<ScrapeOutcome> {
+  const outcome = await runScrape(pool, scraper, options);
+  job.setDetail('scrape_summary', outcome.scrapeSummary);
+  job.setDetail('summary', outcome.summary);
+  if (outcome.summary.scraped > 0) job.incrementSuccess(outcome.summary.scraped);
+  return outcome;
+}
+
+export interface ScraperSchedulerOptions {
+  pool: Pool;
+  jobs: Pick<JobsService, 'schedules'>;
+  logger: JobsLogger;
+  pollIntervalMs?: number;
+  /** A scrape still running after this is recorded FAILED. Default 5 minutes. */
+  runTimeoutMs?: number;
+  baseDir?: string;
+}
+
+export interface ScraperScheduler {
+  refresh(): Promise<void>;
+  registered(): string[];
+  stop(): Promise<void>;
+}
+
+interface Known {
+  updatedAt: number;
+  schedule: string | null;
+}
+
+/**
+ * One schedule per live scraper (`config_scraper:<id>`), kept in step with config_scrapers by
+ * polling updated_at; deleted scrapers are unregistered and their items marked deleted.
+ */
+export function createScraperScheduler(options: ScraperSchedulerOptions): ScraperScheduler {
+  const { pool, jobs, logger } = options;
+  const known = new Map<string, Known>();
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const register = async (scraper: ScraperRecord, schedule: string): Promise<void> => {
+    await jobs.schedules.register({
+      name: scraperScheduleName(scraper.id),
+      jobName: SCRAPER_JOB_NAME,
+      schedule,
+      timeoutMs: options.runTimeoutMs,
+      resource: { type: SCRAPER_RESOURCE_TYPE, id: scraper.id },
+      agentId: scraper.agent_id,
+      handler: async ({ signal, job }) => {
+        const current = await loadScraper(pool, scraper.id);
+        if (!current || current.deleted_at !== null) return;
+        await runScrapeJob(pool, current, job, { signal, baseDir: options.baseDir });
+      },
+    });
+  };
+
+  const apply = async (scraper: ScraperRecord): Promise<void> => {
+    const name = scraperScheduleName(scraper.id);
+    const previous = known.get(scraper.id);
+    const updatedAt = scraper.updated_at.getTime();
+    if (previous && previous.updatedAt === updatedAt) return;
+    if (scraper.deleted_at !== null) {
+      if (previous === undefined || previous.schedule) await jobs.schedules.unregister(name);
+      // The scraper's own soft delete marks its items deleted (0004 config_items comment).
+      await pool.query(
+        `UPDATE config_items SET deleted_at = now(), delete_reason = 'scraper deleted'
+         WHERE scraper_id = $1 AND deleted_at IS NULL`,
+        [scraper.id],
+      );
+      known.delete(scraper.id);
+      return;
+    }
+    const schedule = scheduleOf(scraper);
+    try {
+      await register(scraper, schedule);
+      known.set(scraper.id, { updatedAt, schedule });
+    } catch (error) {
+      logger.warn(
+        { scraper: scraper.id, schedule, err: errorMessage(error) },
+        'scraper schedule not registered',
+      );
+      if (previous?.schedule) await jobs.schedules.unregister(name);
+      known.set(scraper.id, { updatedAt, schedule: null });
+    }
+  };
+
+  const refreshOnce = async (): Promise<void> => {
+    const { rows } = await pool.query<ScraperRecord>(
+      `SELECT ${SCRAPER_COLUMNS} FROM config_scrapers
+       WHERE deleted_at IS NULL OR id = ANY($1::uuid[])
+          OR EXISTS (SELECT 1 FROM config_items i WHERE i.scraper_id = config_scrapers.id AND i.deleted_at IS NULL)`,
+      [[...known.keys()]],
+    );
+    const seen = new Set<string>();
+    for (const scraper of rows) {
+      seen.add(scraper.id);
+      try {
+        await apply(scraper);
+      } catch (error) {
+        logger.error({ scraper: scraper.id, err: errorMessage(error) }, 'syncing a scraper failed');
+      }
+    }
+    for (const [id, entry] of known) {
+      if (seen.has(id)) continue;
+      if (entry.schedule) await jobs.schedules.unregister(scraperScheduleName(id));
+      known.delete(id);
+    }
+  };
+
+  const refresh = (): Promise<void> => {
+    const next = chain.then(refreshOnce, refreshOnce);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  const poll = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      refresh()
+        .catch((error: unknown) => logger.error({ err: errorMessage(error) }, 'reading scrapers failed'))
+        .finally(poll);
+    }, options.pollIntervalMs ?? DEFAULT_SCRAPER_POLL_INTERVAL_MS);
+    timer.unref();
+  };
+  poll();
+
+  return {
+    refresh,
+    registered: () =>
+      [...known.entries()]
+        .filter(([, entry]) => entry.schedule !== null)
+        .map(([id]) => scraperScheduleName(id)),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await chain;
+    },
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * The incidents module: behaviour of incidents written through the data API lives in migration
+ * 0031 (defaults, timeline, events, views); this module runs the incident-rules engine on the
+ * event queue.
+ */
+import type { Pool } from '../../platform/db/pool.js';
+import type { JobsService } from '../../platform/jobs/index.js';
+import type { Logger } from '../../platform/logger.js';
+import {
+  CHECK_FAILED_EVENT,
+  CHECK_PASSED_EVENT,
+  incidentRuleHandlers,
+  RULE_EVALUATE_EVENT,
+  RULE_RECOVER_EVENT,
+} from './incident-rules.js';
+
+export { ACTING_PERSON_SETTING, setActingPerson } from './acting-person.js';
+export {
+  applyCheckRecovery,
+  applyRulesToFailedCheck,
+  applyScheduledRecovery,
+  applyScheduledRule,
+  CHECK_FAILED_EVENT,
+  CHECK_PASSED_EVENT,
+  incidentRuleHandlers,
+  loadIncidentRules,
+  ruleSelectsCheck,
+  RULE_EVALUATE_EVENT,
+  RULE_RECOVER_EVENT,
+  type CheckEventDetails,
+  type RecoveryOutcome,
+  type RuleOutcome,
+} from './incident-rules.js';
+export {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  parseIncidentRule,
+  parseRuleDuration,
+  sortRules,
+  type IncidentRule,
+  type IncidentSeverity,
+  type IncidentStatus,
+  type IncidentType,
+} from './rule-spec.js';
+export {
+  matchesLabelSelector,
+  matchesSelector,
+  matchesValueList,
+  type SelectableResource,
+} from './selectors.js';
+
+export interface IncidentWorkersOptions {
+  pool: Pool;
+  jobs: Pick<JobsService, 'events'>;
+  logger: Logger;
+}
+
+export interface IncidentWorkers {
+  /** Removes this module's consumers (in-flight handlers finish with the jobs service). */
+  stop(): void;
+}
+
+/** The events this module consumes; each name may have only one consumer in the jobs service. */
+export const INCIDENT_WORKER_EVENTS = [
+  CHECK_FAILED_EVENT,
+  CHECK_PASSED_EVENT,
+  RULE_EVALUATE_EVENT,
+  RULE_RECOVER_EVENT,
+] as const;
+
+/** Registers the incident-rules consumers on the jobs service's event queue. */
+export function startIncidentWorkers(options: IncidentWorkersOptions): IncidentWorkers {
+  const logger = options.logger.child({ component: 'incidents' });
+  for (const name of INCIDENT_WORKER_EVENTS) {
+    const handler = incidentRuleHandlers[name];
+    options.jobs.events.on(name, (event, context) =>
+      handler(event, { ...context, pool: options.pool, logger }),
+    );
+  }
+  return {
+    stop: () => {
+      for (const name of INCIDENT_WORKER_EVENTS) options.jobs.events.off(name);
+    },
+  };
+}

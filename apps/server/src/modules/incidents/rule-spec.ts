@@ -1,0 +1,232 @@
+import { z } from 'zod';
+
+/** Incident values the schema accepts (migration 0007's CHECK constraints, spec core §4). */
+export const INCIDENT_STATUSES = ['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed'] as const;
+export const INCIDENT_SEVERITIES = [
+  'info',
+  'warning',
+  'low',
+  'medium',
+  'high',
+  'critical',
+  'blocker',
+] as const;
+export const INCIDENT_TYPES = [
+  'cost',
+  'availability',
+  'performance',
+  'security',
+  'integration',
+  'compliance',
+  'technicalDebt',
+  'reliability',
+] as const;
+
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
+export type IncidentType = (typeof INCIDENT_TYPES)[number];
+
+const stringList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => (Array.isArray(value) ? value : [value]));
+
+const selector = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  namespace: z.string().optional(),
+  types: stringList.optional(),
+  labelSelector: z.string().optional(),
+  fieldSelector: z.string().optional(),
+  search: z.string().optional(),
+});
+
+export type ResourceSelector = z.infer<typeof selector>;
+
+/** Go-style durations (`30s`, `5m`, `1h30m`) plus d and w; numbers are nanoseconds as in Go. */
+const durationValue = z.union([z.string(), z.number()]);
+
+const autoAction = z.looseObject({ timeout: durationValue.optional() });
+
+/**
+ * The ecosystem's IncidentRule spec, read leniently: what the resources module stored is already
+ * validated as a loose object, and unknown keys are kept there for round-tripping.
+ */
+const ruleSpecSchema = z.looseObject({
+  name: z.string().optional(),
+  priority: z.number().int().optional(),
+  breakOnMatch: z.boolean().optional(),
+  filter: z
+    .looseObject({
+      status: stringList.optional(),
+      severity: stringList.optional(),
+      type: stringList.optional(),
+      category: stringList.optional(),
+      age: durationValue.optional(),
+    })
+    .optional(),
+  checks: z.array(selector).optional(),
+  components: z.array(selector).optional(),
+  template: z
+    .looseObject({
+      title: z.string().optional(),
+      description: z.string().optional(),
+      severity: z.string().optional(),
+      type: z.string().optional(),
+      status: z.string().optional(),
+      commander_id: z.string().optional(),
+      communicator_id: z.string().optional(),
+    })
+    .optional(),
+  responders: z
+    .looseObject({
+      people: stringList.optional(),
+      teams: stringList.optional(),
+    })
+    .optional(),
+  autoResolve: autoAction.nullable().optional(),
+  autoClose: autoAction.nullable().optional(),
+});
+
+export interface IncidentRule {
+  id: string;
+  name: string;
+  namespace: string;
+  priority: number;
+  breakOnMatch: boolean;
+  filter: {
+    status: string[];
+    severity: string[];
+    type: string[];
+    category: string[];
+    /** Milliseconds the check must have been failing; 0 opens at once. */
+    ageMs: number;
+  };
+  checks: ResourceSelector[];
+  components: ResourceSelector[];
+  template: {
+    title?: string;
+    description?: string;
+    severity: IncidentSeverity;
+    type: IncidentType;
+    status: IncidentStatus;
+    commanderId?: string;
+    communicatorId?: string;
+  };
+  responders: { people: string[]; teams: string[] };
+  /** Milliseconds of passing before the incident is resolved/closed; null: never. */
+  autoResolveMs: number | null;
+  autoCloseMs: number | null;
+}
+
+const UNITS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3,
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** Milliseconds of a duration such as `90s`, `1h30m`, `7d`, or Go nanoseconds as a number. */
+export function parseRuleDuration(value: string | number): number {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) throw new Error(`${value} is not a duration`);
+    return value / 1e6;
+  }
+  const text = value.trim();
+  if (text === '' || text === '0') return 0;
+  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)/y;
+  let total = 0;
+  let position = 0;
+  while (position < text.length) {
+    part.lastIndex = position;
+    const match = part.exec(text);
+    if (!match) throw new Error(`"${value}" is not a duration such as 30s, 5m, 1h30m or 7d`);
+    total += Number(match[1]) * (UNITS[match[2]] ?? 0);
+    position = part.lastIndex;
+  }
+  return Math.round(total);
+}
+
+const TYPE_ALIASES: Record<string, IncidentType> = {
+  technical_debt: 'technicalDebt',
+  technicaldebt: 'technicalDebt',
+};
+
+function pick<T extends string>(allowed: readonly T[], value: string | undefined, fallback: T): T {
+  if (!value) return fallback;
+  const lower = value.toLowerCase();
+  return allowed.find((candidate) => candidate.toLowerCase() === lower) ?? fallback;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Reads a stored rule. Throws (with the field) when the spec cannot be understood, so the
+ * engine can log and skip that one rule.
+ */
+export function parseIncidentRule(row: {
+  id: string;
+  name: string;
+  namespace: string;
+  spec: unknown;
+}): IncidentRule {
+  const parsed = ruleSpecSchema.safeParse(row.spec ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`spec.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  const spec = parsed.data;
+  const template = spec.template ?? {};
+  const typeText = template.type ? (TYPE_ALIASES[template.type.toLowerCase()] ?? template.type) : undefined;
+  const timeout = (action: { timeout?: string | number } | null | undefined): number | null =>
+    action ? parseRuleDuration(action.timeout ?? 0) : null;
+  return {
+    id: row.id,
+    name: spec.name ?? row.name,
+    namespace: row.namespace,
+    priority: spec.priority ?? 0,
+    breakOnMatch: spec.breakOnMatch ?? false,
+    filter: {
+      status: spec.filter?.status ?? [],
+      severity: spec.filter?.severity ?? [],
+      type: spec.filter?.type ?? [],
+      category: spec.filter?.category ?? [],
+      ageMs: spec.filter?.age === undefined ? 0 : parseRuleDuration(spec.filter.age),
+    },
+    checks: spec.checks ?? [],
+    components: spec.components ?? [],
+    template: {
+      ...(template.title ? { title: template.title } : {}),
+      ...(template.description ? { description: template.description } : {}),
+      // The ecosystem's rules write "Low"; the schema stores lower case.
+      severity: pick(INCIDENT_SEVERITIES, template.severity, 'low'),
+      type: pick(INCIDENT_TYPES, typeText, 'availability'),
+      status: pick(INCIDENT_STATUSES, template.status, 'open'),
+      ...(template.commander_id && UUID.test(template.commander_id)
+        ? { commanderId: template.commander_id }
+        : {}),
+      ...(template.communicator_id && UUID.test(template.communicator_id)
+        ? { communicatorId: template.communicator_id }
+        : {}),
+    },
+    responders: { people: spec.responders?.people ?? [], teams: spec.responders?.teams ?? [] },
+    autoResolveMs: timeout(spec.autoResolve),
+    autoCloseMs: timeout(spec.autoClose),
+  };
+}
+
+/** Rules in processing order: lower priority first, then by namespace and name. */
+export function sortRules(rules: IncidentRule[]): IncidentRule[] {
+  return [...rules].sort(
+    (a, b) =>
+      a.priority - b.priority || a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name),
+  );
+}
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

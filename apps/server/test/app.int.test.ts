@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.js';
+import { createTokenForUser } from '../src/modules/auth/index.js';
+import { loadConfig } from '../src/platform/config.js';
+import { createJobsService, type JobsService } from '../src/platform/jobs/index.js';
+import { createLogger } from '../src/platform/logger.js';
+import { createSecretBox, keyFromSecret } from '../src/platform/secrets.js';
+import { createTestDatabase, type TestDatabase } from './harness/db.js';
+import { createPerson } from './harness/factories.js';
+
+/** The composed application (buildApp) as `opsdeck serve` runs it, driven through HTTP. */
+describe('the composed API', () => {
+  let db: TestDatabase;
+  let jobs: JobsService;
+  let app: FastifyInstance;
+  const tokens: Record<string, string> = {};
+  const people: Record<string, string> = {};
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const logger = createLogger('silent');
+    jobs = createJobsService({ pool: db.pool, logger });
+    await jobs.start();
+    const config = loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'silent' });
+    ({ app } = await buildApp({
+      config,
+      pool: db.pool,
+      logger,
+      secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
+      jobs,
+    }));
+    for (const role of ['responder', 'viewer']) {
+      const person = await createPerson(db.pool, { name: `A ${role}`, roles: [role] });
+      people[role] = person.id;
+      tokens[role] = await createTokenForUser(db.pool, { email: person.email as string, name: role });
+    }
+  });
+  afterAll(async () => {
+    await app?.close();
+    await jobs?.stop();
+    await db?.close();
+  });
+
+  const call = (role: string, method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
+    app.inject({
+      method,
+      url,
+      payload: payload === undefined ? undefined : JSON.stringify(payload),
+      headers: {
+        authorization: `Bearer ${tokens[role]}`,
+        'content-type': 'application/json',
+        prefer: 'return=representation',
+      },
+    });
+
+  it('refuses callers without credentials', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/db/incidents' });
+    expect(response.statusCode).toBe(401);
+  });
+
+  it('lets a responder declare and update an incident, recording who did what', async () => {
+    const created = await call('responder', 'POST', '/api/db/incidents', {
+      title: 'Checkout is slow',
+      severity: 'high',
+      type: 'performance',
+    });
+    expect(created.statusCode).toBe(201);
+    const [incident] = created.json() as {
+      id: string;
+      status: string;
+      commander_id: string;
+      created_by: string;
+    }[];
+    expect(incident).toMatchObject({
+      status: 'open',
+      created_by: people.responder,
+      commander_id: people.responder,
+    });
+
+    const updated = await call('responder', 'PATCH', `/api/db/incidents?id=eq.${incident?.id}`, {
+      status: 'investigating',
+    });
+    expect(updated.statusCode).toBe(200);
+    const history = await call(
+      'responder',
+      'GET',
+      `/api/db/incident_histories?incident_id=eq.${incident?.id}&type=eq.incident.status_updated&select=type,created_by`,
+    );
+    expect(history.json()).toEqual([{ type: 'incident.status_updated', created_by: people.responder }]);
+
+    const badStatus = await call('responder', 'PATCH', `/api/db/incidents?id=eq.${incident?.id}`, {
+      status: 'on-fire',
+    });
+    expect(badStatus.statusCode).toBe(400);
+    const unchanged = await call('responder', 'GET', `/api/db/incidents?id=eq.${incident?.id}&select=status`);
+    expect(unchanged.json()).toEqual([{ status: 'investigating' }]);
+  });
+
+  it('lets a viewer read but not write, and says who the caller is', async () => {
+    const refused = await call('viewer', 'POST', '/api/db/incidents', {
+      title: 'x',
+      severity: 'low',
+      type: 'cost',
+    });
+    expect(refused.statusCode).toBe(403);
+    expect((await call('viewer', 'GET', '/api/db/incidents?select=title')).statusCode).toBe(200);
+    const whoami = await call('viewer', 'GET', '/api/auth/whoami');
+    expect(whoami.json()).toMatchObject({ payload: { user: { id: people.viewer }, roles: ['viewer'] } });
+  });
+});

@@ -14,6 +14,7 @@ import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './d
 import type { SecretBox } from './platform/secrets.js';
 import type { JobsService } from './platform/jobs/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { catalogRoutes } from './modules/catalog/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 
 export interface AppDependencies {
@@ -109,6 +110,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   });
   await app.register(settingsRoutes, { pool });
   await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });
+  await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(resourceSchemaRoutes);
   await registerWebApp(app, deps.config.webDistDir);
 

@@ -6,6 +6,7 @@ import type { Metrics } from './platform/telemetry/metrics.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
 import { startHealthWorkers } from './modules/health/index.js';
 import { startIncidentWorkers } from './modules/incidents/index.js';
+import { startCatalogWorkers } from './modules/catalog/index.js';
 
 export interface Workers {
   /** The jobs service: HTTP routes use it to record job history for work they run. */
@@ -33,6 +34,13 @@ export async function startWorkers(deps: {
   const health = deps.config.workers
     ? await startHealthWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'health' }) })
     : undefined;
+  const catalog = deps.config.workers
+    ? await startCatalogWorkers({
+        pool: deps.pool,
+        jobs,
+        logger: deps.logger.child({ component: 'catalog' }),
+      })
+    : undefined;
   const incidents = deps.config.workers
     ? startIncidentWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'incidents' }) })
     : undefined;
@@ -40,6 +48,7 @@ export async function startWorkers(deps: {
     jobs,
     stop: async () => {
       await health?.stop();
+      await catalog?.stop();
       incidents?.stop();
       await jobs.stop();
       await closeJavascriptSandbox();

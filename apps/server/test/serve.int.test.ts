@@ -269,6 +269,30 @@ describe('the demo on a first start', () => {
       expect(((await statuses.json()) as { status: boolean }[])[0]).toMatchObject({ status: false });
       const teams = await fetch(`${server.url}/api/db/teams?select=name&order=name`, { headers });
       expect(await teams.json()).toEqual([{ name: 'on-call' }, { name: 'platform' }]);
+
+      // The demo scraper reads the checkout's own package manifests into the catalog.
+      const scrapers = await fetch(
+        `${server.url}/api/db/config_scrapers?select=id&name=eq.opsdeck-repository`,
+        {
+          headers,
+        },
+      );
+      const [scraper] = (await scrapers.json()) as { id: string }[];
+      const scrape = await fetch(`${server.url}/api/catalog/scrapers/${scraper?.id}/run`, {
+        method: 'POST',
+        headers,
+      });
+      expect(scrape.status).toBe(200);
+      const packages = await fetch(
+        `${server.url}/api/db/config_items?type=eq.Npm::Package&deleted_at=is.null&select=name&order=name`,
+        { headers },
+      );
+      expect(await packages.json()).toEqual([
+        { name: '@opsdeck/contracts' },
+        { name: '@opsdeck/server' },
+        { name: '@opsdeck/web' },
+        { name: 'opsdeck' },
+      ]);
     } finally {
       server.process.child.kill('SIGTERM');
       expect(await server.process.exited).toBe(0);

@@ -1,14 +1,15 @@
 import { expect, test } from '@playwright/test';
+import { ADMIN, signIn } from '../fixtures/auth';
 
-test('the app opens and shows the running backend', async ({ page }) => {
-  await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Opsdeck' })).toBeVisible();
-  await expect(page.getByText('Backend version')).toBeVisible();
-  await expect(page.getByText(/^1[5-9]\.\d+/)).toBeVisible();
+test('the app opens on the jobs history', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await expect(page).toHaveURL(/\/settings\/jobs$/);
+  await expect(page.getByRole('heading', { name: 'Jobs History', level: 1 })).toBeVisible();
 });
 
-test('a client-side route deep-links to the app', async ({ page }) => {
-  const response = await page.goto('/health?timeRange=1h');
+test('a deep link without a session goes to the login screen and back', async ({ page }) => {
+  const response = await page.goto('/settings/feature-flags?pageSize=10');
   expect(response?.status()).toBe(200);
-  await expect(page.getByRole('heading', { name: 'Opsdeck' })).toBeVisible();
+  await page.waitForURL((url) => url.pathname === '/login');
+  expect(new URL(page.url()).searchParams.get('return_to')).toBe('/settings/feature-flags?pageSize=10');
 });

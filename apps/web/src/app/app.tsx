@@ -1,20 +1,25 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { AboutPanel } from '../features/about/components/about-panel';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { createBrowserRouter, RouterProvider } from 'react-router';
+import { AppToaster } from '../components/toasts/app-toaster';
+import { redirectToLogin } from '../features/auth';
+import { setUnauthorizedHandler } from '../lib/api-client';
+import { CurrentAccessProvider } from './current-access';
+import { createQueryClient } from './query-client';
+import { appRoutes } from './route-table';
 
-/** Default stale time for cached queries (spec core §9). */
-const DEFAULT_STALE_TIME_MS = 300_000;
+// Spec core §8: a 401 on any call goes to the login screen, coming back to this page.
+setUnauthorizedHandler(() => redirectToLogin());
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { staleTime: DEFAULT_STALE_TIME_MS, retry: 1 } },
-});
+const queryClient = createQueryClient();
+const router = createBrowserRouter(appRoutes);
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <main className="mx-auto max-w-3xl p-8">
-        <h1 className="text-2xl font-semibold text-gray-900">Opsdeck</h1>
-        <AboutPanel />
-      </main>
+      <CurrentAccessProvider>
+        <RouterProvider router={router} />
+      </CurrentAccessProvider>
+      <AppToaster />
     </QueryClientProvider>
   );
 }

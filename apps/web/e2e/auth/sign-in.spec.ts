@@ -1,0 +1,114 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, AuthScreens, signIn } from '../fixtures/auth.js';
+import { totpCode } from '../fixtures/totp.js';
+
+/** A new account per test, so enabling a second factor never touches the shared admin. */
+async function registerUser(page: Page, returnTo = '/profile-settings') {
+  const email = `user-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+  const password = 'e2e-user-password';
+  await page.goto(`/registration?return_to=${encodeURIComponent(returnTo)}`);
+  await expect(page.getByRole('heading', { name: 'Create account' })).toBeVisible();
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('First name').fill('Erin');
+  await page.getByLabel('Last name').fill('Tester');
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL((url) => url.pathname === returnTo);
+  return { email, password };
+}
+
+test('the admin signs in and lands on the page asked for', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password, '/profile-settings');
+  const screens = new AuthScreens(page);
+  await expect(page.getByRole('heading', { name: 'Profile Settings', level: 1 })).toBeVisible();
+  await expect(screens.section('Profile Settings').getByLabel('Email')).toHaveValue(ADMIN.email);
+  const whoami = await page.request.get('/api/auth/whoami');
+  expect(whoami.status()).toBe(200);
+});
+
+test('a wrong password shows the server message next to the form', async ({ page }) => {
+  const screens = new AuthScreens(page);
+  await screens.openLogin();
+  await screens.submitPassword(ADMIN.email, 'not-the-password');
+  await expect(page.getByText('The email address or password is incorrect.')).toBeVisible();
+  await expect(page).toHaveURL(/\/login\?/);
+  await expect(screens.email).toHaveValue(ADMIN.email);
+});
+
+test('sign out, then signing in again lands back on the same path and query', async ({ page }) => {
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/jobs?page=2');
+  await expect(page).toHaveURL(/\/settings\/jobs\?page=2$/);
+  await page.getByRole('button', { name: 'User menu' }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL((url) => url.pathname === '/login');
+  expect(new URL(page.url()).searchParams.get('return_to')).toBe('/settings/jobs?page=2');
+  const screens = new AuthScreens(page);
+  await screens.submitPassword(ADMIN.email, ADMIN.password);
+  await page.waitForURL((url) => url.pathname === '/settings/jobs' && url.search === '?page=2');
+});
+
+test('an unknown visitor is sent to the login screen with return_to', async ({ page }) => {
+  await page.goto('/settings/jobs?page=3');
+  await page.waitForURL((url) => url.pathname === '/login');
+  expect(new URL(page.url()).searchParams.get('return_to')).toBe('/settings/jobs?page=3');
+});
+
+test('a new account registers and is signed in', async ({ page }) => {
+  const { email } = await registerUser(page);
+  const screens = new AuthScreens(page);
+  await expect(page.getByRole('heading', { name: 'Profile Settings', level: 1 })).toBeVisible();
+  await expect(screens.section('Profile Settings').getByLabel('Email')).toHaveValue(email);
+});
+
+test('TOTP is enabled in profile settings and then asked for at sign-in', async ({ page }) => {
+  // may wait up to one 30 s TOTP step so that the sign-in code differs from the setup code
+  test.setTimeout(90_000);
+  const { email, password } = await registerUser(page);
+  const screens = new AuthScreens(page);
+  const totp = screens.section('Manage 2FA TOTP Authenticator App');
+  const secret = (await totp.locator('[data-node="totp_secret_key"] code').textContent())?.trim() ?? '';
+  expect(secret).toMatch(/^[A-Z2-7]+=*$/);
+  const setupStep = Math.floor(Date.now() / 30_000);
+  await totp.getByLabel('Verification code').fill(totpCode(secret));
+  await totp.getByRole('button', { name: 'Save' }).click();
+  await expect(totp.getByRole('button', { name: 'Unlink TOTP authenticator app' })).toBeVisible();
+
+  await screens.signOutByApi();
+  await screens.openLogin('/profile-settings');
+  await screens.submitPassword(email, password);
+  await expect(page.getByRole('heading', { name: 'Two-Factor Authentication' })).toBeVisible();
+  // a code is good once: wait for the next step when setup used the current one
+  const wait = (setupStep + 1) * 30_000 - Date.now();
+  if (Math.floor(Date.now() / 30_000) === setupStep && wait > 0) await page.waitForTimeout(wait + 200);
+  await page.getByLabel('Authentication code').fill(totpCode(secret));
+  await page.getByRole('button', { name: 'Use authenticator' }).click();
+  await page.waitForURL((url) => url.pathname === '/profile-settings');
+  await expect(screens.section('Profile Settings').getByLabel('Email')).toHaveValue(email);
+});
+
+test('a passkey is registered with a virtual authenticator and signs in', async ({ page }) => {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  const { email } = await registerUser(page);
+  const screens = new AuthScreens(page);
+  const keys = screens.section('Manage Hardware Tokens and Biometrics');
+  await keys.getByLabel('Name of the security key').fill('e2e key');
+  await keys.getByRole('button', { name: 'Add security key' }).click();
+  await expect(keys.getByRole('button', { name: 'Remove security key "e2e key"' })).toBeVisible();
+
+  await screens.signOutByApi();
+  await screens.openLogin('/profile-settings');
+  await page.getByRole('button', { name: 'Sign in with a passkey' }).click();
+  await page.waitForURL((url) => url.pathname === '/profile-settings');
+  await expect(screens.section('Profile Settings').getByLabel('Email')).toHaveValue(email);
+});

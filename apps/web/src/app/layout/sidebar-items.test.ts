@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { SETTINGS_ITEMS, visibleSettingsItems, type SidebarRules } from './sidebar-items';
+
+const everything: SidebarRules = { isViewer: false, canRead: () => true, isEnabled: () => true };
+
+describe('visibleSettingsItems', () => {
+  it('sorts the Settings submenu by name', () => {
+    expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
+      'Feature Flags',
+      'Jobs History',
+    ]);
+  });
+
+  it('hides Settings from viewers', () => {
+    expect(visibleSettingsItems(SETTINGS_ITEMS, { ...everything, isViewer: true })).toEqual([]);
+  });
+
+  it('hides an entry whose feature is disabled', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      isEnabled: (feature) => feature !== 'settings.job_history',
+    }).map((item) => item.name);
+    expect(names).toEqual(['Feature Flags']);
+  });
+
+  it('hides an entry the user cannot read', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      canRead: (resource) => resource !== 'feature_flags',
+    }).map((item) => item.name);
+    expect(names).toEqual(['Jobs History']);
+  });
+});

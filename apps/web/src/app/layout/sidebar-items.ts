@@ -1,0 +1,44 @@
+import type { Feature, Resource } from '@opsdeck/contracts';
+
+/** An entry of the sidebar (spec core §2 "Sidebar"). */
+export interface SidebarItem {
+  name: string;
+  path: string;
+  /** Hidden without read on this resource. */
+  resource: Resource;
+  /** Hidden while this area is disabled. */
+  feature?: Feature;
+}
+
+/**
+ * Settings pages that exist now. The spec's full list (Connections, Permissions, Users, …) joins
+ * as those pages land; the menu is sorted by name whatever the order here.
+ */
+export const SETTINGS_ITEMS: readonly SidebarItem[] = [
+  { name: 'Jobs History', path: '/settings/jobs', resource: 'database', feature: 'settings.job_history' },
+  {
+    name: 'Feature Flags',
+    path: '/settings/feature-flags',
+    resource: 'feature_flags',
+    feature: 'settings.feature_flags',
+  },
+];
+
+export interface SidebarRules {
+  isViewer: boolean;
+  canRead(resource: Resource): boolean;
+  isEnabled(feature: Feature): boolean;
+}
+
+/** Entries the user may see: the feature is on and the user reads the resource. */
+export function visibleItems(items: readonly SidebarItem[], rules: SidebarRules): SidebarItem[] {
+  return items.filter(
+    (item) => (!item.feature || rules.isEnabled(item.feature)) && rules.canRead(item.resource),
+  );
+}
+
+/** The Settings submenu: nothing for viewers, otherwise the visible entries sorted by name. */
+export function visibleSettingsItems(items: readonly SidebarItem[], rules: SidebarRules): SidebarItem[] {
+  if (rules.isViewer) return [];
+  return visibleItems(items, rules).sort((a, b) => a.name.localeCompare(b.name));
+}

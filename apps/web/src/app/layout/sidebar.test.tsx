@@ -1,0 +1,88 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { CurrentUser } from '../../features/auth';
+import { CurrentAccessProvider } from '../current-access';
+import { Sidebar } from './sidebar';
+import { SIDEBAR_COLLAPSED_KEY } from './use-sidebar-collapsed';
+
+const currentUser = vi.hoisted(() => ({ roles: [] as string[] }));
+
+vi.mock('../../features/auth', () => ({
+  useCurrentUser: (): CurrentUser => ({
+    status: 'signed-in',
+    user: { id: 'u1', name: 'Ann', email: 'ann@example.com' },
+    roles: currentUser.roles,
+    permissions: [],
+  }),
+}));
+
+beforeEach(() => {
+  window.localStorage.clear();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => new Response('[]', { status: 200 })),
+  );
+});
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+function renderSidebar(roles: string[]) {
+  currentUser.roles = roles;
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <CurrentAccessProvider>
+        <MemoryRouter initialEntries={['/settings/jobs']}>
+          <Sidebar />
+          <p>content</p>
+        </MemoryRouter>
+      </CurrentAccessProvider>
+    </QueryClientProvider>,
+  );
+}
+
+describe('Sidebar', () => {
+  it('lists the Settings pages sorted by name for an admin', async () => {
+    renderSidebar(['admin']);
+    await screen.findByRole('link', { name: 'Jobs History' });
+    const names = screen
+      .getAllByRole('link')
+      .map((link) => link.textContent)
+      .filter((name) => name !== 'Opsdeck');
+    expect(names).toEqual(['Feature Flags', 'Jobs History']);
+  });
+
+  it('hides Settings from a viewer', async () => {
+    renderSidebar(['viewer']);
+    await screen.findByRole('button', { name: 'Collapse sidebar' });
+    expect(screen.queryByText('Settings')).toBeNull();
+  });
+
+  it('persists the collapse toggle as sidebarCollapsed', async () => {
+    renderSidebar(['admin']);
+    fireEvent.click(await screen.findByRole('button', { name: 'Collapse sidebar' }));
+    expect(window.localStorage.getItem(SIDEBAR_COLLAPSED_KEY)).toBe('true');
+    expect(screen.getByRole('navigation', { name: 'Sidebar' }).className).toContain('w-14');
+    fireEvent.click(screen.getByRole('button', { name: 'Expand sidebar' }));
+    expect(window.localStorage.getItem(SIDEBAR_COLLAPSED_KEY)).toBe('false');
+    expect(screen.getByRole('navigation', { name: 'Sidebar' }).className).toContain('w-56');
+  });
+
+  it('collapses on an outside click only below 1024 px', async () => {
+    renderSidebar(['admin']);
+    await screen.findByRole('button', { name: 'Collapse sidebar' });
+    act(() => void (window.innerWidth = 1280));
+    fireEvent.mouseDown(screen.getByText('content'));
+    expect(screen.getByRole('button', { name: 'Collapse sidebar' })).toBeTruthy();
+    act(() => void (window.innerWidth = 900));
+    fireEvent.mouseDown(screen.getByRole('navigation', { name: 'Sidebar' }));
+    expect(screen.getByRole('button', { name: 'Collapse sidebar' })).toBeTruthy();
+    fireEvent.mouseDown(screen.getByText('content'));
+    expect(await screen.findByRole('button', { name: 'Expand sidebar' })).toBeTruthy();
+  });
+});

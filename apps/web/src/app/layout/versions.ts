@@ -1,0 +1,25 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { version as packageVersion } from '../../../package.json';
+import { apiFetch } from '../../lib/api-client';
+
+/** This build's version: VITE_APP_VERSION when the release sets it, else the web package's. */
+export const FRONTEND_VERSION: string =
+  (import.meta.env.VITE_APP_VERSION as string | undefined) || packageVersion;
+
+/** Shown when the backend does not say its version (spec core §2). */
+export const UNKNOWN_VERSION = 'NA';
+
+const backendVersionQuery = () =>
+  queryOptions({
+    queryKey: ['version'],
+    queryFn: async () => {
+      const body = await apiFetch<unknown>('/api/version');
+      const version =
+        body && typeof body === 'object' ? (body as Record<string, unknown>).version : undefined;
+      return typeof version === 'string' && version ? version : UNKNOWN_VERSION;
+    },
+  });
+
+export function useBackendVersion(): string {
+  return useQuery(backendVersionQuery()).data ?? UNKNOWN_VERSION;
+}

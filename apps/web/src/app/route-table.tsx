@@ -1,0 +1,28 @@
+import { Navigate, type RouteObject } from 'react-router';
+import { authRoutes } from '../features/auth';
+import { ShellLayout } from './layout/shell-layout';
+import type { RouteHandle } from './layout/top-bar';
+import { SettingsFeatureFlagsRoute } from './routes/settings-feature-flags-route';
+import { SettingsJobsRoute } from './routes/settings-jobs-route';
+
+/** Until the health and topology pages land, the console opens on the jobs history. */
+export const LANDING_PATH = '/settings/jobs';
+
+const handle = (value: RouteHandle): RouteHandle => value;
+
+/** Sign-in screens outside the shell; console pages inside it, each behind its guard. */
+export const appRoutes: RouteObject[] = [
+  ...authRoutes,
+  {
+    element: <ShellLayout />,
+    children: [
+      { index: true, element: <Navigate to={LANDING_PATH} replace /> },
+      { path: 'settings/jobs', element: <SettingsJobsRoute />, handle: handle({ title: 'Jobs History' }) },
+      {
+        path: 'settings/feature-flags',
+        element: <SettingsFeatureFlagsRoute />,
+        handle: handle({ title: 'Feature Flags' }),
+      },
+    ],
+  },
+];

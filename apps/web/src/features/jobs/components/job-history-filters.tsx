@@ -1,0 +1,76 @@
+import { useSearchParams } from 'react-router';
+import { TimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
+import type { TimeRange } from '../../../lib/url-state/time-range-params';
+import { useJobHistoryNames } from '../api/job-history';
+import { DURATION_OPTIONS, RESOURCE_TYPE_OPTIONS, STATUS_OPTIONS } from '../lib/job-history-query';
+import { FILTER_PARAMS, useJobHistoryFilterState } from './use-job-history-filters';
+
+function FilterSelect({
+  label,
+  value,
+  options,
+  onChange,
+  allLabel = 'All',
+}: {
+  label: string;
+  value: string;
+  options: readonly { label: string; value: string }[];
+  onChange(value: string): void;
+  allLabel?: string;
+}) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-gray-700">
+      <span className="font-medium">{label}</span>
+      <select
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        className="rounded-md border border-gray-300 bg-white px-2 py-1 text-sm"
+      >
+        <option value="">{allLabel}</option>
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Job Name, Resource Type, Status, Duration and Time range (settings §2.1). */
+export function JobHistoryFilters() {
+  const [params] = useSearchParams();
+  const { setFilter, timeRange, setTimeRange } = useJobHistoryFilterState();
+  const names = useJobHistoryNames();
+  const value = (name: string) => params.get(name) ?? '';
+  return (
+    <div role="group" aria-label="Filters" className="flex flex-wrap items-center gap-4">
+      <FilterSelect
+        label="Job Name"
+        value={value(FILTER_PARAMS.name)}
+        options={(names.data ?? []).map((name) => ({ label: name, value: name }))}
+        onChange={(next) => setFilter(FILTER_PARAMS.name, next)}
+      />
+      <FilterSelect
+        label="Resource Type"
+        value={value(FILTER_PARAMS.resourceType)}
+        options={RESOURCE_TYPE_OPTIONS}
+        onChange={(next) => setFilter(FILTER_PARAMS.resourceType, next)}
+      />
+      <FilterSelect
+        label="Status"
+        value={value(FILTER_PARAMS.status)}
+        options={STATUS_OPTIONS}
+        onChange={(next) => setFilter(FILTER_PARAMS.status, next)}
+      />
+      <FilterSelect
+        label="Duration"
+        allLabel="None"
+        value={value(FILTER_PARAMS.duration)}
+        options={DURATION_OPTIONS.map((option) => ({ label: option.label, value: option.label }))}
+        onChange={(next) => setFilter(FILTER_PARAMS.duration, next)}
+      />
+      <TimeRangePicker value={timeRange} onChange={(range: TimeRange | undefined) => setTimeRange(range)} />
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { JobsHistoryPage } from './components/jobs-history-page';

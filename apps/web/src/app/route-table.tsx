@@ -2,8 +2,6 @@ import { Navigate, type RouteObject } from 'react-router';
 import { authRoutes } from '../features/auth';
 import { ShellLayout } from './layout/shell-layout';
 import type { RouteHandle } from './layout/top-bar';
-import { SettingsFeatureFlagsRoute } from './routes/settings-feature-flags-route';
-import { SettingsJobsRoute } from './routes/settings-jobs-route';
 
 /** Until the health and topology pages land, the console opens on the jobs history. */
 export const LANDING_PATH = '/settings/jobs';
@@ -17,10 +15,17 @@ export const appRoutes: RouteObject[] = [
     element: <ShellLayout />,
     children: [
       { index: true, element: <Navigate to={LANDING_PATH} replace /> },
-      { path: 'settings/jobs', element: <SettingsJobsRoute />, handle: handle({ title: 'Jobs History' }) },
+      // Pages load on first visit (code-split) so the first load of any page stays small.
+      {
+        path: 'settings/jobs',
+        lazy: async () => ({ Component: (await import('./routes/settings-jobs-route')).SettingsJobsRoute }),
+        handle: handle({ title: 'Jobs History' }),
+      },
       {
         path: 'settings/feature-flags',
-        element: <SettingsFeatureFlagsRoute />,
+        lazy: async () => ({
+          Component: (await import('./routes/settings-feature-flags-route')).SettingsFeatureFlagsRoute,
+        }),
         handle: handle({ title: 'Feature Flags' }),
       },
     ],

@@ -26,6 +26,8 @@ export default defineConfig({
           name: 'web',
           include: ['apps/web/src/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
+          // DOM tests take seconds on a loaded 2-core machine; the 5 s default made them flaky.
+          testTimeout: 20_000,
         },
       },
       {

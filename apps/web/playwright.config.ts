@@ -3,7 +3,7 @@ import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 18080);
 const root = path.resolve(import.meta.dirname, '../..');
-const dataDir = path.join(root, '.test-data', 'e2e');
+const dataDir = path.join(root, '.test-data', `e2e-${port}`);
 
 export default defineConfig({
   testDir: './e2e',

@@ -3,7 +3,7 @@ import os from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { OpsdeckConfig } from './platform/config.js';
 import type { Pool } from './platform/db/pool.js';
-import { registerErrorHandling } from './platform/http/errors.js';
+import { HttpError, registerErrorHandling } from './platform/http/errors.js';
 import { registerWebApp } from './platform/http/static-web.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
@@ -70,6 +70,18 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   });
 
   registerErrorHandling(app);
+  // Clients send `Content-Type: application/json` on every call, bodiless POSTs included
+  // (API.md): an empty body is no body, not a 400.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HttpError(400, 'The request body is not valid JSON', 'body'), undefined);
+    }
+  });
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {

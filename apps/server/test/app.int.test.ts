@@ -97,6 +97,23 @@ describe('the composed API', () => {
     expect(unchanged.json()).toEqual([{ status: 'investigating' }]);
   });
 
+  it('takes a bodiless JSON POST as no body and refuses malformed JSON with 400', async () => {
+    const empty = await app.inject({
+      method: 'POST',
+      url: '/api/canary/api/summary',
+      headers: { authorization: `Bearer ${tokens.viewer}`, 'content-type': 'application/json' },
+    });
+    expect(empty.statusCode).toBe(200);
+    const broken = await app.inject({
+      method: 'POST',
+      url: '/api/canary/api/summary',
+      payload: '{"start":',
+      headers: { authorization: `Bearer ${tokens.viewer}`, 'content-type': 'application/json' },
+    });
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ error: 'The request body is not valid JSON', field: 'body' });
+  });
+
   it('lets a viewer read but not write, and says who the caller is', async () => {
     const refused = await call('viewer', 'POST', '/api/db/incidents', {
       title: 'x',

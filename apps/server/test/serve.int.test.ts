@@ -30,7 +30,8 @@ async function startServe(
   env: Record<string, string | undefined>,
 ): Promise<{ process: OpsdeckProcess; url: string }> {
   const process = runOpsdeck(['serve'], { PORT: '0', DEMO: 'false', ...env });
-  const [, url] = await process.waitFor(RUNNING);
+  // Generous: on a loaded 2-core CI machine a cold start with tsx takes tens of seconds.
+  const [, url] = await process.waitFor(RUNNING, 150_000);
   return { process, url: url as string };
 }
 
@@ -44,113 +45,127 @@ describe('opsdeck serve on the embedded PostgreSQL', () => {
     await fs.rm(dataDir, { recursive: true, force: true });
   });
 
-  it('starts, serves, refuses a second process, survives SIGKILL and stops cleanly', async () => {
-    // First start: initialises the data directory and prints a generated admin password once.
-    const first = await startServe({ DATA_DIR: dataDir, ADMIN_EMAIL: undefined, ADMIN_PASSWORD: undefined });
-    expect(first.process.output()).toContain(`Data directory: ${dataDir} (embedded PostgreSQL)`);
-    expect(first.process.output()).toMatch(/email: {4}admin@opsdeck\.local\n {2}password: [A-Za-z2-9]{20}\n/);
+  it(
+    'starts, serves, refuses a second process, survives SIGKILL and stops cleanly',
+    { timeout: 300_000 },
+    async () => {
+      // First start: initialises the data directory and prints a generated admin password once.
+      const first = await startServe({
+        DATA_DIR: dataDir,
+        ADMIN_EMAIL: undefined,
+        ADMIN_PASSWORD: undefined,
+      });
+      expect(first.process.output()).toContain(`Data directory: ${dataDir} (embedded PostgreSQL)`);
+      expect(first.process.output()).toMatch(
+        /email: {4}admin@opsdeck\.local\n {2}password: [A-Za-z2-9]{20}\n/,
+      );
 
-    const ready = await fetch(`${first.url}/readyz`);
-    expect(ready.status).toBe(200);
-    const about = (await (await fetch(`${first.url}/api/version`)).json()) as {
-      version: string;
-      database: { version: string };
-    };
-    expect(about.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(about.database.version).toMatch(/^18\./);
-    const metrics = await (await fetch(`${first.url}/metrics`)).text();
-    expect(metrics).toContain('opsdeck_http_request_duration_seconds_bucket');
-    expect(metrics).toContain('opsdeck_db_pool_connections{state="total"}');
-    expect((await fetch(`${first.url}/api/no-such-thing`)).status).toBe(401);
+      const ready = await fetch(`${first.url}/readyz`);
+      expect(ready.status).toBe(200);
+      const about = (await (await fetch(`${first.url}/api/version`)).json()) as {
+        version: string;
+        database: { version: string };
+      };
+      expect(about.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(about.database.version).toMatch(/^18\./);
+      const metrics = await (await fetch(`${first.url}/metrics`)).text();
+      expect(metrics).toContain('opsdeck_http_request_duration_seconds_bucket');
+      expect(metrics).toContain('opsdeck_db_pool_connections{state="total"}');
+      expect((await fetch(`${first.url}/api/no-such-thing`)).status).toBe(401);
 
-    // A second server on the same data directory refuses to start and says why.
-    const second = runOpsdeck(['serve'], { PORT: '0', DATA_DIR: dataDir });
-    expect(await second.exited).toBe(1);
-    expect(second.output()).toContain(
-      `Opsdeck is already running with the data directory ${dataDir} (pid ${first.process.child.pid})`,
-    );
+      // A second server on the same data directory refuses to start and says why.
+      const second = runOpsdeck(['serve'], { PORT: '0', DATA_DIR: dataDir });
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toContain(
+        `Opsdeck is already running with the data directory ${dataDir} (pid ${first.process.child.pid})`,
+      );
 
-    // The CLI works beside the running server.
-    const migrate = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
-    expect(await migrate.exited).toBe(0);
-    expect(migrate.output()).toContain('The database is up to date.');
+      // The CLI works beside the running server.
+      const migrate = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
+      expect(await migrate.exited).toBe(0);
+      expect(migrate.output()).toContain('The database is up to date.');
 
-    // Committed data survives a SIGKILL; the orphaned PostgreSQL is stopped and restarted.
-    const client = await embeddedClient(dataDir);
-    await client.query(`INSERT INTO properties (name, value) VALUES ('serve.test', 'committed')`);
-    await client.end();
-    first.process.child.kill('SIGKILL');
-    await first.process.exited;
-    const orphan = await readPostmasterPid(pgdataOf(dataDir));
-    expect(orphan).toBeDefined();
+      // Committed data survives a SIGKILL; the orphaned PostgreSQL is stopped and restarted.
+      const client = await embeddedClient(dataDir);
+      await client.query(`INSERT INTO properties (name, value) VALUES ('serve.test', 'committed')`);
+      await client.end();
+      first.process.child.kill('SIGKILL');
+      await first.process.exited;
+      const orphan = await readPostmasterPid(pgdataOf(dataDir));
+      expect(orphan).toBeDefined();
 
-    const restarted = await startServe({ DATA_DIR: dataDir });
-    expect(restarted.process.output()).not.toContain('Created the first admin account');
-    expect((await fetch(`${restarted.url}/api/properties`)).status).toBe(401);
-    const tokenCommand = runOpsdeck(['token', 'create', '--user', 'admin@opsdeck.local', '--name', 'ci'], {
-      DATA_DIR: dataDir,
-    });
-    expect(await tokenCommand.exited).toBe(0);
-    const token = tokenCommand.output().trim().split('\n').pop() as string;
-    const authorized = { headers: { authorization: `Bearer ${token}` } };
-    const properties = (await (await fetch(`${restarted.url}/api/properties`, authorized)).json()) as {
-      name: string;
-      value: string;
-    }[];
-    const missing = await fetch(`${restarted.url}/api/no-such-thing`, authorized);
-    expect(missing.status).toBe(404);
-    expect(await missing.json()).toEqual({ error: 'Not found: GET /api/no-such-thing' });
-    expect(properties).toContainEqual(
-      expect.objectContaining({ name: 'serve.test', value: 'committed', source: 'db' }),
-    );
+      const restarted = await startServe({ DATA_DIR: dataDir });
+      expect(restarted.process.output()).not.toContain('Created the first admin account');
+      expect((await fetch(`${restarted.url}/api/properties`)).status).toBe(401);
+      const tokenCommand = runOpsdeck(['token', 'create', '--user', 'admin@opsdeck.local', '--name', 'ci'], {
+        DATA_DIR: dataDir,
+      });
+      expect(await tokenCommand.exited).toBe(0);
+      const token = tokenCommand.output().trim().split('\n').pop() as string;
+      const authorized = { headers: { authorization: `Bearer ${token}` } };
+      const properties = (await (await fetch(`${restarted.url}/api/properties`, authorized)).json()) as {
+        name: string;
+        value: string;
+      }[];
+      const missing = await fetch(`${restarted.url}/api/no-such-thing`, authorized);
+      expect(missing.status).toBe(404);
+      expect(await missing.json()).toEqual({ error: 'Not found: GET /api/no-such-thing' });
+      expect(properties).toContainEqual(
+        expect.objectContaining({ name: 'serve.test', value: 'committed', source: 'db' }),
+      );
 
-    // SIGTERM: graceful stop, exit code 0, and the embedded PostgreSQL is stopped too.
-    restarted.process.child.kill('SIGTERM');
-    expect(await restarted.process.exited).toBe(0);
-    expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
+      // SIGTERM: graceful stop, exit code 0, and the embedded PostgreSQL is stopped too.
+      restarted.process.child.kill('SIGTERM');
+      expect(await restarted.process.exited).toBe(0);
+      expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
 
-    // With no server running, the CLI starts the database for itself and stops it afterwards.
-    const offline = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
-    expect(await offline.exited).toBe(0);
-    expect(offline.output()).toContain('The database is up to date.');
-    expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
-  });
+      // With no server running, the CLI starts the database for itself and stops it afterwards.
+      const offline = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
+      expect(await offline.exited).toBe(0);
+      expect(offline.output()).toContain('The database is up to date.');
+      expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
+    },
+  );
 });
 
 describe('opsdeck serve on an external PostgreSQL', () => {
-  it('lets two processes race on a fresh database: both start, migrations and the admin once', async () => {
-    const { adminUrl } = inject('testPostgres');
-    const name = uniqueName('opsdeck_external');
-    await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
-    const url = databaseUrl(adminUrl, name);
-    const env = { DATABASE_URL: url, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'a-long-password' };
-    const servers = await Promise.all([startServe(env), startServe(env)]);
-    try {
-      for (const server of servers) {
-        expect(server.process.output()).toContain('Database: the external PostgreSQL in DATABASE_URL');
-        expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+  it(
+    'lets two processes race on a fresh database: both start, migrations and the admin once',
+    { timeout: 240_000 },
+    async () => {
+      const { adminUrl } = inject('testPostgres');
+      const name = uniqueName('opsdeck_external');
+      await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
+      const url = databaseUrl(adminUrl, name);
+      const env = { DATABASE_URL: url, ADMIN_EMAIL: 'ops@example.com', ADMIN_PASSWORD: 'a-long-password' };
+      const servers = await Promise.all([startServe(env), startServe(env)]);
+      try {
+        for (const server of servers) {
+          expect(server.process.output()).toContain('Database: the external PostgreSQL in DATABASE_URL');
+          expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+        }
+        const client = new pg.Client({ connectionString: url });
+        await client.connect();
+        const admins = await client.query(
+          `SELECT p.email FROM people p JOIN person_roles r ON r.person_id = p.id WHERE r.role = 'admin'`,
+        );
+        expect(admins.rows).toEqual([{ email: 'ops@example.com' }]);
+        const migrations = await client.query(
+          'SELECT version, count(*) FROM schema_migrations GROUP BY version HAVING count(*) > 1',
+        );
+        expect(migrations.rowCount).toBe(0);
+        await client.end();
+      } finally {
+        for (const server of servers) server.process.child.kill('SIGTERM');
+        expect(await Promise.all(servers.map((server) => server.process.exited))).toEqual([0, 0]);
+        await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       }
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      const admins = await client.query(
-        `SELECT p.email FROM people p JOIN person_roles r ON r.person_id = p.id WHERE r.role = 'admin'`,
-      );
-      expect(admins.rows).toEqual([{ email: 'ops@example.com' }]);
-      const migrations = await client.query(
-        'SELECT version, count(*) FROM schema_migrations GROUP BY version HAVING count(*) > 1',
-      );
-      expect(migrations.rowCount).toBe(0);
-      await client.end();
-    } finally {
-      for (const server of servers) server.process.child.kill('SIGTERM');
-      expect(await Promise.all(servers.map((server) => server.process.exited))).toEqual([0, 0]);
-      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    }
-  });
+    },
+  );
 });
 
 describe('opsdeck command line', () => {
-  it('explains bad configuration, unknown commands and its usage', async () => {
+  it('explains bad configuration, unknown commands and its usage', { timeout: 180_000 }, async () => {
     const badPort = runOpsdeck(['serve'], { PORT: 'eighty' });
     expect(await badPort.exited).toBe(1);
     expect(badPort.output()).toContain('PORT: must be a number');
@@ -167,7 +182,7 @@ describe('opsdeck command line', () => {
 });
 
 describe('opsdeck apply and get', () => {
-  it('applies YAML resources from files, reports each, and lists them', async () => {
+  it('applies YAML resources from files, reports each, and lists them', { timeout: 240_000 }, async () => {
     const { adminUrl } = inject('testPostgres');
     const name = uniqueName('opsdeck_apply');
     await adminQuery(adminUrl, `CREATE DATABASE ${name}`);
@@ -219,7 +234,7 @@ describe('opsdeck apply and get', () => {
 });
 
 describe('the demo on a first start', () => {
-  it('loads demo canaries whose checks really run', async () => {
+  it('loads demo canaries whose checks really run', { timeout: 240_000 }, async () => {
     const { adminUrl } = inject('testPostgres');
     const name = uniqueName('opsdeck_demo');
     await adminQuery(adminUrl, `CREATE DATABASE ${name}`);

@@ -1,4 +1,5 @@
 import type { Feature, Resource } from '@opsdeck/contracts';
+import { Activity, AlertTriangle, Boxes, type LucideIcon } from 'lucide-react';
 
 /** An entry of the sidebar (spec core §2 "Sidebar"). */
 export interface SidebarItem {
@@ -9,6 +10,13 @@ export interface SidebarItem {
   /** Hidden while this area is disabled. */
   feature?: Feature;
 }
+
+/** Main entries in the spec's order (Dashboard, Health, Incidents, Catalog, …) for the pages that exist. */
+export const MAIN_ITEMS: readonly (SidebarItem & { icon: LucideIcon })[] = [
+  { name: 'Health', path: '/health', resource: 'canaries', feature: 'health', icon: Activity },
+  { name: 'Incidents', path: '/incidents', resource: 'incident', feature: 'incidents', icon: AlertTriangle },
+  { name: 'Catalog', path: '/catalog', resource: 'database', feature: 'config', icon: Boxes },
+];
 
 /**
  * Settings pages that exist now. The spec's full list (Connections, Permissions, Users, …) joins

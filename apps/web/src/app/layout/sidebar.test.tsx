@@ -47,14 +47,14 @@ function renderSidebar(roles: string[]) {
 }
 
 describe('Sidebar', () => {
-  it('lists the Settings pages sorted by name for an admin', async () => {
+  it('lists the main entries in the spec order, then the Settings pages sorted by name, for an admin', async () => {
     renderSidebar(['admin']);
     await screen.findByRole('link', { name: 'Jobs History' });
     const names = screen
       .getAllByRole('link')
       .map((link) => link.textContent)
       .filter((name) => name !== 'Opsdeck');
-    expect(names).toEqual(['Feature Flags', 'Jobs History']);
+    expect(names).toEqual(['Health', 'Incidents', 'Catalog', 'Feature Flags', 'Jobs History']);
   });
 
   it('hides Settings from a viewer', async () => {

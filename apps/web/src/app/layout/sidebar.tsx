@@ -11,7 +11,13 @@ import { ChevronDown, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Settings }
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { useCanFunction, useFeatureFlags, useIsViewer } from '../../lib/permissions';
-import { SETTINGS_ITEMS, visibleSettingsItems, type SidebarItem } from './sidebar-items';
+import {
+  MAIN_ITEMS,
+  SETTINGS_ITEMS,
+  visibleItems,
+  visibleSettingsItems,
+  type SidebarItem,
+} from './sidebar-items';
 import { useSidebarCollapsed } from './use-sidebar-collapsed';
 
 /** Below this window width a click outside the sidebar collapses it (spec core §9). */
@@ -31,11 +37,13 @@ export function Sidebar() {
   const flags = useFeatureFlags();
   const can = useCanFunction();
   const isViewer = useIsViewer();
-  const settingsItems = visibleSettingsItems(SETTINGS_ITEMS, {
+  const rules = {
     isViewer,
-    canRead: (resource) => can(resource, 'read'),
+    canRead: (resource: SidebarItem['resource']) => can(resource, 'read'),
     isEnabled: flags.isEnabled,
-  });
+  };
+  const mainItems = MAIN_ITEMS.filter((item) => visibleItems([item], rules).length > 0);
+  const settingsItems = visibleSettingsItems(SETTINGS_ITEMS, rules);
 
   useEffect(() => {
     if (collapsed) return;
@@ -67,6 +75,21 @@ export function Sidebar() {
         {!collapsed && <span>Opsdeck</span>}
       </Link>
       <div className="flex-1 overflow-y-auto p-2">
+        <ul className="mb-2 flex flex-col gap-0.5">
+          {mainItems.map((item) => (
+            <li key={item.path}>
+              <NavLink
+                to={item.path}
+                title={collapsed ? item.name : undefined}
+                aria-label={collapsed ? item.name : undefined}
+                className={({ isActive }) => clsx(linkClass({ isActive }), 'flex items-center gap-2')}
+              >
+                <item.icon className="size-5 shrink-0 text-gray-500" aria-hidden />
+                {!collapsed && <span>{item.name}</span>}
+              </NavLink>
+            </li>
+          ))}
+        </ul>
         {settingsItems.length > 0 &&
           (collapsed ? <SettingsFlyout items={settingsItems} /> : <SettingsSubmenu items={settingsItems} />)}
       </div>

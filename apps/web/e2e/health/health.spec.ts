@@ -1,0 +1,140 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, signIn } from '../fixtures/auth';
+import { apiSession, createViewer } from '../shell/api';
+
+const table = (page: Page) => page.getByRole('table', { name: 'Health checks' });
+const checkRow = (page: Page, name: string) =>
+  table(page).getByTestId('health-check-row').filter({ hasText: name }).first();
+
+/**
+ * The demo canaries run every minute; on a fresh server the first results take up to a minute.
+ * Waits until every demo check has a result (so passing ones are really 'healthy').
+ */
+async function waitForClosedPort(page: Page): Promise<void> {
+  await expect(async () => {
+    const response = await page.request.get('/api/canary/api/summary?start=1h');
+    const body = (await response.json()) as { checks_summary: { status: string | null }[] };
+    expect(body.checks_summary.length).toBeGreaterThan(1);
+    expect(body.checks_summary.every((check) => check.status !== null)).toBe(true);
+  }).toPass({ timeout: 100_000 });
+  await page.reload();
+  await expect(checkRow(page, 'closed-port').getByRole('img', { name: 'unhealthy' })).toBeVisible();
+}
+
+async function closedPortId(page: Page): Promise<string> {
+  const response = await page.request.get('/api/canary/api/summary?start=1h');
+  expect(response.ok()).toBe(true);
+  const body = (await response.json()) as { checks_summary: { id: string; name: string }[] };
+  const check = body.checks_summary.find((item) => item.name === 'closed-port');
+  if (!check) throw new Error('no closed-port check');
+  return check.id;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test('admin sees the failing demo check, filters, groups and keeps it all over a reload', async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  await signIn(page, ADMIN.email, ADMIN.password, '/health');
+  await expect(page).toHaveURL(/\/health/);
+  await waitForClosedPort(page);
+
+  // Hide Passing is on by default: only failing checks are listed.
+  const hidePassing = page.getByRole('checkbox', { name: 'Hide Passing' });
+  await expect(hidePassing).toBeChecked();
+  await expect(table(page).getByRole('img', { name: 'healthy', exact: true })).toHaveCount(0);
+  // A click, not uncheck(): the box is bound to the URL and changes once the navigation settles.
+  await hidePassing.click();
+  await expect(hidePassing).not.toBeChecked();
+  await expect(page).toHaveURL(/hidePassing=false/);
+  await expect(table(page).getByRole('img', { name: 'healthy', exact: true }).first()).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search' }).fill('CLOSED');
+  await expect(page).toHaveURL(/query=CLOSED/);
+  await expect(table(page).getByTestId('health-check-row')).toHaveCount(1);
+  await expect(checkRow(page, 'closed-port')).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search' }).fill('');
+  await page.getByLabel('Group By').selectOption('no-group');
+  await expect(page).toHaveURL(/groupBy=no-group/);
+  await expect(table(page).getByTestId('health-group-row')).toHaveCount(0);
+  await page.getByLabel('Group By').selectOption('canary_name');
+  await expect(page).not.toHaveURL(/groupBy=/);
+  await expect(table(page).getByTestId('health-group-row').first()).toBeVisible();
+
+  await page.getByRole('searchbox', { name: 'Search' }).fill('port');
+  await expect(page).toHaveURL(/query=port/);
+  await page.getByLabel('Group By').selectOption('type');
+  await page.reload();
+  await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('port');
+  await expect(page.getByLabel('Group By')).toHaveValue('type');
+  await expect(page.getByRole('checkbox', { name: 'Hide Passing' })).not.toBeChecked();
+  await expect(checkRow(page, 'closed-port')).toBeVisible();
+});
+
+test('the check panel opens by click and by URL, shows history, validates durations and runs the check', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signIn(page, ADMIN.email, ADMIN.password, '/health');
+  await waitForClosedPort(page);
+  const id = await closedPortId(page);
+
+  await checkRow(page, 'closed-port').click();
+  await expect(page).toHaveURL(new RegExp(`checkId=${id}`));
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'closed-port' })).toBeVisible();
+  await expect(dialog.getByTestId('check-history-row').first()).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Edit' })).toHaveAttribute(
+    'href',
+    /^\/settings\/canaries\/[0-9a-f-]{36}$/,
+  );
+
+  await dialog.getByLabel('Duration', { exact: true }).selectOption('custom');
+  await dialog.getByLabel('Custom duration').fill('5m');
+  await expect(dialog.getByText('duration is allowed only in milli seconds & seconds')).toBeVisible();
+  await dialog.getByLabel('Custom duration').fill('0ms');
+  await expect(dialog.getByText('duration is allowed only in milli seconds & seconds')).toBeHidden();
+  await dialog.getByLabel('Duration', { exact: true }).selectOption('All');
+
+  const before = await dialog.getByTestId('check-history-row').count();
+  await dialog.getByRole('button', { name: 'Run Now' }).click();
+  await expect(dialog.getByRole('status').filter({ hasText: 'Check failed' })).toBeVisible({
+    timeout: 30_000,
+  });
+  // The run is recorded: the history gains a row (unless it already shows a full page).
+  if (before < 50) await expect(dialog.getByTestId('check-history-row')).toHaveCount(before + 1);
+
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toBeHidden();
+  await expect(page).not.toHaveURL(/checkId=/);
+  await expect(page).toHaveURL(/timeRange=1h/);
+
+  await page.goto(`/health?checkId=${id}&timeRange=1h`);
+  await expect(page.getByRole('dialog').getByRole('heading', { name: 'closed-port' })).toBeVisible();
+  await expect(page.getByRole('dialog').getByTestId('check-history-row').first()).toBeVisible();
+});
+
+test('a viewer sees the check but not Run Now', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  if (!baseURL) throw new Error('no baseURL');
+  const admin = await apiSession(baseURL, ADMIN.email, ADMIN.password);
+  const viewer = {
+    email: 'health-viewer@example.com',
+    password: 'health-viewer-password-1',
+    first: 'Hea',
+    last: 'Lth',
+  };
+  await createViewer(baseURL, admin, viewer);
+  await admin.dispose();
+
+  await signIn(page, viewer.email, viewer.password, '/health');
+  await waitForClosedPort(page);
+  const id = await closedPortId(page);
+  await page.goto(`/health?checkId=${id}&timeRange=1h`);
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'closed-port' })).toBeVisible();
+  await expect(dialog.getByTestId('check-history-row').first()).toBeVisible();
+  await expect(dialog.getByRole('button', { name: 'Run Now' })).toHaveCount(0);
+});

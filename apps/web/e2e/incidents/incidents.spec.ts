@@ -1,0 +1,176 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ADMIN, signIn } from '../fixtures/auth';
+import { apiSession, createViewer, csrfHeader } from '../shell/api';
+
+async function personName(api: APIRequestContext): Promise<{ id: string; name: string }> {
+  const whoami = (await (await api.get('/api/auth/whoami')).json()) as { payload: { user: { id: string } } };
+  const id = whoami.payload.user.id;
+  const rows = (await (await api.get(`/api/db/people?select=id,name&id=eq.${id}`)).json()) as {
+    id: string;
+    name: string;
+  }[];
+  expect(rows).toHaveLength(1);
+  return rows[0]!;
+}
+
+const changelog = (page: Page) => page.getByRole('list', { name: 'Changelog' });
+
+test('a writer creates an incident, adds a responder, builds hypotheses, comments and resolves it', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const me = await personName(admin);
+  await admin.dispose();
+  const title = `Checkout latency ${Date.now()}`;
+
+  await signIn(page, ADMIN.email, ADMIN.password, '/incidents');
+  await page.getByRole('button', { name: 'Create Incident' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Create Incident' });
+  // A blank title is refused before anything is sent.
+  await dialog.getByRole('button', { name: 'Create' }).click();
+  await expect(dialog.getByText('Title is required')).toBeVisible();
+  await dialog.getByLabel('Title').fill(title);
+  await dialog.getByLabel('Severity').selectOption('high');
+  await dialog.getByLabel('Type').selectOption('performance');
+  await dialog.getByLabel('Description').fill('p99 above 2s');
+  await dialog.getByRole('button', { name: 'Create' }).click();
+
+  await expect(page).toHaveURL(/\/incidents\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  // Spec core §4/§6: a new incident is open and its creator is commander and communicator.
+  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('open');
+  await expect(page.getByLabel('Commander')).toHaveValue(me.id);
+  await expect(page.getByLabel('Communicator')).toHaveValue(me.id);
+  await expect(changelog(page)).toContainText('incident.created');
+  await expect(changelog(page).locator('li', { hasText: 'incident.created' })).toContainText(me.name);
+
+  await page.getByLabel('New responder').selectOption(`person:${me.id}`);
+  await page.getByRole('button', { name: 'Add responder' }).click();
+  await expect(page.getByRole('list', { name: 'Responders' })).toContainText(me.name);
+
+  await page.getByLabel('New root hypothesis').fill('Database saturated');
+  await page.getByRole('button', { name: 'Add root hypothesis' }).click();
+  const root = page.getByRole('listitem', { name: 'root hypothesis Database saturated' });
+  await expect(root).toBeVisible();
+  await expect(page.getByLabel('Status of Database saturated')).toHaveValue('possible');
+
+  await page.getByLabel('New factor under Database saturated').fill('Missing index');
+  await page.getByRole('button', { name: 'Add factor' }).click();
+  const factor = root.getByRole('listitem', { name: 'factor hypothesis Missing index' });
+  await expect(factor).toBeVisible();
+
+  await page.getByLabel('New solution under Missing index').fill('Add the index');
+  await page.getByRole('button', { name: 'Add solution' }).click();
+  await expect(factor.getByRole('listitem', { name: 'solution hypothesis Add the index' })).toBeVisible();
+
+  const patched = page.waitForResponse(
+    (response) => response.url().includes('/api/db/hypotheses') && response.request().method() === 'PATCH',
+  );
+  await page.getByLabel('Status of Missing index').selectOption('likely');
+  const patch = await patched;
+  expect(patch.status(), await patch.text()).toBeLessThan(300);
+  await expect(page.getByLabel('Status of Missing index')).toHaveValue('likely');
+  await expect(changelog(page)).toContainText('hypothesis.status_updated');
+
+  const factorComments = factor.getByRole('list', { name: 'Comments' }).first();
+  await factor.getByLabel('New comment').first().fill('Seq scans on orders');
+  await factor.getByRole('button', { name: 'Comment' }).first().click();
+  await expect(factorComments).toContainText('Seq scans on orders');
+  await expect(factorComments).toContainText(me.name);
+
+  const solution = factor.getByRole('listitem', { name: 'solution hypothesis Add the index' });
+  await solution.getByLabel('New evidence').fill('Query plan uses the index');
+  await solution.getByLabel('Definition of done').check();
+  await solution.getByRole('button', { name: 'Add evidence' }).click();
+  const evidence = solution
+    .getByRole('list', { name: 'Evidence' })
+    .locator('li', { hasText: 'Query plan uses the index' });
+  await expect(evidence).toContainText('Definition of done');
+  await expect(changelog(page)).toContainText('evidence.done_definition_added');
+  await evidence.getByLabel('Done').click();
+  await expect(evidence.getByLabel('Done')).toBeChecked();
+  await page.reload();
+  await expect(
+    page
+      .getByRole('list', { name: 'Evidence' })
+      .locator('li', { hasText: 'Query plan uses the index' })
+      .getByLabel('Done'),
+  ).toBeChecked();
+
+  for (const status of ['investigating', 'mitigated', 'resolved'] as const) {
+    await page.getByLabel('Status', { exact: true }).selectOption(status);
+    const entry = changelog(page)
+      .locator('li', { hasText: 'incident.status_updated' })
+      .filter({ hasText: status });
+    await expect(entry).toHaveCount(1);
+    await expect(entry).toContainText(me.name);
+  }
+  // The durations come from the status changes just made.
+  await expect(page.getByText('Time to resolve').locator('..')).not.toContainText('-');
+
+  await page.goto(`/incidents?status=resolved&severity=high`);
+  await page.getByRole('searchbox', { name: 'Search incidents' }).fill(title);
+  await page.getByRole('searchbox', { name: 'Search incidents' }).press('Enter');
+  await expect(
+    page.getByRole('table', { name: 'Incidents' }).getByRole('link', { name: title }),
+  ).toBeVisible();
+  await page.getByLabel('Severity').selectOption('low');
+  await expect(page).toHaveURL(/severity=low/);
+  await expect(page.getByText('No data available')).toBeVisible();
+});
+
+test('deleting a hypothesis asks first and removes its sub-hypotheses', async ({ page, baseURL }) => {
+  const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const created = await admin.post('/api/db/incidents', {
+    headers: { ...(await csrfHeader(admin)), Prefer: 'return=representation' },
+    data: { title: `Delete tree ${Date.now()}`, severity: 'low', type: 'cost', description: '' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const [incident] = (await created.json()) as { id: string }[];
+  await admin.dispose();
+
+  await signIn(page, ADMIN.email, ADMIN.password, `/incidents/${incident!.id}`);
+  await page.getByLabel('New root hypothesis').fill('Noisy neighbour');
+  await page.getByRole('button', { name: 'Add root hypothesis' }).click();
+  await page.getByLabel('New factor under Noisy neighbour').fill('Shared disk');
+  await page.getByRole('button', { name: 'Add factor' }).click();
+  await expect(page.getByRole('listitem', { name: 'factor hypothesis Shared disk' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete Noisy neighbour' }).click();
+  const confirm = page.getByRole('alertdialog');
+  await confirm.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('listitem', { name: 'root hypothesis Noisy neighbour' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete Noisy neighbour' }).click();
+  await confirm.getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByRole('listitem', { name: 'root hypothesis Noisy neighbour' })).toHaveCount(0);
+  await expect(page.getByRole('listitem', { name: 'factor hypothesis Shared disk' })).toHaveCount(0);
+  await expect(page.getByText('No hypotheses yet')).toBeVisible();
+});
+
+test('a viewer sees no Create Incident button and the API refuses its incident write', async ({
+  page,
+  baseURL,
+}) => {
+  const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const viewer = {
+    email: `incident-viewer-${Date.now()}@example.com`,
+    password: 'viewer-password-123',
+    first: 'Ivy',
+    last: 'Viewer',
+  };
+  await createViewer(baseURL!, admin, viewer);
+  await admin.dispose();
+
+  await signIn(page, viewer.email, viewer.password, '/incidents');
+  await expect(page.getByRole('table', { name: 'Incidents' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Create Incident' })).toHaveCount(0);
+
+  const write = await page.request.post('/api/db/incidents', {
+    headers: await csrfHeader(page.request),
+    data: { title: 'viewer attempt', severity: 'low', type: 'cost', description: '' },
+  });
+  expect(write.status()).toBe(403);
+});

@@ -1,0 +1,10 @@
+import { ConfigDetailPage } from '../../features/catalog';
+import { RouteGuard } from '../guards/route-guard';
+
+export function CatalogDetailRoute() {
+  return (
+    <RouteGuard resource="database" action="read" feature="config">
+      <ConfigDetailPage />
+    </RouteGuard>
+  );
+}

@@ -1,0 +1,2 @@
+export { CatalogPage } from './components/catalog-page';
+export { ConfigDetailPage } from './components/config-detail-page';

@@ -1,0 +1,26 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '../../../lib/api-client';
+import type { CheckSummary } from '../lib/checks';
+
+interface SummaryResponse {
+  checks_summary?: CheckSummary[] | null;
+}
+
+/** Check summaries for the health page over a time range such as '1h'. */
+export const checkSummaryQueryOptions = (timeRange: string) =>
+  queryOptions({
+    queryKey: ['health', 'summary', timeRange],
+    // React Query aborts the request in flight when a new one starts (core §4).
+    queryFn: async ({ signal }) => {
+      const body = await apiFetch<SummaryResponse>(
+        `/api/canary/api/summary?start=${encodeURIComponent(timeRange)}`,
+        { signal },
+      );
+      return body.checks_summary ?? [];
+    },
+    // Later refreshes replace the data silently: no skeleton after the first load.
+    placeholderData: keepPreviousData,
+    refetchOnWindowFocus: false,
+  });
+
+export const useCheckSummary = (timeRange: string) => useQuery(checkSummaryQueryOptions(timeRange));

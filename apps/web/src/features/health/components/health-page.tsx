@@ -1,0 +1,255 @@
+import { useEffect, useMemo, useState } from 'react';
+import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { StatusDot } from '../../../components/status-dot/status-dot';
+import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
+import { EmptyState } from '../../../components/empty-state/empty-state';
+import { formatLatency, formatUptime, pickLatency } from '../../../lib/format';
+import { useCheckSummary } from '../api/check-summary';
+import {
+  ALL_TAB,
+  FIXED_GROUP_BY,
+  filterChecks,
+  groupChecks,
+  inTab,
+  labelKeys,
+  labelOptions,
+  sortRows,
+  tabsFor,
+  type CheckSummary,
+  type LabelFilter,
+  type SortColumn,
+} from '../lib/checks';
+import { CheckDetailPanel } from './check-detail-panel';
+import { HealthTable } from './health-table';
+import { useHealthParams } from './use-health-params';
+
+const SEARCH_DEBOUNCE_MS = 400;
+
+/** The search box's text, written to the URL 400 ms after the last keystroke (core §5). */
+function useDebouncedSearch(value: string, commit: (next: string) => void) {
+  const [draft, setDraft] = useState<{ text: string; base: string }>({ text: value, base: value });
+  // A URL change from elsewhere (back button, reload) replaces what was typed.
+  const text = draft.base === value ? draft.text : value;
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => commit(text), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [text, value, commit]);
+  const setText = (next: string) => setDraft({ text: next, base: value });
+  return [text, setText] as const;
+}
+
+function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen(): void }) {
+  const latency = pickLatency(check.latency);
+  return (
+    <button
+      type="button"
+      onClick={onOpen}
+      data-testid="health-check-card"
+      className="flex flex-col gap-1 rounded border border-gray-200 p-3 text-left text-sm hover:border-blue-300"
+    >
+      <span className="flex items-center gap-2 font-medium text-gray-900">
+        <StatusDot status={check.status ?? 'unknown'} />
+        {check.name}
+      </span>
+      <span className="text-xs text-gray-500">{check.canary_name}</span>
+      <span className="text-xs text-gray-700">
+        Uptime {formatUptime(check.uptime, 1)}
+        {latency !== undefined && ` · Latency ${formatLatency(latency)}`}
+      </span>
+    </button>
+  );
+}
+
+/** The health page (core §2 'Health page (/health)'): every choice lives in the URL. */
+export function HealthPage() {
+  const [params, setParams] = useHealthParams();
+  const summary = useCheckSummary(params.timeRange);
+  const [tab, setTab] = useState(ALL_TAB);
+  const [showFilters, setShowFilters] = useState(false);
+  const commitQuery = useMemo(() => (next: string) => setParams({ query: next }), [setParams]);
+  const [search, setSearch] = useDebouncedSearch(params.query, commitQuery);
+
+  const all = useMemo(() => summary.data ?? [], [summary.data]);
+  const keys = useMemo(() => labelKeys(all), [all]);
+  const pairs = useMemo(() => labelOptions(all), [all]);
+  const filtered = useMemo(
+    () => filterChecks(all, { query: params.query, labels: params.labels, hidePassing: params.hidePassing }),
+    [all, params.query, params.labels, params.hidePassing],
+  );
+  const tabs = useMemo(() => tabsFor(filtered, params.tabBy), [filtered, params.tabBy]);
+  const activeTab = tabs.includes(tab) ? tab : ALL_TAB;
+  const visible = useMemo(
+    () => filtered.filter((check) => inTab(check, params.tabBy, activeTab)),
+    [filtered, params.tabBy, activeTab],
+  );
+  const rows = useMemo(
+    () => sortRows(groupChecks(visible, params.groupBy), params.sortBy ?? 'name', params.sortDesc),
+    [visible, params.groupBy, params.sortBy, params.sortDesc],
+  );
+
+  const activeFilters = Object.keys(params.labels).length + (params.hidePassing ? 1 : 0);
+  const setLabel = (pair: string, mode: -1 | 0 | 1) => {
+    const next: LabelFilter = { ...params.labels };
+    if (mode === 0) delete next[pair];
+    else next[pair] = mode;
+    setParams({ labels: Object.keys(next).length ? JSON.stringify(next) : undefined });
+  };
+  // Single-column sort: ascending, then descending, then removed (back to the default by name).
+  const onSort = (column: SortColumn) => {
+    if (params.sortBy !== column) setParams({ sortBy: column, sortDesc: undefined });
+    else if (!params.sortDesc) setParams({ sortDesc: 'true' });
+    else setParams({ sortBy: undefined, sortDesc: undefined });
+  };
+  const open = (check: CheckSummary) => setParams({ checkId: check.id });
+
+  if (summary.isError && !summary.data) throw summary.error;
+
+  return (
+    <div className="flex gap-4">
+      <aside
+        aria-label="Filters"
+        className={`${showFilters ? 'flex' : 'hidden'} w-60 shrink-0 flex-col gap-4 md:flex`}
+      >
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            checked={params.hidePassing}
+            onChange={(event) => setParams({ hidePassing: event.target.checked ? undefined : 'false' })}
+          />
+          Hide Passing
+        </label>
+        <section className="flex flex-col gap-1">
+          <h2 className="text-sm font-medium text-gray-700">Filter by Label</h2>
+          {pairs.length === 0 && <p className="text-xs text-gray-500">No labels</p>}
+          {pairs.map((pair) => (
+            <TriStateToggle
+              key={pair}
+              label={pair}
+              value={params.labels[pair] ?? 0}
+              onChange={(next) => setLabel(pair, next)}
+            />
+          ))}
+        </section>
+      </aside>
+      <div className="flex min-w-0 flex-1 flex-col gap-3">
+        <div className="flex flex-wrap items-center gap-3">
+          <button
+            type="button"
+            className="rounded border border-gray-300 px-2 py-1 text-sm md:hidden"
+            onClick={() => setShowFilters((shown) => !shown)}
+          >
+            Filters{' '}
+            {activeFilters > 0 && (
+              <span className="rounded-full bg-blue-600 px-1.5 text-xs text-white">{activeFilters}</span>
+            )}
+          </button>
+          <input
+            type="search"
+            aria-label="Search"
+            placeholder="Search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            className="w-64 rounded border border-gray-300 px-2 py-1 text-sm"
+          />
+          <label className="flex items-center gap-1 text-sm">
+            Group By
+            <select
+              value={params.groupBy}
+              onChange={(event) =>
+                setParams({ groupBy: event.target.value === 'canary_name' ? undefined : event.target.value })
+              }
+              className="rounded border border-gray-300 px-1 py-1"
+            >
+              {[
+                ...FIXED_GROUP_BY,
+                ...keys.filter((key) => !(FIXED_GROUP_BY as readonly string[]).includes(key)),
+              ].map((key) => (
+                <option key={key} value={key}>
+                  {key}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-1 text-sm">
+            Tab By
+            <select
+              value={params.tabBy}
+              onChange={(event) =>
+                setParams({ tabBy: event.target.value === 'namespace' ? undefined : event.target.value })
+              }
+              className="rounded border border-gray-300 px-1 py-1"
+            >
+              {['namespace', 'agent', ...keys.filter((key) => key !== 'namespace' && key !== 'agent')].map(
+                (key) => (
+                  <option key={key} value={key}>
+                    {key}
+                  </option>
+                ),
+              )}
+            </select>
+          </label>
+          <label className="flex items-center gap-1 text-sm">
+            Layout
+            <select
+              value={params.layout}
+              onChange={(event) =>
+                setParams({ layout: event.target.value === 'table' ? undefined : event.target.value })
+              }
+              className="rounded border border-gray-300 px-1 py-1"
+            >
+              <option value="table">table</option>
+              <option value="card">card</option>
+            </select>
+          </label>
+        </div>
+        <div role="tablist" aria-label="Tabs" className="flex flex-wrap gap-1 border-b border-gray-200">
+          {tabs.map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              aria-selected={name === activeTab}
+              onClick={() => setTab(name)}
+              className={`px-3 py-1 text-sm ${name === activeTab ? 'border-b-2 border-blue-600 text-blue-700' : 'text-gray-600'}`}
+            >
+              {name}
+            </button>
+          ))}
+        </div>
+        {summary.isPending ? (
+          <PageSkeleton label="Loading checks" />
+        ) : params.layout === 'card' ? (
+          visible.length === 0 ? (
+            <EmptyState />
+          ) : (
+            <div className="grid grid-cols-1 gap-2 sm:grid-cols-2 lg:grid-cols-3">
+              {rows
+                .flatMap((row) => (row.kind === 'group' ? row.checks : [row.check]))
+                .map((check) => (
+                  <CheckCard key={check.id} check={check} onOpen={() => open(check)} />
+                ))}
+            </div>
+          )
+        ) : (
+          <HealthTable
+            rows={rows}
+            sortBy={params.sortBy}
+            sortDesc={params.sortDesc}
+            onSort={onSort}
+            onOpen={open}
+          />
+        )}
+      </div>
+      {params.checkId && (
+        <CheckDetailPanel
+          checkId={params.checkId}
+          summary={all.find((check) => check.id === params.checkId)}
+          timeRange={params.explicitTimeRange}
+          onTimeRangeChange={(range) => setParams({ timeRange: range })}
+          onClose={() => setParams({ checkId: undefined, timeRange: '1h' })}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,55 @@
+import { ApiError, apiFetch } from '../../../lib/api-client';
+import { totalFromContentRange } from '../lib/incident-list-query';
+
+export interface CountedRows<T> {
+  rows: T[];
+  total: number;
+}
+
+/** A data API read that also returns the exact total (apiFetch drops the headers). */
+export async function fetchCounted<T>(path: string, signal: AbortSignal): Promise<CountedRows<T>> {
+  const response = await fetch(path, {
+    credentials: 'same-origin',
+    headers: { Accept: 'application/json', Prefer: 'count=exact' },
+    signal,
+  });
+  const text = await response.text();
+  let body: unknown = text;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    // not JSON: keep the text
+  }
+  if (!response.ok) {
+    const message =
+      body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
+        ? (body as { error: string }).error
+        : `HTTP ${response.status}`;
+    throw new ApiError(response.status, message, body);
+  }
+  const rows = Array.isArray(body) ? (body as T[]) : [];
+  return { rows, total: totalFromContentRange(response.headers.get('content-range')) ?? rows.length };
+}
+
+/** Inserts one row and returns it as stored (with its id and defaults). */
+export async function insertRow<T>(table: string, row: Record<string, unknown>): Promise<T> {
+  const rows = await apiFetch<T[]>(`/api/db/${table}`, {
+    method: 'POST',
+    headers: { Prefer: 'return=representation' },
+    body: JSON.stringify(row),
+  });
+  const [first] = rows;
+  if (!first) throw new ApiError(500, `No ${table} row returned`, rows);
+  return first;
+}
+
+export async function updateRow(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
+  await apiFetch<unknown>(`/api/db/${table}?id=eq.${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: JSON.stringify(changes),
+  });
+}
+
+export async function deleteRow(table: string, id: string): Promise<void> {
+  await apiFetch<unknown>(`/api/db/${table}?id=eq.${encodeURIComponent(id)}`, { method: 'DELETE' });
+}

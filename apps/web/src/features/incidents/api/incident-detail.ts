@@ -1,0 +1,137 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '../../../lib/api-client';
+import type { HypothesisStatus, HypothesisType } from '../lib/incident-values';
+import { INCIDENTS_QUERY_KEY } from './incident-list';
+
+export interface PersonRef {
+  id: string;
+  name: string | null;
+  avatar: string | null;
+}
+
+/** One incident from incident_summary (spec core §3 plus the view's people, counts, durations). */
+export interface IncidentSummary {
+  id: string;
+  title: string;
+  description: string | null;
+  severity: string;
+  type: string;
+  status: string;
+  created_by: string | null;
+  commander_id: string | null;
+  communicator_id: string | null;
+  created_at: string;
+  updated_at: string;
+  commander: PersonRef | null;
+  communicator: PersonRef | null;
+  creator: PersonRef | null;
+  time_to_acknowledge: number | null;
+  time_to_mitigate: number | null;
+  time_to_resolve: number | null;
+}
+
+export interface Hypothesis {
+  id: string;
+  incident_id: string;
+  parent_id: string | null;
+  title: string;
+  type: HypothesisType;
+  status: HypothesisStatus;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface IncidentComment {
+  id: string;
+  hypothesis_id: string | null;
+  comment: string;
+  created_by: string | null;
+  external_created_by: string | null;
+  created_at: string;
+}
+
+export interface Evidence {
+  id: string;
+  hypothesis_id: string;
+  type: string;
+  description: string | null;
+  definition_of_done: boolean;
+  done: boolean;
+  created_at: string;
+}
+
+export interface Responder {
+  id: string;
+  type: string;
+  person_id: string | null;
+  team_id: string | null;
+  created_at: string;
+}
+
+export interface HistoryEntry {
+  id: string;
+  type: string;
+  description: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface NamedRef {
+  id: string;
+  name: string;
+}
+
+export interface IncidentDetail {
+  incident: IncidentSummary | undefined;
+  hypotheses: Hypothesis[];
+  comments: IncidentComment[];
+  evidences: Evidence[];
+  responders: Responder[];
+  histories: HistoryEntry[];
+}
+
+export const incidentDetailKey = (id: string) => [...INCIDENTS_QUERY_KEY, 'detail', id] as const;
+
+const eq = (id: string) => `eq.${encodeURIComponent(id)}`;
+
+async function fetchIncidentDetail(id: string, signal: AbortSignal): Promise<IncidentDetail> {
+  const get = <T>(path: string) => apiFetch<T>(path, { signal });
+  const [incidents, hypotheses, comments, responders, histories] = await Promise.all([
+    get<IncidentSummary[]>(`/api/db/incident_summary?id=${eq(id)}`),
+    get<Hypothesis[]>(`/api/db/hypotheses?incident_id=${eq(id)}&order=created_at.asc`),
+    get<IncidentComment[]>(`/api/db/comments?incident_id=${eq(id)}&order=created_at.asc`),
+    get<Responder[]>(`/api/db/responders?incident_id=${eq(id)}&deleted_at=is.null&order=created_at.asc`),
+    get<HistoryEntry[]>(`/api/db/incident_histories?incident_id=${eq(id)}&order=created_at.desc`),
+  ]);
+  // Evidence hangs off hypotheses, not the incident.
+  const evidences =
+    hypotheses.length === 0
+      ? []
+      : await get<Evidence[]>(
+          `/api/db/evidences?hypothesis_id=in.(${hypotheses.map((h) => h.id).join(',')})&order=created_at.asc`,
+        );
+  return { incident: incidents[0], hypotheses, comments, evidences, responders, histories };
+}
+
+export const incidentDetailQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: incidentDetailKey(id),
+    queryFn: ({ signal }) => fetchIncidentDetail(id, signal),
+  });
+
+export const useIncidentDetail = (id: string) => useQuery(incidentDetailQueryOptions(id));
+
+/** People and teams, to name actors and to pick responders, commander and communicator. */
+export const usePeople = () =>
+  useQuery({
+    queryKey: ['people', 'names'],
+    queryFn: ({ signal }) =>
+      apiFetch<NamedRef[]>('/api/db/people?select=id,name&deleted_at=is.null&order=name.asc', { signal }),
+  });
+
+export const useTeams = () =>
+  useQuery({
+    queryKey: ['teams', 'names'],
+    queryFn: ({ signal }) =>
+      apiFetch<NamedRef[]>('/api/db/teams?select=id,name&deleted_at=is.null&order=name.asc', { signal }),
+  });

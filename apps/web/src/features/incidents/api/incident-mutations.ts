@@ -1,0 +1,81 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { NewIncident } from '../lib/incident-form';
+import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
+import { deleteRow, insertRow, updateRow } from './data-api';
+import { INCIDENTS_QUERY_KEY } from './incident-list';
+
+/** The server fills status open, commander, communicator and created_by (spec core §4, §6). */
+export function useCreateIncident() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (incident: NewIncident) => insertRow<{ id: string }>('incidents', { ...incident }),
+    onSuccess: () => client.invalidateQueries({ queryKey: INCIDENTS_QUERY_KEY }),
+  });
+}
+
+/** Every write on an incident's page refreshes that page (and the list's counts). */
+export function useIncidentWrite<TInput>(write: (input: TInput) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSettled: () => client.invalidateQueries({ queryKey: INCIDENTS_QUERY_KEY }),
+  });
+}
+
+export const updateIncident = (input: { id: string; changes: Record<string, unknown> }) =>
+  updateRow('incidents', input.id, input.changes);
+
+export const addHypothesis = (input: {
+  incidentId: string;
+  parentId: string | null;
+  type: HypothesisType;
+  title: string;
+}) =>
+  insertRow('hypotheses', {
+    incident_id: input.incidentId,
+    parent_id: input.parentId,
+    title: input.title,
+    type: input.type,
+    status: NEW_HYPOTHESIS_DEFAULTS.status,
+  });
+
+export const updateHypothesisStatus = (input: { id: string; status: string }) =>
+  updateRow('hypotheses', input.id, { status: input.status });
+
+export const deleteHypothesis = (id: string) => deleteRow('hypotheses', id);
+
+export const addComment = (input: { incidentId: string; hypothesisId: string; comment: string }) =>
+  insertRow('comments', {
+    incident_id: input.incidentId,
+    hypothesis_id: input.hypothesisId,
+    comment: input.comment,
+  });
+
+export const addEvidence = (input: {
+  hypothesisId: string;
+  description: string;
+  definitionOfDone: boolean;
+}) =>
+  insertRow('evidences', {
+    hypothesis_id: input.hypothesisId,
+    type: 'comment',
+    description: input.description,
+    definition_of_done: input.definitionOfDone,
+  });
+
+export const updateEvidence = (input: {
+  id: string;
+  changes: { done?: boolean; definition_of_done?: boolean };
+}) => updateRow('evidences', input.id, input.changes);
+
+export const addResponder = (input: { incidentId: string; kind: 'person' | 'team'; id: string }) =>
+  insertRow('responders', {
+    incident_id: input.incidentId,
+    type: input.kind,
+    person_id: input.kind === 'person' ? input.id : null,
+    team_id: input.kind === 'team' ? input.id : null,
+  });
+
+/** Responders are soft-deleted: people who responded stay on record (migration 0007). */
+export const removeResponder = (id: string) =>
+  updateRow('responders', id, { deleted_at: new Date().toISOString() });

@@ -1,0 +1,270 @@
+import { useState, type FormEvent } from 'react';
+import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
+import { FormattedDate } from '../../../components/date/age';
+import { showErrorToast } from '../../../components/toasts/toasts';
+import type { Evidence, Hypothesis, IncidentComment } from '../api/incident-detail';
+import {
+  addComment,
+  addEvidence,
+  addHypothesis,
+  deleteHypothesis,
+  updateEvidence,
+  updateHypothesisStatus,
+  useIncidentWrite,
+} from '../api/incident-mutations';
+import { buildHypothesisTree, childTypeOf, type HypothesisNode } from '../lib/hypothesis-tree';
+import { requiredText } from '../lib/incident-form';
+import { HYPOTHESIS_STATUSES, NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
+
+const smallInput = 'rounded border border-gray-300 px-2 py-1 text-sm';
+const smallButton = 'rounded border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50';
+
+/** A one-line text form: trims, refuses blank text, clears after a successful save. */
+function TextAdder(props: { label: string; button: string; onAdd(text: string): Promise<unknown> }) {
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const value = requiredText(text);
+    if (!value) return;
+    setBusy(true);
+    props
+      .onAdd(value)
+      .then(() => setText(''))
+      .catch((error: unknown) => showErrorToast(error))
+      .finally(() => setBusy(false));
+  };
+  return (
+    <form onSubmit={submit} className="flex items-center gap-2">
+      <input
+        aria-label={props.label}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        className={smallInput}
+      />
+      <button type="submit" disabled={busy || !text.trim()} className={smallButton}>
+        {props.button}
+      </button>
+    </form>
+  );
+}
+
+interface TreeContext {
+  incidentId: string;
+  canWrite: boolean;
+  comments: IncidentComment[];
+  evidences: Evidence[];
+  personName(id: string | null): string;
+  write: ReturnType<typeof useIncidentWrite<() => Promise<unknown>>>;
+  askDelete(hypothesis: Hypothesis): void;
+}
+
+function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeContext }) {
+  const [definitionOfDone, setDefinitionOfDone] = useState(false);
+  const evidences = ctx.evidences.filter((e) => e.hypothesis_id === hypothesisId);
+  return (
+    <div className="flex flex-col gap-1">
+      <h5 className="text-xs font-semibold text-gray-600">Evidence</h5>
+      {evidences.length === 0 && <p className="text-xs text-gray-500">No evidence</p>}
+      <ul aria-label="Evidence" className="flex flex-col gap-1">
+        {evidences.map((evidence) => (
+          <li key={evidence.id} className="flex items-center gap-2 text-sm">
+            <span>{evidence.description ?? evidence.type}</span>
+            {evidence.definition_of_done && (
+              <label className="flex items-center gap-1 text-xs text-gray-700">
+                <input
+                  type="checkbox"
+                  checked={evidence.done}
+                  disabled={!ctx.canWrite}
+                  onChange={(e) => {
+                    // Read now: React resets a controlled input once the handler returns.
+                    const done = e.target.checked;
+                    ctx.write.mutate(() => updateEvidence({ id: evidence.id, changes: { done } }), {
+                      onError: (error) => showErrorToast(error),
+                    });
+                  }}
+                />
+                Done
+              </label>
+            )}
+            {evidence.definition_of_done && (
+              <span className="rounded bg-purple-50 px-1 text-xs text-purple-800">Definition of done</span>
+            )}
+          </li>
+        ))}
+      </ul>
+      {ctx.canWrite && (
+        <div className="flex items-center gap-2">
+          <TextAdder
+            label="New evidence"
+            button="Add evidence"
+            onAdd={(description) =>
+              ctx.write.mutateAsync(() => addEvidence({ hypothesisId, description, definitionOfDone }))
+            }
+          />
+          <label className="flex items-center gap-1 text-xs text-gray-700">
+            <input
+              type="checkbox"
+              checked={definitionOfDone}
+              onChange={(e) => setDefinitionOfDone(e.target.checked)}
+            />
+            Definition of done
+          </label>
+        </div>
+      )}
+    </div>
+  );
+}
+
+function CommentList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeContext }) {
+  const comments = ctx.comments.filter((c) => c.hypothesis_id === hypothesisId);
+  return (
+    <div className="flex flex-col gap-1">
+      <h5 className="text-xs font-semibold text-gray-600">Comments</h5>
+      <ul aria-label="Comments" className="flex flex-col gap-1">
+        {comments.map((comment) => (
+          <li key={comment.id} className="text-sm">
+            <span className="font-medium">
+              {comment.external_created_by ?? ctx.personName(comment.created_by)}
+            </span>{' '}
+            <FormattedDate value={comment.created_at} className="text-xs text-gray-500" />
+            <p>{comment.comment}</p>
+          </li>
+        ))}
+      </ul>
+      {ctx.canWrite && (
+        <TextAdder
+          label="New comment"
+          button="Comment"
+          onAdd={(comment) =>
+            ctx.write.mutateAsync(() => addComment({ incidentId: ctx.incidentId, hypothesisId, comment }))
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+function HypothesisItem({ node, ctx }: { node: HypothesisNode<Hypothesis>; ctx: TreeContext }) {
+  const childType = childTypeOf(node.type);
+  return (
+    <li
+      aria-label={`${node.type} hypothesis ${node.title}`}
+      className="flex flex-col gap-2 border-l-2 border-gray-200 pl-3"
+    >
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="rounded bg-gray-100 px-1.5 text-xs uppercase text-gray-700">{node.type}</span>
+        <span className="font-medium">{node.title}</span>
+        <select
+          aria-label={`Status of ${node.title}`}
+          value={node.status}
+          disabled={!ctx.canWrite}
+          onChange={(e) => {
+            // Read now: React resets a controlled select once the handler returns.
+            const status = e.target.value;
+            ctx.write.mutate(() => updateHypothesisStatus({ id: node.id, status }), {
+              onError: (error) => showErrorToast(error),
+            });
+          }}
+          className={smallInput}
+        >
+          {HYPOTHESIS_STATUSES.map((status) => (
+            <option key={status} value={status}>
+              {status}
+            </option>
+          ))}
+        </select>
+        {ctx.canWrite && (
+          <button
+            type="button"
+            onClick={() => ctx.askDelete(node)}
+            className={smallButton}
+            aria-label={`Delete ${node.title}`}
+          >
+            Delete
+          </button>
+        )}
+      </div>
+      <EvidenceList hypothesisId={node.id} ctx={ctx} />
+      <CommentList hypothesisId={node.id} ctx={ctx} />
+      {node.children.length > 0 && (
+        <ul className="flex flex-col gap-3">
+          {node.children.map((child) => (
+            <HypothesisItem key={child.id} node={child} ctx={ctx} />
+          ))}
+        </ul>
+      )}
+      {ctx.canWrite && childType && (
+        <TextAdder
+          label={`New ${childType} under ${node.title}`}
+          button={`Add ${childType}`}
+          onAdd={(title) =>
+            ctx.write.mutateAsync(() =>
+              addHypothesis({ incidentId: ctx.incidentId, parentId: node.id, type: childType, title }),
+            )
+          }
+        />
+      )}
+    </li>
+  );
+}
+
+/** The hypothesis tree of an incident (spec core §4: root, then factor, then solution). */
+export function HypothesisTreeView(props: {
+  incidentId: string;
+  canWrite: boolean;
+  hypotheses: Hypothesis[];
+  comments: IncidentComment[];
+  evidences: Evidence[];
+  personName(id: string | null): string;
+}) {
+  const write = useIncidentWrite((run: () => Promise<unknown>) => run());
+  const [deleting, setDeleting] = useState<Hypothesis>();
+  const tree = buildHypothesisTree(props.hypotheses);
+  const ctx: TreeContext = { ...props, write, askDelete: setDeleting };
+  const rootType: HypothesisType = NEW_HYPOTHESIS_DEFAULTS.type;
+
+  return (
+    <section aria-labelledby="hypotheses-heading" className="flex flex-col gap-3">
+      <h2 id="hypotheses-heading" className="text-lg font-semibold">
+        Hypotheses
+      </h2>
+      {tree.length === 0 && <p className="text-sm text-gray-500">No hypotheses yet</p>}
+      <ul className="flex flex-col gap-4">
+        {tree.map((node) => (
+          <HypothesisItem key={node.id} node={node} ctx={ctx} />
+        ))}
+      </ul>
+      {props.canWrite && (
+        <TextAdder
+          label="New root hypothesis"
+          button="Add root hypothesis"
+          onAdd={(title) =>
+            write.mutateAsync(() =>
+              addHypothesis({ incidentId: props.incidentId, parentId: null, type: rootType, title }),
+            )
+          }
+        />
+      )}
+      <ConfirmationDialog
+        open={Boolean(deleting)}
+        title="Delete hypothesis"
+        description={
+          deleting
+            ? `Delete '${deleting.title}'? Its sub-hypotheses, comments and evidence are deleted too.`
+            : undefined
+        }
+        isLoading={write.isPending}
+        onClose={() => setDeleting(undefined)}
+        onConfirm={() => {
+          if (!deleting) return;
+          const id = deleting.id;
+          write.mutate(() => deleteHypothesis(id), {
+            onSuccess: () => setDeleting(undefined),
+            onError: (error) => showErrorToast(error),
+          });
+        }}
+      />
+    </section>
+  );
+}

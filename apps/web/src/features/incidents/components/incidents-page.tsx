@@ -1,0 +1,200 @@
+import { useMemo, useState } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
+import { useDataTableState } from '../../../components/data-table/use-data-table-state';
+import { Age } from '../../../components/date/age';
+import { useCan } from '../../../lib/permissions';
+import { TABLE_PARAMS, useUpdateSearchParams } from '../../../lib/url-state';
+import { useIncidentList, type IncidentListItem } from '../api/incident-list';
+import type { IncidentListFilters } from '../lib/incident-list-query';
+import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, INCIDENT_TYPES } from '../lib/incident-values';
+import { CreateIncidentDialog } from './create-incident-dialog';
+import { SeverityBadge, StatusBadge } from './incident-badges';
+
+const TABLE = {
+  tableId: 'incidents',
+  defaultPageSize: 50,
+  defaultSortBy: 'created_at',
+  defaultSortOrder: 'desc',
+} as const;
+
+/** URL parameters of the list's filters. */
+const FILTERS = ['search', 'severity', 'status', 'type'] as const;
+type FilterName = (typeof FILTERS)[number];
+
+function useFilters(): [IncidentListFilters, (name: FilterName, value: string) => void] {
+  const [params] = useSearchParams();
+  const update = useUpdateSearchParams();
+  const filters = useMemo(
+    () =>
+      Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? undefined])) as IncidentListFilters,
+    [params],
+  );
+  const setFilter = (name: FilterName, value: string) =>
+    update(
+      (draft) => {
+        if (value) draft.set(name, value);
+        else draft.delete(name);
+        // A different result set starts on its first page.
+        draft.delete(TABLE_PARAMS.pageIndex);
+      },
+      { replace: name === 'search' },
+    );
+  return [filters, setFilter];
+}
+
+const COLUMNS: DataTableColumn<IncidentListItem>[] = [
+  {
+    id: 'title',
+    header: 'Title',
+    accessorKey: 'title',
+    cell: ({ row }) => (
+      <Link
+        to={`/incidents/${row.original.id}`}
+        onClick={(e) => e.stopPropagation()}
+        className="text-blue-700 hover:underline"
+      >
+        {row.original.title}
+      </Link>
+    ),
+  },
+  {
+    id: 'severity',
+    header: 'Severity',
+    accessorKey: 'severity',
+    cell: ({ row }) => <SeverityBadge severity={row.original.severity} />,
+  },
+  {
+    id: 'status',
+    header: 'Status',
+    accessorKey: 'status',
+    cell: ({ row }) => <StatusBadge status={row.original.status} />,
+  },
+  { id: 'type', header: 'Type', accessorKey: 'type' },
+  {
+    id: 'commander',
+    header: 'Commander',
+    enableSorting: false,
+    cell: ({ row }) => row.original.commander?.name ?? '',
+  },
+  {
+    id: 'responders_count',
+    header: 'Responders',
+    enableSorting: false,
+    cell: ({ row }) => row.original.responders_count,
+  },
+  {
+    id: 'created_at',
+    header: 'Created',
+    accessorKey: 'created_at',
+    cell: ({ row }) => <Age value={row.original.created_at} />,
+  },
+];
+
+function FilterSelect(props: {
+  label: string;
+  value: string | undefined;
+  options: readonly string[];
+  onChange(value: string): void;
+}) {
+  return (
+    <label className="flex items-center gap-2 text-sm text-gray-700">
+      {props.label}
+      <select
+        className="rounded border border-gray-300 px-2 py-1 text-sm"
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
+        <option value="">All</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Incident list (spec core §2): searchable, filtered, sorted and paged on the server. */
+export function IncidentsPage() {
+  const state = useDataTableState(TABLE);
+  const [filters, setFilter] = useFilters();
+  const [search, setSearch] = useState(filters.search ?? '');
+  const [creating, setCreating] = useState(false);
+  const canWrite = useCan('incident', 'write');
+  const navigate = useNavigate();
+  const query = useIncidentList(filters, {
+    pageIndex: state.pageIndex,
+    pageSize: state.pageSize,
+    sortBy: state.sortBy,
+    sortOrder: state.sortOrder,
+  });
+
+  if (query.isError && !query.data) throw query.error;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex flex-wrap items-center gap-3">
+        <form
+          role="search"
+          onSubmit={(e) => {
+            e.preventDefault();
+            setFilter('search', search.trim());
+          }}
+        >
+          <input
+            type="search"
+            aria-label="Search incidents"
+            placeholder="Search"
+            value={search}
+            onChange={(e) => {
+              setSearch(e.target.value);
+              if (!e.target.value) setFilter('search', '');
+            }}
+            onBlur={() => setFilter('search', search.trim())}
+            className="rounded border border-gray-300 px-2 py-1 text-sm"
+          />
+        </form>
+        <FilterSelect
+          label="Severity"
+          value={filters.severity}
+          options={INCIDENT_SEVERITIES}
+          onChange={(v) => setFilter('severity', v)}
+        />
+        <FilterSelect
+          label="Status"
+          value={filters.status}
+          options={INCIDENT_STATUSES}
+          onChange={(v) => setFilter('status', v)}
+        />
+        <FilterSelect
+          label="Type"
+          value={filters.type}
+          options={INCIDENT_TYPES}
+          onChange={(v) => setFilter('type', v)}
+        />
+        {canWrite && (
+          <button
+            type="button"
+            onClick={() => setCreating(true)}
+            className="ml-auto rounded bg-blue-600 px-3 py-1.5 text-sm text-white"
+          >
+            Create Incident
+          </button>
+        )}
+      </div>
+      <DataTable
+        {...TABLE}
+        label="Incidents"
+        columns={COLUMNS}
+        data={query.data?.rows ?? []}
+        totalRowCount={query.data?.total ?? 0}
+        isLoading={query.isPending}
+        getRowId={(row) => row.id}
+        onRowClick={(row) => void navigate(`/incidents/${row.id}`)}
+      />
+      {canWrite && <CreateIncidentDialog open={creating} onClose={() => setCreating(false)} />}
+    </div>
+  );
+}

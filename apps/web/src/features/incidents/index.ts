@@ -1,0 +1,2 @@
+export { IncidentsPage } from './components/incidents-page';
+export { IncidentDetailPage } from './components/incident-detail-page';

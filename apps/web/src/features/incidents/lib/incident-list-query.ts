@@ -1,0 +1,57 @@
+import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, INCIDENT_TYPES } from './incident-values';
+
+export interface IncidentListFilters {
+  search?: string;
+  severity?: string;
+  status?: string;
+  type?: string;
+}
+
+export interface IncidentListPage {
+  pageIndex: number;
+  pageSize: number;
+  sortBy?: string;
+  sortOrder?: 'asc' | 'desc';
+}
+
+/** Columns of incident_summary the list may sort by. */
+export const SORTABLE_COLUMNS = ['title', 'severity', 'status', 'type', 'created_at', 'updated_at'] as const;
+
+const allowed = (values: readonly string[], value: string | undefined) =>
+  value && values.includes(value) ? value : undefined;
+
+/** Quotes a value for a PostgREST `ilike` inside or(): commas and parentheses must be quoted. */
+function ilikePattern(text: string): string {
+  const escaped = text.replace(/["\\]/g, (c) => `\\${c}`);
+  return `"*${escaped}*"`;
+}
+
+/** The PostgREST query of the incident list (incident_summary). */
+export function incidentListSearch(filters: IncidentListFilters, page: IncidentListPage): URLSearchParams {
+  const search = new URLSearchParams();
+  search.set(
+    'select',
+    'id,title,severity,type,status,created_at,updated_at,commander,creator,responders_count,hypotheses_count,comments_count',
+  );
+  const severity = allowed(INCIDENT_SEVERITIES, filters.severity);
+  const status = allowed(INCIDENT_STATUSES, filters.status);
+  const type = allowed(INCIDENT_TYPES, filters.type);
+  if (severity) search.set('severity', `eq.${severity}`);
+  if (status) search.set('status', `eq.${status}`);
+  if (type) search.set('type', `eq.${type}`);
+  const text = filters.search?.trim();
+  if (text) search.set('or', `(title.ilike.${ilikePattern(text)},description.ilike.${ilikePattern(text)})`);
+  const sortBy = (SORTABLE_COLUMNS as readonly string[]).includes(page.sortBy ?? '')
+    ? page.sortBy
+    : 'created_at';
+  search.set('order', `${sortBy}.${page.sortOrder === 'asc' ? 'asc' : 'desc'}`);
+  search.set('limit', String(page.pageSize));
+  search.set('offset', String(page.pageIndex * page.pageSize));
+  return search;
+}
+
+/** The total of 'items 0-49/123' (or '*\/123'); undefined when unknown. */
+export function totalFromContentRange(header: string | null): number | undefined {
+  const match = header?.match(/\/(\d+)$/);
+  return match ? Number(match[1]) : undefined;
+}

@@ -1,4 +1,10 @@
-import { pickLatency, uptimePercent } from '../../../lib/format';
+import {
+  DEFAULT_HEALTH_TIME_RANGE,
+  defaultTimeRangeForAge,
+  HEALTH_TIME_RANGE_OPTIONS,
+  pickLatency,
+  uptimePercent,
+} from '../../../lib/format';
 
 /** A check as `GET /api/canary/api/summary` returns it (core §3 "Check summary"). */
 export interface CheckSummary {
@@ -226,60 +232,14 @@ export function sortRows(rows: readonly HealthRow[], column: SortColumn, desc: b
     .sort(compare);
 }
 
-export const HEALTH_TIME_RANGES = [
-  '15m',
-  '1h',
-  '2h',
-  '3h',
-  '6h',
-  '12h',
-  '1d',
-  '2d',
-  '3d',
-  '1w',
-  '2w',
-  '3w',
-  '1mo',
-  '2mo',
-  '3mo',
-  '6mo',
-  '1y',
-  '2y',
-  '3y',
-  '5y',
-] as const;
+/** The health time range options (spec core §9), from the shared formatters. */
+export const HEALTH_TIME_RANGES = HEALTH_TIME_RANGE_OPTIONS;
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
-/** Upper bounds of the last-run age for each default range (core §4). */
-const AGE_RANGES: readonly [number, string][] = [
-  [HOUR, '1h'],
-  [3 * HOUR, '3h'],
-  [6 * HOUR, '6h'],
-  [12 * HOUR, '12h'],
-  [DAY, '1d'],
-  [2 * DAY, '2d'],
-  [3 * DAY, '3d'],
-  [7 * DAY, '1w'],
-  [14 * DAY, '2w'],
-  [21 * DAY, '3w'],
-  [30 * DAY, '1mo'],
-  [60 * DAY, '2mo'],
-  [90 * DAY, '3mo'],
-  [182 * DAY, '6mo'],
-  [365 * DAY, '1y'],
-  [730 * DAY, '2y'],
-  [1095 * DAY, '3y'],
-];
-
-/** The check panel's default time range: the smallest range covering the last run (core §4). */
+/** The check panel's default time range from the last run's age (core §4); a check never run shows 1h. */
 export function defaultTimeRangeForLastRun(lastRuntime: string | null | undefined, now = Date.now()): string {
   const time = Date.parse(lastRuntime ?? '');
-  if (!Number.isFinite(time)) return '1h';
-  const age = now - time;
-  for (const [limit, range] of AGE_RANGES) if (age < limit) return range;
-  return '5y';
+  if (!Number.isFinite(time)) return DEFAULT_HEALTH_TIME_RANGE;
+  return defaultTimeRangeForAge((now - time) / 60_000);
 }
 
 export const DURATION_PRESETS = ['100ms', '500ms', '1s', '5s', '10s', '30s'] as const;

@@ -138,3 +138,62 @@ test('a viewer sees the check but not Run Now', async ({ page, baseURL }) => {
   await expect(dialog.getByTestId('check-history-row').first()).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Run Now' })).toHaveCount(0);
 });
+
+test('a pivot by label with its cell type survives a reload and opens the check with its Health Overview', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await signIn(page, ADMIN.email, ADMIN.password, '/health?hidePassing=false');
+  await waitForClosedPort(page);
+
+  await page.getByLabel('Pivot By').selectOption('app');
+  await expect(page).toHaveURL(/pivotBy=app/);
+  const pivot = page.getByRole('table', { name: 'Checks by app' });
+  await expect(pivot.getByRole('columnheader', { name: 'opsdeck' })).toBeVisible();
+  await expect(pivot.getByRole('columnheader', { name: 'demo' })).toBeVisible();
+  const cell = pivot.getByRole('button', { name: 'closed-port opsdeck' });
+  await expect(cell.getByRole('img', { name: 'unhealthy' })).toBeVisible();
+
+  await page.getByLabel('Cell', { exact: true }).selectOption('uptime');
+  await expect(page).toHaveURL(/pivotCellType=uptime/);
+  // closed-port never passes.
+  await expect(cell).toHaveText('0.0%');
+  await page.getByLabel('Rows').selectOption('name');
+  await page.reload();
+  await expect(page.getByLabel('Pivot By')).toHaveValue('app');
+  await expect(page.getByLabel('Cell', { exact: true })).toHaveValue('uptime');
+  await expect(pivot.getByRole('button', { name: 'closed-port opsdeck' })).toHaveText('0.0%');
+
+  // A short window (Playwright's default is 720 px high) shows the chart in a Graph tab.
+  await pivot.getByRole('button', { name: 'closed-port opsdeck' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('heading', { name: 'closed-port' })).toBeVisible();
+  await dialog.getByRole('tab', { name: 'Graph' }).click();
+  await expect(dialog.getByRole('figure', { name: 'Health Overview' })).toBeVisible();
+  await expect(dialog.getByRole('figure', { name: 'Health Overview' })).toContainText(/[1-9]\d* failed/);
+  await dialog.getByRole('tab', { name: /Relationships/ }).click();
+  await expect(dialog.getByRole('tabpanel')).toContainText('No data available');
+  await expect(dialog.getByLabel('0 related')).toBeVisible();
+
+  // A tall window shows it above the tabs and drops the Graph tab.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await expect(dialog.getByRole('tab', { name: 'Graph' })).toHaveCount(0);
+  await expect(dialog.getByRole('figure', { name: 'Health Overview' })).toBeVisible();
+});
+
+test('the auto-refresh setting refetches the checks on its interval and is remembered', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signIn(page, ADMIN.email, ADMIN.password, '/health');
+  await expect(page.getByLabel('Auto refresh')).toHaveValue('');
+  await page.getByLabel('Auto refresh').selectOption('15s');
+  const started = Date.now();
+  await page.waitForRequest((request) => request.url().includes('/api/canary/api/summary'), {
+    timeout: 25_000,
+  });
+  expect(Date.now() - started).toBeGreaterThan(10_000);
+  await page.reload();
+  await expect(page.getByLabel('Auto refresh')).toHaveValue('15s');
+  await page.getByLabel('Auto refresh').selectOption('');
+  await page.reload();
+  await expect(page.getByLabel('Auto refresh')).toHaveValue('');
+});

@@ -23,4 +23,6 @@ export const checkSummaryQueryOptions = (timeRange: string) =>
     refetchOnWindowFocus: false,
   });
 
-export const useCheckSummary = (timeRange: string) => useQuery(checkSummaryQueryOptions(timeRange));
+/** `refreshMs`: the user's auto-refresh interval; undefined means no auto-refresh (core §4). */
+export const useCheckSummary = (timeRange: string, refreshMs?: number) =>
+  useQuery({ ...checkSummaryQueryOptions(timeRange), refetchInterval: refreshMs ?? false });

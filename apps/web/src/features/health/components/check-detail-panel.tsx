@@ -12,6 +12,7 @@ import { showErrorToast } from '../../../components/toasts/toasts';
 import { formatLatency, formatUptime } from '../../../lib/format';
 import { useCurrentAccess } from '../../../lib/permissions';
 import { useCheckRow, useCheckStatuses, type CheckStatus } from '../api/check-detail';
+import { useCheckRelationships } from '../api/check-relationships';
 import { useRunCheck, type RunCheckResult } from '../api/run-check';
 import {
   defaultTimeRangeForLastRun,
@@ -20,6 +21,9 @@ import {
   parseDurationFilter,
   type CheckSummary,
 } from '../lib/checks';
+import { CheckRelationships } from './check-relationships';
+import { HealthOverviewChart } from './health-overview-chart';
+import { useShortScreen } from './use-short-screen';
 
 const HISTORY_PAGE_SIZE = 50;
 
@@ -173,6 +177,10 @@ export function CheckDetailPanel({
   const range = timeRange ?? defaultTimeRangeForLastRun(summary?.last_runtime);
   const detail = useCheckStatuses(checkId, range);
   const row = useCheckRow(checkId);
+  const relationships = useCheckRelationships(checkId);
+  const shortScreen = useShortScreen();
+  const statuses = detail.data?.checkStatuses ?? [];
+  const tabs = ['History', ...(shortScreen ? ['Graph'] : []), 'Spec', 'Relationships'];
   const run = useRunCheck(checkId);
   const { roles } = useCurrentAccess();
   const canRun = roles.some((role) => (RUN_NOW_ROLES as readonly string[]).includes(role));
@@ -248,29 +256,47 @@ export function CheckDetailPanel({
               </select>
             </Field>
           </dl>
+          {!shortScreen &&
+            (detail.isPending ? <Skeleton className="h-44" /> : <HealthOverviewChart statuses={statuses} />)}
           <TabGroup>
             <TabList className="flex gap-2 border-b border-gray-200">
-              {['History', 'Spec'].map((name) => (
+              {tabs.map((name) => (
                 <Tab
                   key={name}
-                  className="px-3 py-1 text-sm data-selected:border-b-2 data-selected:border-blue-600 data-selected:text-blue-700"
+                  className="flex items-center gap-1 px-3 py-1 text-sm data-selected:border-b-2 data-selected:border-blue-600 data-selected:text-blue-700"
                 >
                   {name}
+                  {name === 'Relationships' && relationships.data && (
+                    <span
+                      aria-label={`${relationships.data.length} related`}
+                      className="rounded-full bg-gray-200 px-1.5 text-xs text-gray-700"
+                    >
+                      {relationships.data.length}
+                    </span>
+                  )}
                 </Tab>
               ))}
             </TabList>
             <TabPanels className="pt-3">
               <TabPanel>
-                {detail.isPending ? (
-                  <Skeleton className="h-32" />
-                ) : (
-                  <History statuses={detail.data?.checkStatuses ?? []} />
-                )}
+                {detail.isPending ? <Skeleton className="h-32" /> : <History statuses={statuses} />}
               </TabPanel>
+              {shortScreen && (
+                <TabPanel>
+                  <HealthOverviewChart statuses={statuses} height={140} />
+                </TabPanel>
+              )}
               <TabPanel>
                 <pre className="overflow-auto rounded bg-gray-50 p-2 text-xs">
                   {row.data?.spec === undefined ? '' : JSON.stringify(row.data.spec, null, 2)}
                 </pre>
+              </TabPanel>
+              <TabPanel>
+                {relationships.isPending ? (
+                  <Skeleton className="h-16" />
+                ) : (
+                  <CheckRelationships items={relationships.data ?? []} />
+                )}
               </TabPanel>
             </TabPanels>
           </TabGroup>

@@ -3,7 +3,7 @@ import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
 import { EmptyState } from '../../../components/empty-state/empty-state';
-import { formatLatency, formatUptime, pickLatency } from '../../../lib/format';
+import { formatLatency, formatUptime, parseIntervalMs as parseMs, pickLatency } from '../../../lib/format';
 import { useCheckSummary } from '../api/check-summary';
 import {
   ALL_TAB,
@@ -20,7 +20,10 @@ import {
   type SortColumn,
 } from '../lib/checks';
 import { CheckDetailPanel } from './check-detail-panel';
+import { pivotChecks, PIVOT_CELL_TYPES, PIVOT_ROW_BY_NAME } from '../lib/pivot';
+import { HealthPivot } from './health-pivot';
 import { HealthTable } from './health-table';
+import { AUTO_REFRESH_OPTIONS, useAutoRefresh } from './use-auto-refresh';
 import { useHealthParams } from './use-health-params';
 
 const SEARCH_DEBOUNCE_MS = 400;
@@ -64,7 +67,8 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen(): void }) {
 /** The health page (core §2 'Health page (/health)'): every choice lives in the URL. */
 export function HealthPage() {
   const [params, setParams] = useHealthParams();
-  const summary = useCheckSummary(params.timeRange);
+  const [refresh, setRefresh] = useAutoRefresh();
+  const summary = useCheckSummary(params.timeRange, refresh.ms);
   const [tab, setTab] = useState(ALL_TAB);
   const [showFilters, setShowFilters] = useState(false);
   const commitQuery = useMemo(() => (next: string) => setParams({ query: next }), [setParams]);
@@ -86,6 +90,11 @@ export function HealthPage() {
   const rows = useMemo(
     () => sortRows(groupChecks(visible, params.groupBy), params.sortBy ?? 'name', params.sortDesc),
     [visible, params.groupBy, params.sortBy, params.sortDesc],
+  );
+
+  const pivot = useMemo(
+    () => (params.pivotBy ? pivotChecks(visible, params.pivotBy, params.pivotLabel) : undefined),
+    [visible, params.pivotBy, params.pivotLabel],
   );
 
   const activeFilters = Object.keys(params.labels).length + (params.hidePassing ? 1 : 0);
@@ -190,6 +199,94 @@ export function HealthPage() {
             </select>
           </label>
           <label className="flex items-center gap-1 text-sm">
+            Pivot By
+            <select
+              aria-label="Pivot By"
+              value={params.pivotBy ?? ''}
+              onChange={(event) =>
+                setParams({
+                  pivotBy: event.target.value || undefined,
+                  ...(event.target.value ? {} : { pivotCellType: undefined, pivotLabel: undefined }),
+                })
+              }
+              className="rounded border border-gray-300 px-1 py-1"
+            >
+              <option value="">none</option>
+              {keys.map((key) => (
+                <option key={key} value={key}>
+                  {key}
+                </option>
+              ))}
+            </select>
+          </label>
+          {params.pivotBy && (
+            <>
+              <label className="flex items-center gap-1 text-sm">
+                Rows
+                <select
+                  aria-label="Rows"
+                  value={params.pivotLabel}
+                  onChange={(event) =>
+                    setParams({
+                      pivotLabel: event.target.value === PIVOT_ROW_BY_NAME ? undefined : event.target.value,
+                    })
+                  }
+                  className="rounded border border-gray-300 px-1 py-1"
+                >
+                  <option value={PIVOT_ROW_BY_NAME}>name</option>
+                  {keys
+                    .filter((key) => key !== params.pivotBy)
+                    .map((key) => (
+                      <option key={key} value={key}>
+                        {key}
+                      </option>
+                    ))}
+                </select>
+              </label>
+              <label className="flex items-center gap-1 text-sm">
+                Cell
+                <select
+                  aria-label="Cell"
+                  value={params.pivotCellType}
+                  onChange={(event) =>
+                    setParams({
+                      pivotCellType: event.target.value === 'health' ? undefined : event.target.value,
+                    })
+                  }
+                  className="rounded border border-gray-300 px-1 py-1"
+                >
+                  {PIVOT_CELL_TYPES.map((type) => (
+                    <option key={type} value={type}>
+                      {type}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            </>
+          )}
+          <label className="flex items-center gap-1 text-sm">
+            Auto refresh
+            <select
+              aria-label="Auto refresh"
+              value={refresh.value}
+              onChange={(event) => setRefresh(event.target.value)}
+              className="rounded border border-gray-300 px-1 py-1"
+            >
+              <option value="">none</option>
+              {/* A stored value that is not one of the choices (typed elsewhere) stays selectable. */}
+              {[
+                ...(AUTO_REFRESH_OPTIONS as readonly string[]).filter((o) => o !== refresh.value),
+                ...(refresh.value ? [refresh.value] : []),
+              ]
+                .sort((a, b) => (parseMs(a) ?? 0) - (parseMs(b) ?? 0))
+                .map((option) => (
+                  <option key={option} value={option}>
+                    {option}
+                  </option>
+                ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-1 text-sm">
             Layout
             <select
               value={params.layout}
@@ -219,6 +316,14 @@ export function HealthPage() {
         </div>
         {summary.isPending ? (
           <PageSkeleton label="Loading checks" />
+        ) : pivot && params.pivotBy ? (
+          <HealthPivot
+            table={pivot}
+            pivotBy={params.pivotBy}
+            rowBy={params.pivotLabel}
+            cellType={params.pivotCellType}
+            onOpen={open}
+          />
         ) : params.layout === 'card' ? (
           visible.length === 0 ? (
             <EmptyState />

@@ -9,6 +9,7 @@ import {
   type LabelFilter,
   type SortColumn,
 } from '../lib/checks';
+import { parsePivotCellType, PIVOT_ROW_BY_NAME, type PivotCellType } from '../lib/pivot';
 
 /** URL parameters of the health page (core §2 'Health page (/health)'). */
 export const HEALTH_PARAMS = {
@@ -22,6 +23,9 @@ export const HEALTH_PARAMS = {
   groupBy: 'groupBy',
   tabBy: 'tabBy',
   hidePassing: 'hidePassing',
+  pivotBy: 'pivotBy',
+  pivotCellType: 'pivotCellType',
+  pivotLabel: 'pivotLabel',
 } as const;
 
 export type HealthLayout = 'table' | 'card';
@@ -40,6 +44,11 @@ export interface HealthParams {
   groupBy: string;
   tabBy: string;
   hidePassing: boolean;
+  /** A label key: when set the checks show as a pivot with one column per value of it. */
+  pivotBy?: string;
+  pivotCellType: PivotCellType;
+  /** Rows of the pivot: check names, or the values of this label key. */
+  pivotLabel: string;
 }
 
 export function readHealthParams(params: URLSearchParams): HealthParams {
@@ -56,6 +65,9 @@ export function readHealthParams(params: URLSearchParams): HealthParams {
     groupBy: params.get(HEALTH_PARAMS.groupBy) || DEFAULT_GROUP_BY,
     tabBy: params.get(HEALTH_PARAMS.tabBy) || DEFAULT_TAB_BY,
     hidePassing: params.get(HEALTH_PARAMS.hidePassing) !== 'false',
+    pivotBy: params.get(HEALTH_PARAMS.pivotBy) || undefined,
+    pivotCellType: parsePivotCellType(params.get(HEALTH_PARAMS.pivotCellType)),
+    pivotLabel: params.get(HEALTH_PARAMS.pivotLabel) || PIVOT_ROW_BY_NAME,
   };
 }
 

@@ -1,5 +1,6 @@
 import { ChevronDown, ChevronRight, ChevronUp } from 'lucide-react';
-import { Fragment, useState } from 'react';
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useMemo, useState } from 'react';
 import { Age } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { GroupStatusDot, StatusDot } from '../../../components/status-dot/status-dot';
@@ -53,9 +54,73 @@ function CheckCells({ check, nested }: { check: CheckSummary; nested: boolean })
   );
 }
 
+/** Past this many visible rows the table renders only those near the viewport (issue: 5,000 checks). */
+export const VIRTUALIZE_FROM_ROWS = 200;
+/** Rows are drawn at one height so the spacers above and below the window stay exact. */
+const ROW_PX = 41;
+
+type Line =
+  | { kind: 'group'; key: string; row: Extract<HealthRow, { kind: 'group' }>; open: boolean }
+  | { kind: 'check'; key: string; check: CheckSummary; nested: boolean };
+
+/** The rows as drawn: groups, then their checks when expanded. */
+function linesOf(rows: readonly HealthRow[], collapsed: ReadonlySet<string>): Line[] {
+  const lines: Line[] = [];
+  for (const row of rows) {
+    if (row.kind === 'check') {
+      lines.push({ kind: 'check', key: row.id, check: row.check, nested: false });
+      continue;
+    }
+    const open = !collapsed.has(row.id);
+    lines.push({ kind: 'group', key: row.id, row, open });
+    if (open)
+      for (const check of row.checks)
+        lines.push({ kind: 'check', key: `${row.id}/${check.id}`, check, nested: true });
+  }
+  return lines;
+}
+
+/**
+ * Which lines to draw: all of them for short lists, else a window around the viewport (the page
+ * scrolls, so the window follows the page's scroll) with spacer rows keeping the scroll height.
+ */
+function useVisibleLines(lines: Line[]) {
+  const virtual = lines.length > VIRTUALIZE_FROM_ROWS;
+  const [scrollMargin, setScrollMargin] = useState(0);
+  // Where the rows start on the page, measured when the table body mounts.
+  const bodyRef = useCallback((node: HTMLTableSectionElement | null) => {
+    if (node) setScrollMargin(node.getBoundingClientRect().top + window.scrollY);
+  }, []);
+  const virtualizer = useWindowVirtualizer({
+    count: lines.length,
+    estimateSize: () => ROW_PX,
+    overscan: 20,
+    scrollMargin,
+    enabled: virtual,
+    getItemKey: (index) => lines[index].key,
+  });
+  if (!virtual) return [{ items: lines, top: 0, bottom: 0 }, bodyRef] as const;
+  const windowed = virtualizer.getVirtualItems();
+  const top = windowed.length ? windowed[0].start - scrollMargin : 0;
+  // Item offsets include the scroll margin; the total size does not.
+  const bottom = windowed.length
+    ? virtualizer.getTotalSize() - (windowed[windowed.length - 1].end - scrollMargin)
+    : 0;
+  return [
+    {
+      items: windowed.map((item) => lines[item.index]),
+      top,
+      bottom,
+    },
+    bodyRef,
+  ] as const;
+}
+
 /** The health table (core §2): groups expand and collapse; checks open their detail panel. */
 export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTableProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const lines = useMemo(() => linesOf(rows, collapsed), [rows, collapsed]);
+  const [visible, bodyRef] = useVisibleLines(lines);
   if (rows.length === 0) return <EmptyState />;
   const toggle = (id: string) =>
     setCollapsed((previous) => {
@@ -65,7 +130,7 @@ export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTa
       return next;
     });
   return (
-    <table className="w-full text-left text-sm" aria-label="Health checks">
+    <table className="w-full text-left text-sm" aria-label="Health checks" aria-rowcount={lines.length + 1}>
       <thead className="border-b border-gray-200 text-xs text-gray-600 uppercase">
         <tr>
           <th className="w-8" aria-label="Expand" />
@@ -91,64 +156,55 @@ export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTa
           })}
         </tr>
       </thead>
-      <tbody>
-        {rows.map((row) => {
-          if (row.kind === 'check') {
+      <tbody ref={bodyRef}>
+        {visible.top > 0 && <tr aria-hidden style={{ height: visible.top }} />}
+        {visible.items.map((line) => {
+          if (line.kind === 'check') {
             return (
               <tr
-                key={row.id}
+                key={line.key}
                 data-testid="health-check-row"
+                style={{ height: ROW_PX }}
                 className="cursor-pointer border-b border-gray-100 hover:bg-gray-50"
-                onClick={() => onOpen(row.check)}
+                onClick={() => onOpen(line.check)}
               >
                 <td />
-                <CheckCells check={row.check} nested={false} />
+                <CheckCells check={line.check} nested={line.nested} />
               </tr>
             );
           }
-          const open = !collapsed.has(row.id);
+          const { row, open } = line;
           const uptime = groupUptime(row.checks.map((check) => check.uptime));
           return (
-            <Fragment key={row.id}>
-              <tr
-                data-testid="health-group-row"
-                className="cursor-pointer border-b border-gray-100 bg-gray-50/50 hover:bg-gray-50"
-                onClick={() => toggle(row.id)}
-              >
-                <td className="py-2 pl-2">
-                  <button
-                    type="button"
-                    aria-label={open ? `Collapse ${row.name}` : `Expand ${row.name}`}
-                    aria-expanded={open}
-                  >
-                    {open ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
-                  </button>
-                </td>
-                <td className="py-2 pr-3 font-medium text-gray-900">
-                  {row.name} <span className="text-xs text-gray-500">({row.checks.length})</span>
-                </td>
-                <td className="py-2 pr-3">
-                  <GroupStatusDot label={`${row.name} status`}>{row.checks.map(isHealthy)}</GroupStatusDot>
-                </td>
-                <td className="py-2 pr-3">{`${uptime.passed}/${row.checks.length}`}</td>
-                <td />
-                <td />
-              </tr>
-              {open &&
-                row.checks.map((check) => (
-                  <tr
-                    key={check.id}
-                    data-testid="health-check-row"
-                    className="cursor-pointer border-b border-gray-100 hover:bg-gray-50"
-                    onClick={() => onOpen(check)}
-                  >
-                    <td />
-                    <CheckCells check={check} nested />
-                  </tr>
-                ))}
-            </Fragment>
+            <tr
+              key={line.key}
+              data-testid="health-group-row"
+              style={{ height: ROW_PX }}
+              className="cursor-pointer border-b border-gray-100 bg-gray-50/50 hover:bg-gray-50"
+              onClick={() => toggle(row.id)}
+            >
+              <td className="py-2 pl-2">
+                <button
+                  type="button"
+                  aria-label={open ? `Collapse ${row.name}` : `Expand ${row.name}`}
+                  aria-expanded={open}
+                >
+                  {open ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
+                </button>
+              </td>
+              <td className="py-2 pr-3 font-medium text-gray-900">
+                {row.name} <span className="text-xs text-gray-500">({row.checks.length})</span>
+              </td>
+              <td className="py-2 pr-3">
+                <GroupStatusDot label={`${row.name} status`}>{row.checks.map(isHealthy)}</GroupStatusDot>
+              </td>
+              <td className="py-2 pr-3">{`${uptime.passed}/${row.checks.length}`}</td>
+              <td />
+              <td />
+            </tr>
           );
         })}
+        {visible.bottom > 0 && <tr aria-hidden style={{ height: visible.bottom }} />}
       </tbody>
     </table>
   );

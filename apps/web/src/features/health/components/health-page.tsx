@@ -29,16 +29,23 @@ import { useHealthParams } from './use-health-params';
 const SEARCH_DEBOUNCE_MS = 400;
 
 /** The search box's text, written to the URL 400 ms after the last keystroke (core §5). */
-function useDebouncedSearch(value: string, commit: (next: string) => void) {
-  const [draft, setDraft] = useState<{ text: string; base: string }>({ text: value, base: value });
-  // A URL change from elsewhere (back button, reload) replaces what was typed.
-  const text = draft.base === value ? draft.text : value;
+export function useDebouncedSearch(value: string, commit: (next: string) => void) {
+  const [draft, setDraft] = useState<{ text: string; base: string; committed?: string }>({
+    text: value,
+    base: value,
+  });
+  // A URL change from elsewhere (back button, reload) replaces what was typed; the URL catching up
+  // with our own earlier commit while typing went on does not.
+  const text = draft.base === value || draft.committed === value ? draft.text : value;
   useEffect(() => {
     if (text === value) return;
-    const timer = setTimeout(() => commit(text), SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(() => {
+      setDraft((previous) => ({ ...previous, committed: text }));
+      commit(text);
+    }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [text, value, commit]);
-  const setText = (next: string) => setDraft({ text: next, base: value });
+  const setText = (next: string) => setDraft((previous) => ({ ...previous, text: next, base: value }));
   return [text, setText] as const;
 }
 

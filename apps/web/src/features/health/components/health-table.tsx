@@ -1,6 +1,6 @@
 import { ChevronDown, ChevronRight, ChevronUp } from 'lucide-react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useMemo, useState } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Age } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { GroupStatusDot, StatusDot } from '../../../components/status-dot/status-dot';
@@ -53,6 +53,29 @@ function CheckCells({ check, nested }: { check: CheckSummary; nested: boolean })
     </>
   );
 }
+
+/** A check's row; memoised so scrolling draws only the rows that enter the window. */
+const CheckRow = memo(function CheckRow({
+  check,
+  nested,
+  onOpen,
+}: {
+  check: CheckSummary;
+  nested: boolean;
+  onOpen(check: CheckSummary): void;
+}) {
+  return (
+    <tr
+      data-testid="health-check-row"
+      style={{ height: ROW_PX }}
+      className="cursor-pointer border-b border-gray-100 hover:bg-gray-50"
+      onClick={() => onOpen(check)}
+    >
+      <td />
+      <CheckCells check={check} nested={nested} />
+    </tr>
+  );
+});
 
 /** Past this many visible rows the table renders only those near the viewport (issue: 5,000 checks). */
 export const VIRTUALIZE_FROM_ROWS = 200;
@@ -121,6 +144,12 @@ export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTa
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const lines = useMemo(() => linesOf(rows, collapsed), [rows, collapsed]);
   const [visible, bodyRef] = useVisibleLines(lines);
+  // The page passes a new onOpen on every render; rows get one that never changes.
+  const onOpenRef = useRef(onOpen);
+  useEffect(() => {
+    onOpenRef.current = onOpen;
+  });
+  const openCheck = useCallback((check: CheckSummary) => onOpenRef.current(check), []);
   if (rows.length === 0) return <EmptyState />;
   const toggle = (id: string) =>
     setCollapsed((previous) => {
@@ -160,18 +189,7 @@ export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTa
         {visible.top > 0 && <tr aria-hidden style={{ height: visible.top }} />}
         {visible.items.map((line) => {
           if (line.kind === 'check') {
-            return (
-              <tr
-                key={line.key}
-                data-testid="health-check-row"
-                style={{ height: ROW_PX }}
-                className="cursor-pointer border-b border-gray-100 hover:bg-gray-50"
-                onClick={() => onOpen(line.check)}
-              >
-                <td />
-                <CheckCells check={line.check} nested={line.nested} />
-              </tr>
-            );
+            return <CheckRow key={line.key} check={line.check} nested={line.nested} onOpen={openCheck} />;
           }
           const { row, open } = line;
           const uptime = groupUptime(row.checks.map((check) => check.uptime));

@@ -16,6 +16,7 @@ import type { JobsService } from './platform/jobs/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { mcpRoutes } from './modules/mcp/index.js';
 
 export interface AppDependencies {
   config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth'>;
@@ -121,6 +122,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     actingPerson: (request) => request.auth?.person.id,
   });
   await app.register(settingsRoutes, { pool });
+  await app.register(mcpRoutes, { pool, logger });
   await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(resourceSchemaRoutes);

@@ -1,11 +1,16 @@
 import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
-import { Download, LogOut, UserRound } from 'lucide-react';
-import { useState } from 'react';
+import { Download, LogOut, Plug, UserRound } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Avatar } from '../../components/avatar/avatar';
 import { signOut, useCurrentUser } from '../../features/auth';
 import { KubeconfigDialog } from './kubeconfig-dialog';
 import { FRONTEND_VERSION, useBackendVersion } from './versions';
+
+// Loaded on first use: the token dialogs stay out of the shell's first download.
+const CreateTokenFlow = lazy(async () => ({
+  default: (await import('../../features/tokens/components/create-token-flow')).CreateTokenFlow,
+}));
 
 const itemClass =
   'flex w-full items-center gap-2 rounded-md px-3 py-1.5 text-left text-sm text-gray-700 data-focus:bg-gray-100';
@@ -16,6 +21,7 @@ export function UserMenu() {
   const location = useLocation();
   const backendVersion = useBackendVersion();
   const [kubeconfigOpen, setKubeconfigOpen] = useState(false);
+  const [mcpOpen, setMcpOpen] = useState(false);
   const name = user?.name ?? '';
 
   return (
@@ -42,6 +48,12 @@ export function UserMenu() {
               Download kubeconfig
             </button>
           </MenuItem>
+          <MenuItem>
+            <button type="button" className={itemClass} onClick={() => setMcpOpen(true)}>
+              <Plug className="size-4" aria-hidden />
+              Setup MCP
+            </button>
+          </MenuItem>
           <MenuSeparator className="my-1 h-px bg-gray-200" />
           <p className="px-3 py-1 text-xs text-gray-500">
             frontend version {FRONTEND_VERSION}, backend version {backendVersion}
@@ -60,6 +72,12 @@ export function UserMenu() {
         </MenuItems>
       </Menu>
       <KubeconfigDialog open={kubeconfigOpen} onClose={() => setKubeconfigOpen(false)} />
+      {mcpOpen && (
+        // Mounted only while open: closing forgets the token, which is shown only once.
+        <Suspense fallback={null}>
+          <CreateTokenFlow open preset="mcp" onClose={() => setMcpOpen(false)} />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -177,8 +177,45 @@ export interface StatusRecord {
   error?: string | null;
 }
 
+export interface GraphQuery {
+  checkId: string;
+  start: Date;
+  end: Date;
+  /** At most this many buckets, the latest ones (default 300, spec core §9). */
+  count: number;
+}
+
+export interface GraphPoint {
+  /** Start of the bucket. */
+  time: string;
+  /** True when every run in the bucket passed. */
+  status: boolean;
+  /** Mean duration of the bucket's runs, ms. */
+  duration: number | null;
+  passed: number;
+  failed: number;
+}
+
+export interface CheckGraph {
+  /** Bucket width in seconds: 60 up to 2 h, 900 up to 24 h, 3600 up to 7 d, 14400 beyond. */
+  bucketSeconds: number;
+  status: GraphPoint[];
+  latency: CheckSummary['latency'];
+  uptime: CheckSummary['uptime'];
+}
+
+/** The graph's bucket width for a range (API.md §2 'bucketed by range'). */
+export function graphBucketSeconds(rangeMs: number): number {
+  const hour = 3_600_000;
+  if (rangeMs <= 2 * hour) return 60;
+  if (rangeMs <= 24 * hour) return 900;
+  if (rangeMs <= 7 * 24 * hour) return 3600;
+  return 4 * 3600;
+}
+
 export interface HealthService {
   summary(query: SummaryQuery): Promise<CheckSummary[]>;
+  graph(query: GraphQuery): Promise<CheckGraph | undefined>;
   checksWithStatuses(
     query: SummaryQuery & { includeMessages: boolean },
   ): Promise<Array<CheckSummary & { checkStatuses: StatusRecord[] }>>;
@@ -319,6 +356,57 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
     return checks.map((check) => ({ ...check, checkStatuses: byCheck.get(check.id) ?? [] }));
   };
 
+  /**
+   * A check's runs in buckets over the range: raw statuses where they are kept, hourly rollups
+   * before that (so buckets of an hour or more still cover old ranges). Latency percentiles and
+   * uptime are the summary's for the same range.
+   */
+  const graph = async (query: GraphQuery): Promise<CheckGraph | undefined> => {
+    if (!isUuid(query.checkId)) return undefined;
+    const [check] = await summary({ start: query.start, end: query.end, checkIds: [query.checkId] });
+    if (!check) return undefined;
+    const bucketSeconds = graphBucketSeconds(query.end.getTime() - query.start.getTime());
+    const rawFrom = rawStatusesFrom(new Date(), retentionDays);
+    const { rows } = await pool.query<{
+      bucket: Date;
+      passed: number;
+      failed: number;
+      duration: number | null;
+    }>(
+      `WITH runs AS (
+         SELECT time, 1 AS total, status::int AS passed, (NOT status)::int AS failed,
+                duration::bigint AS duration_sum, (duration IS NOT NULL)::int AS timed
+         FROM check_statuses
+         WHERE check_id = $1 AND time >= greatest($2::timestamptz, $5::timestamptz) AND time <= $3
+         UNION ALL
+         SELECT created_at, total, passed, failed, duration_sum, total
+         FROM check_statuses_1h
+         WHERE $4::int >= 3600 AND check_id = $1 AND created_at >= $2
+           AND created_at < least($5::timestamptz, $3::timestamptz)
+       )
+       SELECT to_timestamp(floor(extract(epoch FROM time) / $4::int) * $4::int) AS bucket,
+              sum(passed)::int AS passed, sum(failed)::int AS failed,
+              round(sum(duration_sum)::numeric / nullif(sum(timed), 0))::int AS duration
+       FROM runs
+       GROUP BY 1
+       ORDER BY 1 DESC
+       LIMIT $6::int`,
+      [query.checkId, query.start, query.end, bucketSeconds, rawFrom, query.count],
+    );
+    return {
+      bucketSeconds,
+      status: rows.reverse().map((row) => ({
+        time: row.bucket.toISOString(),
+        status: row.failed === 0,
+        duration: row.duration,
+        passed: row.passed,
+        failed: row.failed,
+      })),
+      latency: check.latency,
+      uptime: check.uptime,
+    };
+  };
+
   const runNow = async (checkId: string): Promise<RunNowResult> => {
     if (!isUuid(checkId)) throw new HealthRequestError(`check ${checkId} not found`, 404);
     const { rows } = await pool.query<{ canary_id: string; transformed: boolean; deleted_at: Date | null }>(
@@ -356,5 +444,5 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
     return { total: result.total, failed: result.failed, success: result.success, errors: result.errors };
   };
 
-  return { summary, checksWithStatuses, runNow };
+  return { summary, graph, checksWithStatuses, runNow };
 }

@@ -255,3 +255,64 @@ describe('GET|POST /api/canary/api/summary and GET /api/canary/api', () => {
     expect(Object.keys(first).sort()).toEqual(['duration', 'status', 'time']);
   });
 });
+
+describe('GET /api/canary/api/graph', () => {
+  it('buckets a check’s runs by the range, honours count and refuses bad input', async () => {
+    const check = await createCheck(db.pool, { name: 'graph-check' });
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const early = minute - 90 * 60_000;
+    await createCheckStatus(db.pool, check.id as string, {
+      time: new Date(early + 5_000),
+      status: true,
+      duration: 10,
+    });
+    await createCheckStatus(db.pool, check.id as string, {
+      time: new Date(early + 20_000),
+      status: false,
+      duration: 30,
+    });
+    await createCheckStatus(db.pool, check.id as string, {
+      time: new Date(minute - 30 * 60_000 + 1_000),
+      status: true,
+      duration: 50,
+    });
+    const get = (query: string, token = tokens.viewer) =>
+      app.inject({ method: 'GET', url: `/api/canary/api/graph?${query}`, headers: bearer(token) });
+
+    const twoHours = await get(`check=${check.id}&start=2h`);
+    expect(twoHours.statusCode, twoHours.body).toBe(200);
+    const body = twoHours.json() as {
+      bucketSeconds: number;
+      status: { time: string; status: boolean; duration: number; passed: number; failed: number }[];
+      uptime: { passed: number; failed: number };
+      latency: { p95?: number };
+    };
+    expect(body.bucketSeconds).toBe(60);
+    expect(body.status).toEqual([
+      { time: new Date(early).toISOString(), status: false, duration: 20, passed: 1, failed: 1 },
+      {
+        time: new Date(minute - 30 * 60_000).toISOString(),
+        status: true,
+        duration: 50,
+        passed: 1,
+        failed: 0,
+      },
+    ]);
+    expect(body.uptime).toEqual({ passed: 2, failed: 1 });
+    expect(body.latency.p95).toBeGreaterThan(30);
+
+    const latest = (await get(`check=${check.id}&start=2h&count=1`)).json() as typeof body;
+    expect(latest.status.map((point) => point.duration)).toEqual([50]);
+    // Three days: hourly buckets; both early runs and the later one fall in their hours.
+    const days = (await get(`check=${check.id}&start=3d`)).json() as typeof body;
+    expect(days.bucketSeconds).toBe(3600);
+    expect(days.status.reduce((sum, point) => sum + point.passed + point.failed, 0)).toBe(3);
+
+    expect((await get('start=1h')).statusCode).toBe(400);
+    const badCount = await get(`check=${check.id}&count=0`);
+    expect(badCount.statusCode).toBe(400);
+    expect(badCount.json()).toEqual({ error: 'count must be a whole number from 1 to 10000' });
+    expect((await get('check=00000000-0000-4000-8000-000000000001')).statusCode).toBe(404);
+    expect((await get('check=not-a-uuid')).statusCode).toBe(404);
+  });
+});

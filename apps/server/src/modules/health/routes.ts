@@ -28,6 +28,9 @@ export interface HealthRoutesOptions {
 
 /** The summary's default range when `start` is absent (the health page's default). */
 const DEFAULT_RANGE_MS = 3_600_000;
+/** Check graph count (spec core §9: 'Check graph count 300'). */
+const GRAPH_DEFAULT_COUNT = 300;
+const GRAPH_MAX_COUNT = 10_000;
 
 type Parameters = Record<string, unknown>;
 
@@ -124,6 +127,25 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
       }
       const includeMessages = input.includeMessages === 'true' || input.includeMessages === true;
       return { checks: await service.checksWithStatuses({ ...query, includeMessages }) };
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.get('/api/canary/api/graph', { preHandler: readCanaries }, async (request, reply) => {
+    const input = parameters(request.query);
+    try {
+      const { start, end } = summaryQuery(input, options.logger);
+      const check = typeof input.check === 'string' ? input.check : '';
+      if (check === '') throw new HealthRequestError('check is required', 400);
+      const count =
+        input.count === undefined || input.count === '' ? GRAPH_DEFAULT_COUNT : Number(input.count);
+      if (!Number.isInteger(count) || count < 1 || count > GRAPH_MAX_COUNT) {
+        throw new HealthRequestError(`count must be a whole number from 1 to ${GRAPH_MAX_COUNT}`, 400);
+      }
+      const graph = await service.graph({ checkId: check, start, end, count });
+      if (!graph) throw new HealthRequestError(`check ${check} not found`, 404);
+      return graph;
     } catch (error) {
       return sendError(reply, error);
     }

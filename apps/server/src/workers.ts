@@ -1,6 +1,6 @@
 import type { OpsdeckConfig } from './platform/config.js';
 import type { Pool } from './platform/db/pool.js';
-import { createJobsService, type JobsService } from './platform/jobs/index.js';
+import { createJobsService, registerJobsMaintenance, type JobsService } from './platform/jobs/index.js';
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
@@ -20,7 +20,10 @@ export interface Workers {
  */
 export async function startWorkers(deps: {
   pool: Pool;
-  config: Pick<OpsdeckConfig, 'workers' | 'shutdownGraceMs'>;
+  config: Pick<
+    OpsdeckConfig,
+    'workers' | 'shutdownGraceMs' | 'jobHistoryRetentionDays' | 'eventQueueRetentionDays'
+  >;
   logger: Logger;
   metrics: Metrics;
 }): Promise<Workers> {
@@ -31,6 +34,12 @@ export async function startWorkers(deps: {
     shutdownGraceMs: deps.config.shutdownGraceMs,
   });
   await jobs.start();
+  if (deps.config.workers) {
+    await registerJobsMaintenance(deps.pool, jobs, {
+      jobHistoryDays: deps.config.jobHistoryRetentionDays,
+      eventDays: deps.config.eventQueueRetentionDays,
+    });
+  }
   const health = deps.config.workers
     ? await startHealthWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'health' }) })
     : undefined;

@@ -35,6 +35,8 @@ const environmentSchema = z.object({
   WORKERS: booleanFromEnv.default(true),
   SECRET_KEY: z.string().min(16, 'must be at least 16 characters').optional(),
   RESOURCES_DIR: z.string().min(1).optional(),
+  JOB_HISTORY_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(30),
+  EVENT_QUEUE_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(7),
 });
 
 export interface OpsdeckConfig {
@@ -57,6 +59,10 @@ export interface OpsdeckConfig {
   secretKey: string | undefined;
   /** A directory of YAML resources, loaded at start and watched. */
   resourcesDir: string | undefined;
+  /** Finished job history older than this many days is deleted (default 30). */
+  jobHistoryRetentionDays: number;
+  /** Events nobody handled within this many days are deleted (default 7). */
+  eventQueueRetentionDays: number;
   demoDir: string;
   /** Sign-in, sessions, email and OpenID Connect settings (modules/auth/auth-config.ts). */
   auth: AuthConfig;
@@ -104,5 +110,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     secretKey: env.SECRET_KEY,
     resourcesDir: env.RESOURCES_DIR ? path.resolve(env.RESOURCES_DIR) : undefined,
     demoDir: path.join(PROJECT_ROOT, 'demo'),
+    jobHistoryRetentionDays: env.JOB_HISTORY_RETENTION_DAYS,
+    eventQueueRetentionDays: env.EVENT_QUEUE_RETENTION_DAYS,
   };
 }

@@ -12,6 +12,7 @@ export {
   type QueuedEvent,
 } from './event-queue.js';
 export { MAX_STORED_ERRORS, type JobDetailKey, type JobRun, type StartJobOptions } from './job-history.js';
+export { applyJobsRetention, registerJobsMaintenance, type RetentionOptions } from './maintenance.js';
 export { createJobsService, type JobsService, type JobsServiceOptions } from './jobs-service.js';
 export { InvalidScheduleError, parseDuration, parseSchedule } from './schedule-expression.js';
 export { DEFAULT_SCHEDULE_TIMEOUT_MS, type ScheduleContext, type ScheduleDefinition } from './schedules.js';

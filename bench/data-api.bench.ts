@@ -336,7 +336,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     concurrency: CONCURRENCY,
     note:
       'api = HTTP request to the data API (keep-alive, client in the same process); engine = the same request answered in-process ' +
-      '(parse, plan, authorize, execute, response; no HTTP); direct = the same SQL statement and parameters through pg.Pool.query',
+      '(parse, plan, authorize, execute, response; no HTTP); direct = the same SQL statement and parameters through pg.Pool.query; ' +
+      'directPrepared = the same, as a named prepared statement (the data API prepares a shape from its second use on)',
   };
   try {
     for (const testCase of cases()) {
@@ -374,15 +375,28 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         const statement = statements[i % statements.length];
         await directPool.query(statement.text, statement.values);
       };
+      // The same statement as a named prepared statement (what the data API does for a shape it
+      // has seen before, like PostgREST's db-prepared-statements): the fairest floor for the API.
+      const preparedName = `bench_${testCase.name}`;
+      const callDirectPrepared = async (i: number): Promise<void> => {
+        const statement = statements[i % statements.length];
+        await directPool.query({ name: preparedName, text: statement.text, values: statement.values });
+      };
 
-      const sides = { api: callApi, engine: callEngine, direct: callDirect } as const;
+      const sides = {
+        api: callApi,
+        engine: callEngine,
+        direct: callDirect,
+        directPrepared: callDirectPrepared,
+      } as const;
       type Side = keyof typeof sides;
-      const samples: Record<Side, number[]> = { api: [], engine: [], direct: [] };
+      const samples: Record<Side, number[]> = { api: [], engine: [], direct: [], directPrepared: [] };
       for (let i = 0; i < WARMUP; i++) for (const side of Object.keys(sides) as Side[]) await sides[side](i);
       const rotations: Side[][] = [
-        ['api', 'engine', 'direct'],
-        ['direct', 'api', 'engine'],
-        ['engine', 'direct', 'api'],
+        ['api', 'engine', 'direct', 'directPrepared'],
+        ['directPrepared', 'api', 'engine', 'direct'],
+        ['direct', 'directPrepared', 'api', 'engine'],
+        ['engine', 'direct', 'directPrepared', 'api'],
       ];
       for (let i = 0; i < ITERATIONS; i++) {
         // Rotate which side goes first so none profits from warmer caches.
@@ -395,6 +409,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       const apiRps = await throughput(callApi);
       const engineRps = await throughput(callEngine);
       const directRps = await throughput(callDirect);
+      const directPreparedRps = await throughput(callDirectPrepared);
 
       // Parse + plan only (no I/O): the plan cache makes this a parse and a lookup.
       const coldEngine = new DataApiEngine({
@@ -416,13 +431,16 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       const api = summarize(samples.api);
       const inProcess = summarize(samples.engine);
       const directSummary = summarize(samples.direct);
+      const preparedSummary = summarize(samples.directPrepared);
       results[testCase.name] = {
         description: testCase.description,
         rowsPerResponse: rows,
         api: { ...api, requestsPerSecond: apiRps },
         engine: { ...inProcess, requestsPerSecond: engineRps },
         direct: { ...directSummary, requestsPerSecond: directRps },
+        directPrepared: { ...preparedSummary, requestsPerSecond: directPreparedRps },
         ratioP50: Math.round((api.p50 / directSummary.p50) * 100) / 100,
+        ratioP50VsPrepared: Math.round((api.p50 / preparedSummary.p50) * 100) / 100,
         engineRatioP50: Math.round((inProcess.p50 / directSummary.p50) * 100) / 100,
         overheadP50Ms: Math.round((api.p50 - directSummary.p50) * 1000) / 1000,
         parsePlanMicrosPerRequest: Math.round(parsePlanMicros * 100) / 100,
@@ -430,7 +448,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       };
       ctx.log(
         `${testCase.name}: api p50 ${api.p50} ms p95 ${api.p95} ms ${apiRps} req/s | engine p50 ${inProcess.p50} ms ${engineRps} req/s | ` +
-          `direct p50 ${directSummary.p50} ms p95 ${directSummary.p95} ms ${directRps} req/s | ratio ${(api.p50 / directSummary.p50).toFixed(2)} ` +
+          `direct p50 ${directSummary.p50} ms p95 ${directSummary.p95} ms ${directRps} req/s | prepared p50 ${preparedSummary.p50} ms | ` +
+          `ratio ${(api.p50 / directSummary.p50).toFixed(2)} (vs prepared ${(api.p50 / preparedSummary.p50).toFixed(2)}) ` +
           `(engine ${(inProcess.p50 / directSummary.p50).toFixed(2)}) | parse+plan ${parsePlanMicros.toFixed(1)} µs`,
       );
     }

@@ -14,6 +14,7 @@ import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './d
 import type { SecretBox } from './platform/secrets.js';
 import type { JobsService } from './platform/jobs/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { canaryEditorRoutes } from './modules/health/canary-routes.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { mcpRoutes } from './modules/mcp/index.js';
@@ -124,6 +125,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   await app.register(settingsRoutes, { pool });
   await app.register(mcpRoutes, { pool, logger });
   await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });
+  await app.register(canaryEditorRoutes, { pool, logger });
   await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(resourceSchemaRoutes);
   await registerWebApp(app, deps.config.webDistDir);

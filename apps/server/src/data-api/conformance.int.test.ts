@@ -24,7 +24,7 @@ interface ClientResult {
 interface Scenario {
   name: string;
   http: {
-    method?: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+    method?: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
     url: string;
     headers?: Record<string, string>;
     body?: unknown;
@@ -1304,7 +1304,349 @@ const writeScenarios: Scenario[] = [
   },
 ];
 
-const allScenarios = [...readScenarios, ...errorScenarios, ...writeScenarios];
+// ---------------------------------------------------------------------------------------------
+// aggregates (PostgREST 12, db-aggregates-enabled): count(), sum/avg/min/max, automatic GROUP BY
+
+const byKey = (key: string) => (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  String(a[key]).localeCompare(String(b[key]));
+
+const aggregateScenarios: Scenario[] = [
+  {
+    name: 'aggregate: count() over the filtered rows',
+    http: { url: '/config_items?select=count()&deleted_at=is.null&tags=cs.{prod}' },
+    client: (db) =>
+      db.from('config_items').select('count()').is('deleted_at', null).contains('tags', ['prod']),
+    expect: { status: 200, body: [{ count: 3 }] },
+  },
+  {
+    name: 'aggregate: the other selected columns are the GROUP BY; count=exact counts groups',
+    http: { url: '/incidents?select=status,count()&order=status', headers: { prefer: 'count=exact' } },
+    client: (db) => db.from('incidents').select('status,count()', { count: 'exact' }).order('status'),
+    expect: {
+      status: 200,
+      body: [
+        { status: 'closed', count: 2 },
+        { status: 'open', count: 2 },
+      ],
+      contentRange: '0-1/2',
+      count: 2,
+    },
+  },
+  {
+    name: 'aggregate: sum, avg, min, max and count(column) with renames and a result cast',
+    http: {
+      url: '/config_items?select=type,total:cost.sum(),cost.avg()::int,cost.min(),cost.max(),priced:cost.count()&deleted_at=is.null&order=type',
+    },
+    client: (db) =>
+      db
+        .from('config_items')
+        .select('type,total:cost.sum(),cost.avg()::int,cost.min(),cost.max(),priced:cost.count()')
+        .is('deleted_at', null)
+        .order('type'),
+    expect: {
+      status: 200,
+      body: [
+        { type: 'Kubernetes::Deployment', total: 10, avg: 10, min: 10, max: 10, priced: 1 },
+        { type: 'Postgres::Instance', total: 200.5, avg: 100, min: 80, max: 120.5, priced: 2 },
+      ],
+    },
+  },
+  {
+    name: 'aggregate: grouped by a JSON path, input cast, ordered by the same path',
+    http: {
+      url: '/incidents?select=env:labels->>env,severity::float8.avg(),count()&order=labels->>env.nullsfirst',
+    },
+    client: (db) =>
+      db
+        .from('incidents')
+        .select('env:labels->>env,severity::float8.avg(),count()')
+        .order('labels->>env', { nullsFirst: true }),
+    expect: {
+      status: 200,
+      body: [
+        { env: null, avg: 3, count: 1 },
+        { env: 'prod', avg: 1, count: 2 },
+        { env: 'staging', avg: 2, count: 1 },
+      ],
+    },
+  },
+  {
+    name: 'aggregate: count() inside a to-many embed (zero when there are no rows)',
+    http: { url: '/incidents?select=title,hypotheses(count())&order=created_at' },
+    client: (db) => db.from('incidents').select('title,hypotheses(count())').order('created_at'),
+    expect: {
+      status: 200,
+      body: [
+        { title: 'Database down', hypotheses: [{ count: 2 }] },
+        { title: 'Slow API', hypotheses: [{ count: 1 }] },
+        { title: 'Disk full', hypotheses: [{ count: 0 }] },
+        { title: 'Cert expiry, again', hypotheses: [{ count: 0 }] },
+      ],
+    },
+  },
+  {
+    name: 'aggregate: the older embed(count) form',
+    http: { url: `/incidents?select=title,hypotheses(count)&id=eq.${ID.dbDown}` },
+    client: (db) => db.from('incidents').select('title,hypotheses(count)').eq('id', ID.dbDown),
+    expect: { status: 200, body: [{ title: 'Database down', hypotheses: [{ count: 2 }] }] },
+  },
+  {
+    name: 'aggregate: grouped inside an embed, ordered there',
+    http: { url: `/people?select=name,hypotheses(type,count())&hypotheses.order=type&id=eq.${ID.bob}` },
+    client: (db) =>
+      db
+        .from('people')
+        .select('name,hypotheses(type,count())')
+        .order('type', { referencedTable: 'hypotheses' })
+        .eq('id', ID.bob),
+    expect: {
+      status: 200,
+      body: [
+        {
+          name: 'Bob',
+          hypotheses: [
+            { type: 'factor', count: 1 },
+            { type: 'root', count: 1 },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: 'aggregate: an embedded resource as a grouping column',
+    http: { url: '/incidents?select=count(),created_by(name)' },
+    client: (db) => db.from('incidents').select('count(),created_by(name)'),
+    expect: {
+      status: 200,
+      check: (body) => {
+        const rows = [...(body as Array<{ count: number; created_by: { name: string } }>)].sort((a, b) =>
+          a.created_by.name.localeCompare(b.created_by.name),
+        );
+        expect(rows).toEqual([
+          { count: 2, created_by: { name: 'Alice' } },
+          { count: 1, created_by: { name: 'Bob' } },
+          { count: 1, created_by: { name: 'Carol' } },
+        ]);
+      },
+    },
+  },
+  {
+    name: 'aggregate: columns of a spread resource group the top level',
+    http: { url: '/incidents?select=count(),...created_by(creator:name)' },
+    client: (db) => db.from('incidents').select('count(),...created_by(creator:name)'),
+    expect: {
+      status: 200,
+      check: (body) => {
+        expect([...(body as Array<Record<string, unknown>>)].sort(byKey('creator'))).toEqual([
+          { count: 2, creator: 'Alice' },
+          { count: 1, creator: 'Bob' },
+          { count: 1, creator: 'Carol' },
+        ]);
+      },
+    },
+  },
+  {
+    name: 'aggregate: an aggregate over a spread resource applies at the top level',
+    http: { url: '/hypotheses?select=type,...incidents(worst:severity.max(),severity.min())&order=type' },
+    client: (db) =>
+      db.from('hypotheses').select('type,...incidents(worst:severity.max(),severity.min())').order('type'),
+    expect: {
+      status: 200,
+      body: [
+        { type: 'factor', worst: 1, min: 1 },
+        { type: 'root', worst: 2, min: 1 },
+      ],
+    },
+  },
+  {
+    name: 'aggregate: count() with a result cast and an alias',
+    http: { url: '/incidents?select=n:count()::text&status=eq.open' },
+    client: (db) => db.from('incidents').select('n:count()::text').eq('status', 'open'),
+    expect: { status: 200, body: [{ n: '2' }] },
+  },
+  {
+    name: 'aggregate: an unknown aggregate function is a parse error',
+    http: { url: '/incidents?select=severity.median()' },
+    client: (db) => db.from('incidents').select('severity.median()'),
+    expect: { status: 400, code: 'PGRST100' },
+  },
+  {
+    name: "aggregate: sum over a text column is PostgreSQL's undefined function",
+    http: { url: '/incidents?select=title.sum()' },
+    client: (db) => db.from('incidents').select('title.sum()'),
+    expect: { status: 404, code: '42883' },
+  },
+];
+
+// or= and embedded resources
+
+const embedOrScenarios: Scenario[] = [
+  {
+    name: 'or= on an embedded resource (embed.or=) filters that resource',
+    http: {
+      url: `/incidents?select=title,hypotheses(title)&hypotheses.or=(type.eq.root,title.eq.nothing)&id=eq.${ID.dbDown}`,
+    },
+    client: (db) =>
+      db
+        .from('incidents')
+        .select('title,hypotheses(title)')
+        .or('type.eq.root,title.eq.nothing', { referencedTable: 'hypotheses' })
+        .eq('id', ID.dbDown),
+    expect: { status: 200, body: [{ title: 'Database down', hypotheses: [{ title: 'Primary crashed' }] }] },
+  },
+  {
+    name: 'or= across the top level and an embed, through null filtering on the embed',
+    http: {
+      url: '/incidents?select=title,hypotheses(title)&hypotheses.title=eq.GC%20pauses&or=(status.eq.closed,hypotheses.not.is.null)&order=created_at',
+    },
+    client: (db) =>
+      db
+        .from('incidents')
+        .select('title,hypotheses(title)')
+        .eq('hypotheses.title', 'GC pauses')
+        .or('status.eq.closed,hypotheses.not.is.null')
+        .order('created_at'),
+    expect: {
+      status: 200,
+      body: [
+        { title: 'Slow API', hypotheses: [{ title: 'GC pauses' }] },
+        { title: 'Disk full', hypotheses: [] },
+        { title: 'Cert expiry, again', hypotheses: [] },
+      ],
+    },
+  },
+  {
+    name: 'an embedded column inside a top-level or= is a parse error, as in PostgREST',
+    http: { url: '/incidents?select=title,hypotheses(title)&or=(title.eq.x,hypotheses.title.eq.y)' },
+    client: (db) =>
+      db.from('incidents').select('title,hypotheses(title)').or('title.eq.x,hypotheses.title.eq.y'),
+    expect: { status: 400, code: 'PGRST100' },
+  },
+];
+
+// ---------------------------------------------------------------------------------------------
+// PUT (single-row upsert by primary key) and CSV bodies
+
+const NEW_TEAM = 'b0000000-0000-4000-8000-0000000000aa';
+
+const putAndCsvScenarios: Scenario[] = [
+  {
+    name: 'PUT creates the row its primary-key filter names',
+    http: {
+      method: 'PUT',
+      url: `/teams?id=eq.${NEW_TEAM}&select=id,name,spec`,
+      headers: REPRESENTATION,
+      body: { id: NEW_TEAM, name: 'Docs', spec: { icon: 'book' } },
+    },
+    expect: { status: 200, body: [{ id: NEW_TEAM, name: 'Docs', spec: { icon: 'book' } }] },
+    after: async ({ get }) =>
+      expect(await get(`/teams?select=name&id=eq.${NEW_TEAM}`)).toEqual([{ name: 'Docs' }]),
+  },
+  {
+    name: 'PUT replaces an existing row (204 without a representation)',
+    http: {
+      method: 'PUT',
+      url: `/teams?id=eq.${ID.platform}`,
+      headers: JSON_HEADERS,
+      body: { id: ID.platform, name: 'Platform team', spec: {} },
+    },
+    expect: { status: 204 },
+    after: async ({ get }) =>
+      expect(await get(`/teams?select=name,spec&id=eq.${ID.platform}`)).toEqual([
+        { name: 'Platform team', spec: {} },
+      ]),
+  },
+  {
+    name: 'PUT whose payload key differs from the URL: 400 PGRST115, nothing stored',
+    http: {
+      method: 'PUT',
+      url: `/teams?id=eq.${ID.sre}`,
+      headers: JSON_HEADERS,
+      body: { id: ID.platform, name: 'Hijack' },
+    },
+    expect: { status: 400, code: 'PGRST115' },
+    after: async ({ get }) => expect(await get(`/teams?select=name&name=eq.Hijack`)).toEqual([]),
+  },
+  {
+    name: 'PUT filtered on anything but the whole primary key with eq: 405 PGRST105',
+    http: {
+      method: 'PUT',
+      url: '/teams?name=eq.SRE',
+      headers: JSON_HEADERS,
+      body: { id: ID.sre, name: 'SRE' },
+    },
+    expect: { status: 405, code: 'PGRST105' },
+  },
+  {
+    name: 'PUT with limit: 400 PGRST114',
+    http: {
+      method: 'PUT',
+      url: `/teams?id=eq.${ID.sre}&limit=1`,
+      headers: JSON_HEADERS,
+      body: { id: ID.sre, name: 'SRE' },
+    },
+    expect: { status: 400, code: 'PGRST114' },
+  },
+  {
+    name: 'PUT with several rows: 400 PGRST102',
+    http: {
+      method: 'PUT',
+      url: `/teams?id=eq.${ID.sre}`,
+      headers: JSON_HEADERS,
+      body: [
+        { id: ID.sre, name: 'SRE' },
+        { id: ID.sre, name: 'SRE' },
+      ],
+    },
+    expect: { status: 400, code: 'PGRST102' },
+  },
+  {
+    name: 'POST a text/csv body: bulk insert, unquoted NULL is null, quoted fields keep commas',
+    http: {
+      method: 'POST',
+      url: '/people?select=name,email,avatar',
+      headers: { 'content-type': 'text/csv', prefer: 'return=representation' },
+      rawBody: 'name,email,avatar\r\n"Eve, Jr.",eve.csv@example.com,NULL\r\nFrank,NULL,"f.png"\r\n',
+    },
+    expect: {
+      status: 201,
+      body: [
+        { name: 'Eve, Jr.', email: 'eve.csv@example.com', avatar: null },
+        { name: 'Frank', email: null, avatar: 'f.png' },
+      ],
+    },
+  },
+  {
+    name: 'POST a malformed text/csv body: 400 PGRST102, nothing stored',
+    http: {
+      method: 'POST',
+      url: '/people',
+      headers: { 'content-type': 'text/csv' },
+      rawBody: 'name,email\nGrace\n',
+    },
+    expect: { status: 400, code: 'PGRST102' },
+    after: async ({ get }) => expect(await get('/people?select=name&name=eq.Grace')).toEqual([]),
+  },
+  {
+    name: 'text/csv is refused for PATCH: 415 PGRST107',
+    http: {
+      method: 'PATCH',
+      url: `/people?id=eq.${ID.bob}`,
+      headers: { 'content-type': 'text/csv' },
+      rawBody: 'name\nRobert\n',
+    },
+    expect: { status: 415, code: 'PGRST107' },
+  },
+];
+
+const allScenarios = [
+  ...readScenarios,
+  ...aggregateScenarios,
+  ...embedOrScenarios,
+  ...errorScenarios,
+  ...writeScenarios,
+  ...putAndCsvScenarios,
+];
 
 // ---------------------------------------------------------------------------------------------
 

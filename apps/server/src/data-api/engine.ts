@@ -15,7 +15,7 @@ import {
   resolveFunction,
   resolveRelation,
   type BodyShape,
-  type FinalStatement,
+  type FinalizedPlan,
   type ParamSource,
   type Plan,
   type PlanRequest,
@@ -48,7 +48,7 @@ export interface EngineOptions {
   readonly onInternalError?: (error: unknown) => void;
 }
 
-export type EngineMethod = 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+export type EngineMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface EngineRequest {
   readonly method: string;
@@ -185,7 +185,9 @@ export class DataApiEngine {
 
     const query = parseQuery(parseQueryString(request.rawQuery), { rpcArgNames });
     const body =
-      method === 'POST' || method === 'PATCH' ? this.prepareBody(request, method, relation, query) : null;
+      method === 'POST' || method === 'PATCH' || method === 'PUT'
+        ? this.prepareBody(request, method, relation, query)
+        : null;
 
     let rpc: RpcBinding | null = null;
     let argsText: string | null = null;
@@ -272,21 +274,21 @@ export class DataApiEngine {
   ): Promise<{ main: BoundStatement; plannedCount: BoundStatement | null; paging: Paging }> {
     const { plan, query, body, method, argsText } = prepared;
     const rowFilters = new Map<string, RowFilter[]>();
-    const decided = new Map<string, DataApiAuthorization>();
-    for (const touched of plan.touched) {
-      const decisionKey = `${touched.relation}\u0001${touched.action}`;
-      let decision = decided.get(decisionKey);
-      if (!decision) {
-        decision = await authorize({ relation: touched.relation, kind: touched.kind }, touched.action);
-        decided.set(decisionKey, decision);
-      }
+    // Every (relation, action) the plan touches, decided together (the hook may query the database).
+    const decisions = await Promise.all(
+      plan.touched.map((touched) =>
+        authorize({ relation: touched.relation, kind: touched.kind }, touched.action),
+      ),
+    );
+    plan.touched.forEach((touched, i) => {
+      const decision = decisions[i];
       if (!decision.allow) throw new ApiError(decision.status, '42501', decision.message);
       if (decision.rowFilters && decision.rowFilters.length > 0) {
         const list = rowFilters.get(touched.relation) ?? [];
         list.push(...decision.rowFilters);
         rowFilters.set(touched.relation, list);
       }
-    }
+    });
     const final = finalizePlan(catalog, plan, rowFilters);
     const paging = computePaging(
       query,
@@ -304,8 +306,14 @@ export class DataApiEngine {
       rowFilters,
       rowFilterValues: new Map(),
     };
+    final.uses++;
     return {
-      main: { text: final.main.text, values: bindParams(final.main.params, bindContext) },
+      main: {
+        // A shape used again runs as a named prepared statement (parsed and planned once per connection).
+        ...(final.uses > 1 && plan.readOnly ? { name: final.name } : {}),
+        text: final.main.text,
+        values: bindParams(final.main.params, bindContext),
+      },
       plannedCount: final.plannedCount
         ? { text: final.plannedCount.text, values: bindParams(final.plannedCount.params, bindContext) }
         : null,
@@ -362,19 +370,28 @@ export class DataApiEngine {
 
   private prepareBody(
     request: EngineRequest,
-    method: 'POST' | 'PATCH',
+    method: 'POST' | 'PATCH' | 'PUT',
     relation: CatalogRelation | null,
     query: ParsedQuery,
   ): PreparedBody | null {
-    checkContentType(request.headers.contentType);
-    if (!relation) return null; // rpc: the body holds arguments
+    const format = checkContentType(request.headers.contentType);
+    if (!relation) {
+      if (format === 'csv')
+        throw unsupportedBody('text/csv', 'Function arguments are sent as application/json');
+      return null; // rpc: the body holds arguments
+    }
     const raw = request.body ?? '';
     if (raw.trim() === '') throw invalidBody();
     let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw invalidBody();
+    if (format === 'csv') {
+      if (method === 'PATCH') throw unsupportedBody('text/csv', 'PATCH takes one JSON object');
+      parsed = parseCsvRows(raw);
+    } else {
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        throw invalidBody();
+      }
     }
     if (method === 'PATCH') {
       if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
@@ -403,6 +420,7 @@ export class DataApiEngine {
           throw invalidBody('All object keys must match');
       }
     }
+    if (method === 'PUT') checkPutKeys(relation, query, rows);
     const normalized = rows.map((row) => normalizeTimestamps(relation, row, keys));
     return {
       text: JSON.stringify(normalized),
@@ -497,7 +515,7 @@ export class DataApiEngine {
     // writes
     const affected = result.page;
     const countedTotal = prefs.count ? affected : null;
-    if (plan.kind === 'insert') {
+    if (plan.kind === 'insert' || plan.kind === 'put') {
       headers['content-range'] = `*/${countedTotal ?? '*'}`;
       if (prefs.return === 'headers-only' && result.location) {
         const values = JSON.parse(result.location) as unknown[];
@@ -534,13 +552,20 @@ function checkMethod(request: EngineRequest): EngineMethod {
     if (method === 'GET' || method === 'HEAD' || method === 'POST') return method;
     throw new ApiError(405, 'PGRST101', 'Only GET, HEAD and POST are allowed for functions');
   }
-  if (method === 'GET' || method === 'HEAD' || method === 'POST' || method === 'PATCH' || method === 'DELETE')
+  if (
+    method === 'GET' ||
+    method === 'HEAD' ||
+    method === 'POST' ||
+    method === 'PUT' ||
+    method === 'PATCH' ||
+    method === 'DELETE'
+  )
     return method;
   throw new ApiError(405, 'PGRST117', `Unsupported HTTP method: ${method}`);
 }
 
-function checkContentType(contentType: string | undefined): void {
-  if (!contentType) return;
+function checkContentType(contentType: string | undefined): 'json' | 'csv' {
+  if (!contentType) return 'json';
   const type = contentType.split(';')[0].trim().toLowerCase();
   if (
     type === 'application/json' ||
@@ -548,14 +573,105 @@ function checkContentType(contentType: string | undefined): void {
     type === 'application/vnd.pgrst.object' ||
     type === ''
   )
-    return;
-  throw new ApiError(
-    415,
-    'PGRST107',
-    `Content-Type not acceptable: ${type}`,
-    null,
-    'Send the body as application/json',
-  );
+    return 'json';
+  if (type === 'text/csv') return 'csv';
+  throw unsupportedBody(type, 'Send the body as application/json (or text/csv for inserts)');
+}
+
+function unsupportedBody(type: string, hint: string): ApiError {
+  return new ApiError(415, 'PGRST107', `Content-Type not acceptable: ${type}`, null, hint);
+}
+
+/**
+ * A CSV body (RFC 4180: quoted fields, doubled quotes, CRLF or LF): the first line names the
+ * columns; an unquoted NULL is SQL NULL, every other field is text that PostgreSQL parses into the
+ * column's type, as PostgREST does.
+ */
+export function parseCsvRows(text: string): Record<string, unknown>[] {
+  const records: Array<Array<string | null>> = [];
+  let record: Array<string | null> = [];
+  let field = '';
+  let quoted = false;
+  let wasQuoted = false;
+  let i = 0;
+  const endField = (): void => {
+    record.push(!wasQuoted && field === 'NULL' ? null : field);
+    field = '';
+    wasQuoted = false;
+  };
+  const endRecord = (): void => {
+    endField();
+    if (!(record.length === 1 && record[0] === '')) records.push(record);
+    record = [];
+  };
+  while (i < text.length) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i += 2;
+          continue;
+        }
+        quoted = false;
+        i++;
+        continue;
+      }
+      field += ch;
+      i++;
+      continue;
+    }
+    if (ch === '"' && field === '') {
+      quoted = true;
+      wasQuoted = true;
+      i++;
+    } else if (ch === ',') {
+      endField();
+      i++;
+    } else if (ch === '\r' || ch === '\n') {
+      endRecord();
+      i += ch === '\r' && text[i + 1] === '\n' ? 2 : 1;
+    } else {
+      field += ch;
+      i++;
+    }
+  }
+  if (quoted) throw invalidBody('Invalid CSV', 'A quoted field is not closed');
+  if (field !== '' || wasQuoted || record.length > 0) endRecord();
+  if (records.length === 0) throw invalidBody('Invalid CSV', 'The first line must name the columns');
+  const [header, ...rows] = records;
+  if (header.some((name) => name === null || name === '')) {
+    throw invalidBody('Invalid CSV', 'Every column of the header line needs a name');
+  }
+  return rows.map((values, index) => {
+    if (values.length !== header.length) {
+      throw invalidBody(
+        'Invalid CSV',
+        `Line ${index + 2} has ${values.length} fields; the header names ${header.length} columns`,
+      );
+    }
+    return Object.fromEntries(header.map((name, j) => [name as string, values[j]]));
+  });
+}
+
+/** PUT: the payload's primary-key values must be the ones the URL filters on (PGRST115). */
+function checkPutKeys(
+  relation: CatalogRelation,
+  query: ParsedQuery,
+  rows: readonly Record<string, unknown>[],
+): void {
+  if (rows.length !== 1) throw new ApiError(400, 'PGRST102', 'PUT payload must contain a single row');
+  const row = rows[0];
+  for (const condition of query.scopes.get('')?.conditions ?? []) {
+    if (condition.kind !== 'filter' || condition.predicate.kind !== 'op') continue;
+    const column = condition.field.column;
+    if (!relation.primaryKey.includes(column)) continue;
+    const expected = String(query.values[condition.predicate.value.slot]);
+    const given = row[column];
+    if (given === undefined || given === null || String(given) !== expected) {
+      throw new ApiError(400, 'PGRST115', 'Payload values do not match URL in primary key column(s)');
+    }
+  }
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -639,11 +755,14 @@ function planKey(request: PlanRequest, body: PreparedBody | null): string {
   ].join('\u0002');
 }
 
+/** Process-wide, so that engines sharing a connection never give two statements one name. */
+let statementCounter = 0;
+
 function finalizePlan(
   catalog: Catalog,
   plan: Plan,
   rowFilters: ReadonlyMap<string, readonly RowFilter[]>,
-): { main: FinalStatement; plannedCount: FinalStatement | null } {
+): FinalizedPlan {
   let key = '';
   for (const [relation, filters] of rowFilters) key += `${relation}:${rowFilterShape(filters)};`;
   let final = plan.finalized.get(key);
@@ -651,6 +770,8 @@ function finalizePlan(
     final = {
       main: finalizeTemplate(catalog, plan.main, rowFilters),
       plannedCount: plan.plannedCount ? finalizeTemplate(catalog, plan.plannedCount, rowFilters) : null,
+      name: `dapi_${++statementCounter}`,
+      uses: 0,
     };
     if (plan.finalized.size < 64) plan.finalized.set(key, final);
   }

@@ -11,6 +11,8 @@ import pg from 'pg';
 import type { ApiError } from './errors.js';
 
 export interface BoundStatement {
+  /** Runs as a named prepared statement on the read pool when set. */
+  readonly name?: string;
   readonly text: string;
   readonly values: unknown[];
 }
@@ -68,6 +70,8 @@ export function createReadPool(pool: pg.Pool, statementTimeoutMs: number): pg.Po
     // Half the shared pool's size: reads are short, and every replica's connections count.
     max: Math.max(2, Math.ceil((base.max ?? 10) / 2)),
     application_name: `${base.application_name ?? 'opsdeck'}-data-api`,
+    // Sessions hold the prepared statements of the shapes they ran: renew them now and then.
+    maxLifetimeSeconds: 600,
   });
   // An idle client losing its connection must not crash the process.
   read.on('error', () => undefined);
@@ -113,7 +117,8 @@ export async function executePlan(
         const explained = await client.query<{ 'QUERY PLAN': unknown }>(request.plannedCount);
         plannedTotal = planRows(explained.rows[0]?.['QUERY PLAN']);
       }
-      const main = await client.query<MainRow>(request.main);
+      // Unnamed on the shared pool: its sessions are not the data API's to fill with prepared statements.
+      const main = await client.query<MainRow>({ text: request.main.text, values: request.main.values });
       result = toResult(main.rows[0], plannedTotal);
     } catch (error) {
       await client.query('ROLLBACK').catch((rollbackError: Error) => {

@@ -110,12 +110,23 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
       .send(JSON.stringify(apiError.toBody()));
   });
 
+  const prefixes = new Map<string, string>();
+  const prefixOf = (request: FastifyRequest): string => {
+    const route = request.routeOptions.url ?? '';
+    let prefix = prefixes.get(route);
+    if (prefix === undefined) {
+      prefix = route.replace(/\/(rpc\/)?:(relation|fn)$/, '');
+      prefixes.set(route, prefix);
+    }
+    return prefix;
+  };
+
   const handler = (kind: 'relation' | 'function') => async (request: FastifyRequest, reply: FastifyReply) => {
     const params = request.params as Record<string, string | undefined>;
     const name = (kind === 'function' ? params.fn : params.relation) ?? '';
     const url = request.raw.url ?? '';
     const q = url.indexOf('?');
-    const prefix = request.routeOptions.url?.replace(/\/(rpc\/)?:(relation|fn)$/, '') ?? '';
+    const prefix = prefixOf(request);
     const response = await engine.handle(
       {
         method: request.method,

@@ -10,7 +10,7 @@ import {
   parseSelect,
   globToLike,
 } from './parser.js';
-import type { Condition, ParsedQuery } from './query-tree.js';
+import type { Condition, ParsedQuery, SelectNode } from './query-tree.js';
 
 function query(qs: string, rpcArgNames?: string[]): ParsedQuery {
   return parseQuery(parseQueryString(qs), { rpcArgNames: rpcArgNames ? new Set(rpcArgNames) : null });
@@ -52,14 +52,37 @@ describe('parseQueryString', () => {
 describe('select', () => {
   it('parses columns, renames, casts and JSON paths', () => {
     expect(parseSelect('id,full:name,sev::text,app:labels->>app,labels->a->0')).toEqual([
-      { kind: 'column', field: { column: 'id', json: [] }, alias: null, cast: null },
-      { kind: 'column', field: { column: 'name', json: [] }, alias: 'full', cast: null },
-      { kind: 'column', field: { column: 'sev', json: [] }, alias: null, cast: 'text' },
+      {
+        kind: 'column',
+        field: { column: 'id', json: [] },
+        alias: null,
+        cast: null,
+        aggregate: null,
+        aggregateCast: null,
+      },
+      {
+        kind: 'column',
+        field: { column: 'name', json: [] },
+        alias: 'full',
+        cast: null,
+        aggregate: null,
+        aggregateCast: null,
+      },
+      {
+        kind: 'column',
+        field: { column: 'sev', json: [] },
+        alias: null,
+        cast: 'text',
+        aggregate: null,
+        aggregateCast: null,
+      },
       {
         kind: 'column',
         field: { column: 'labels', json: [{ arrow: '->>', key: 'app', isIndex: false }] },
         alias: 'app',
         cast: null,
+        aggregate: null,
+        aggregateCast: null,
       },
       {
         kind: 'column',
@@ -72,6 +95,8 @@ describe('select', () => {
         },
         alias: null,
         cast: null,
+        aggregate: null,
+        aggregateCast: null,
       },
     ]);
   });
@@ -98,8 +123,22 @@ describe('select', () => {
         join: 'inner',
         spread: false,
         select: [
-          { kind: 'column', field: { column: 'id', json: [] }, alias: null, cast: null },
-          { kind: 'column', field: { column: 'name', json: [] }, alias: null, cast: null },
+          {
+            kind: 'column',
+            field: { column: 'id', json: [] },
+            alias: null,
+            cast: null,
+            aggregate: null,
+            aggregateCast: null,
+          },
+          {
+            kind: 'column',
+            field: { column: 'name', json: [] },
+            alias: null,
+            cast: null,
+            aggregate: null,
+            aggregateCast: null,
+          },
         ],
       },
       {
@@ -110,7 +149,14 @@ describe('select', () => {
         join: null,
         spread: false,
         select: [
-          { kind: 'column', field: { column: 'title', json: [] }, alias: null, cast: null },
+          {
+            kind: 'column',
+            field: { column: 'title', json: [] },
+            alias: null,
+            cast: null,
+            aggregate: null,
+            aggregateCast: null,
+          },
           {
             kind: 'embed',
             name: 'evidences',
@@ -129,7 +175,16 @@ describe('select', () => {
         hint: null,
         join: null,
         spread: true,
-        select: [{ kind: 'column', field: { column: 'name', json: [] }, alias: null, cast: null }],
+        select: [
+          {
+            kind: 'column',
+            field: { column: 'name', json: [] },
+            alias: null,
+            cast: null,
+            aggregate: null,
+            aggregateCast: null,
+          },
+        ],
       },
     ]);
   });
@@ -144,10 +199,50 @@ describe('select', () => {
     }
   });
 
-  it('answers aggregates with PGRST123 (disabled, as in PostgREST by default)', () => {
-    expectParseError(() => parseSelect('count()'), 'PGRST123');
-    expectParseError(() => parseSelect('hypotheses(count)'), 'PGRST123');
-    expectParseError(() => parseSelect('severity.sum()'), 'PGRST123');
+  it('parses aggregates: count(), column.fn(), input and result casts, aliases, JSON paths', () => {
+    const col = (node: SelectNode) => (node.kind === 'column' ? node : null);
+    expect(parseSelect('count()')).toEqual([
+      {
+        kind: 'column',
+        field: { column: '*', json: [] },
+        alias: null,
+        cast: null,
+        aggregate: 'count',
+        aggregateCast: null,
+      },
+    ]);
+    const [total, avg, byType] = parseSelect('total:amount::numeric.sum()::text,amount.avg()::int,type');
+    expect(col(total)).toMatchObject({
+      alias: 'total',
+      cast: 'numeric',
+      aggregate: 'sum',
+      aggregateCast: 'text',
+    });
+    expect(col(avg)).toMatchObject({ alias: null, cast: null, aggregate: 'avg', aggregateCast: 'int' });
+    expect(col(byType)).toMatchObject({ field: { column: 'type' }, aggregate: null });
+    const [json] = parseSelect('labels->>cost::numeric.max()');
+    expect(col(json)).toMatchObject({
+      field: { column: 'labels', json: [{ arrow: '->>', key: 'cost' }] },
+      cast: 'numeric',
+      aggregate: 'max',
+    });
+    const [dotted] = parseSelect('labels->>app.kubernetes.io/cost.min()');
+    expect(col(dotted)).toMatchObject({
+      field: { json: [{ key: 'app.kubernetes.io/cost' }] },
+      aggregate: 'min',
+    });
+    const [embed] = parseSelect('hypotheses(count(),type)');
+    expect(embed).toMatchObject({
+      kind: 'embed',
+      select: [{ aggregate: 'count' }, { field: { column: 'type' }, aggregate: null }],
+    });
+    expect(parseSelect('n:count()::text')[0]).toMatchObject({ alias: 'n', aggregateCast: 'text' });
+  });
+
+  it('rejects malformed aggregates', () => {
+    for (const bad of ['amount.median()', 'amount.sum', 'amount.sum()x', 'labels->>a.median()', 'count()x']) {
+      expectParseError(() => parseSelect(bad));
+    }
   });
 
   it('merges several select parameters', () => {

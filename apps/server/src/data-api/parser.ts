@@ -7,6 +7,7 @@
 import { ApiError, parseError } from './errors.js';
 import type {
   AcceptedMedia,
+  AggregateFunction,
   Condition,
   CountPreference,
   FieldRef,
@@ -91,7 +92,6 @@ const FTS_OPERATORS: ReadonlySet<string> = new Set<FtsOperator>(['fts', 'plfts',
 const IS_VALUES: ReadonlySet<string> = new Set<IsValue>(['null', 'not_null', 'true', 'false', 'unknown']);
 const ALL_OPERATORS = [...SIMPLE_OPERATORS, 'in', 'is', ...FTS_OPERATORS];
 const OPERATOR_LIST = `(${ALL_OPERATORS.join(', ')})`;
-const AGGREGATES: ReadonlySet<string> = new Set(['count', 'sum', 'avg', 'min', 'max']);
 
 class Collector {
   readonly values: ParamValue[] = [];
@@ -446,45 +446,69 @@ function parseSelectItem(cursor: SelectCursor): SelectNode {
         `Embedded resources nest at most ${MAX_EMBED_DEPTH} levels`,
       );
     }
-    if (AGGREGATES.has(name) && cursor.peek(')')) {
-      throw new ApiError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
+    if (name === 'count' && !spread && hint === null && join === null && cursor.peek(')')) {
+      // `count()`: counts the rows of the level (grouped by its other items).
+      cursor.i++;
+      cursor.depth--;
+      const aggregateCast = readCast(cursor);
+      return {
+        kind: 'column',
+        field: { column: '*', json: [] },
+        alias,
+        cast: null,
+        aggregate: 'count',
+        aggregateCast,
+      };
     }
     const select = parseSelectList(cursor, true);
     cursor.skipSpace();
     if (!cursor.peek(')')) cursor.fail('"," or ")"');
     cursor.i++;
     cursor.depth--;
-    if (
-      select.length === 1 &&
-      select[0].kind === 'column' &&
-      select[0].field.json.length === 0 &&
-      select[0].field.column === 'count' &&
-      !select[0].alias
-    ) {
-      // `embed(count)` is PostgREST's aggregate form; aggregates are disabled as in PostgREST's default.
-      throw new ApiError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
-    }
     return { kind: 'embed', name, alias, hint, join, spread, select: select.length === 0 ? [] : select };
   }
   if (spread) cursor.fail('"(" after the spread embedded resource');
   const json = parseJsonPath(cursor.text, cursor.i, cursor.text, ',()');
   cursor.i = json.end;
-  if (cursor.peek('.')) {
-    const rest = cursor.text.slice(cursor.i + 1);
-    if (/^(count|sum|avg|min|max)\(\)/.test(rest)) {
-      throw new ApiError(400, 'PGRST123', 'Use of aggregate functions is not allowed');
-    }
-    cursor.fail('",", ")", "::" or "->"');
-  }
-  let cast: string | null = null;
-  if (cursor.peek('::')) {
+  const steps = [...json.steps];
+  let aggregate: AggregateFunction | null = null;
+  // A JSON key runs up to "(" (dots are allowed in keys): `labels->>amount.sum()` ends in an aggregate.
+  if (steps.length > 0 && cursor.peek('()')) {
+    const last = steps[steps.length - 1];
+    const match = /^(.+)\.(count|sum|avg|min|max)$/s.exec(last.key);
+    if (!match) cursor.fail('",", ")", "::" or "->"');
+    steps[steps.length - 1] = { ...last, key: match[1], isIndex: /^-?\d+$/.test(match[1]) };
+    aggregate = match[2] as AggregateFunction;
     cursor.i += 2;
-    const begin = cursor.i;
-    while (cursor.i < cursor.text.length && /[A-Za-z0-9_ [\]]/.test(cursor.text[cursor.i])) cursor.i++;
-    cast = cursor.text.slice(begin, cursor.i).trim();
-    if (cast === '') cursor.fail('a type name after "::"');
   }
-  return { kind: 'column', field: { column: name, json: json.steps }, alias, cast };
+  const cast = aggregate ? null : readCast(cursor);
+  if (!aggregate && cursor.peek('.')) {
+    const match = /^\.(count|sum|avg|min|max)\(\)/.exec(cursor.text.slice(cursor.i, cursor.i + 8));
+    if (!match)
+      cursor.fail('",", ")", "::", "->" or an aggregate (.count(), .sum(), .avg(), .min(), .max())');
+    aggregate = match[1] as AggregateFunction;
+    cursor.i += match[0].length;
+  }
+  const aggregateCast = aggregate ? readCast(cursor) : null;
+  return {
+    kind: 'column',
+    field: { column: name, json: steps },
+    alias,
+    cast,
+    aggregate,
+    aggregateCast,
+  };
+}
+
+/** `::type` at the cursor, or null. */
+function readCast(cursor: SelectCursor): string | null {
+  if (!cursor.peek('::')) return null;
+  cursor.i += 2;
+  const begin = cursor.i;
+  while (cursor.i < cursor.text.length && /[A-Za-z0-9_ [\]]/.test(cursor.text[cursor.i])) cursor.i++;
+  const cast = cursor.text.slice(begin, cursor.i).trim();
+  if (cast === '') cursor.fail('a type name after "::"');
+  return cast;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import {
 import { ApiError, closestName, unknownColumn, unknownRelation, unknownWriteColumn } from './errors.js';
 import type {
   AcceptedMedia,
+  AggregateFunction,
   Condition,
   FieldRef,
   OrderTerm,
@@ -71,13 +72,22 @@ export interface FinalStatement {
   readonly params: readonly ParamSource[];
 }
 
+export interface FinalizedPlan {
+  readonly main: FinalStatement;
+  readonly plannedCount: FinalStatement | null;
+  /** Prepared-statement name of `main` (unique in the process). */
+  readonly name: string;
+  /** Times bound: a statement is prepared once it is used again. */
+  uses: number;
+}
+
 export interface Touched {
   readonly relation: string;
   readonly kind: 'table' | 'view' | 'function';
   readonly action: DataApiAction;
 }
 
-export type PlanKind = 'read' | 'insert' | 'update' | 'delete' | 'rpc';
+export type PlanKind = 'read' | 'insert' | 'put' | 'update' | 'delete' | 'rpc';
 
 export interface Plan {
   readonly kind: PlanKind;
@@ -94,7 +104,8 @@ export interface Plan {
   /** Columns of the Location header (headers-only inserts). */
   readonly locationColumns: readonly string[];
   readonly hasRootLimit: boolean;
-  readonly finalized: Map<string, { main: FinalStatement; plannedCount: FinalStatement | null }>;
+  /** Finalized statements by row-filter shape. */
+  readonly finalized: Map<string, FinalizedPlan>;
 }
 
 export interface BodyShape {
@@ -104,7 +115,7 @@ export interface BodyShape {
 }
 
 export interface PlanRequest {
-  readonly method: 'GET' | 'HEAD' | 'POST' | 'PATCH' | 'DELETE';
+  readonly method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   readonly target: { readonly kind: 'relation' | 'function'; readonly name: string };
   readonly query: ParsedQuery;
   readonly prefs: Preferences;
@@ -128,6 +139,8 @@ export function planRequest(catalog: Catalog, allowlist: DataApiAllowlist, reque
       return planRead(builder, request, relation, policy);
     case 'POST':
       return planInsert(builder, request, relation, policy);
+    case 'PUT':
+      return planPut(builder, request, relation, policy);
     case 'PATCH':
     case 'DELETE':
       return planUpdateOrDelete(builder, request, relation, policy);
@@ -169,6 +182,7 @@ class Builder {
   readonly touched = new Map<string, Touched>();
   readonly consumedScopes = new Set<string>();
   private aliasCounter = 0;
+  private readonly sharedConstants = new Map<string, string>();
   private readonly hiddenCache = new Map<string, ReadonlySet<string>>();
 
   constructor(
@@ -187,8 +201,18 @@ class Builder {
     return this.param({ kind: 'value', slot: ref.slot });
   }
 
+  /**
+   * A constant parameter. Equal text constants (JSON keys, output names) share one parameter, so
+   * the same JSON path in the select list, GROUP BY and ORDER BY is the same expression.
+   */
   constant(value: string | number | null): string {
-    return this.param({ kind: 'const', value });
+    if (typeof value !== 'string') return this.param({ kind: 'const', value });
+    let placeholder = this.sharedConstants.get(value);
+    if (!placeholder) {
+      placeholder = this.param({ kind: 'const', value });
+      this.sharedConstants.set(value, placeholder);
+    }
+    return placeholder;
   }
 
   alias(prefix: string): string {
@@ -261,11 +285,26 @@ interface LevelInput {
   /** Row-filter marker for the source relation ('' when the source is not a relation). */
   readonly rowFilter: string;
   readonly allowEmbeds: boolean;
+  /**
+   * Spread embeds: aggregates of this level apply in the level the spread is part of, so this
+   * level selects their inputs and does not group.
+   */
+  readonly deferAggregates?: boolean;
+}
+
+interface AggregateSpec {
+  readonly fn: AggregateFunction;
+  /** `count()`: counts rows, the expression is not an input. */
+  readonly star: boolean;
+  /** Resolved type of the result cast, or null. */
+  readonly cast: string | null;
 }
 
 interface LevelOutput {
   readonly key: string;
+  /** The value, or the aggregate's input when `aggregate` is set. */
   readonly expr: string;
+  readonly aggregate: AggregateSpec | null;
 }
 
 interface LevelEmbed {
@@ -278,6 +317,8 @@ interface LevelEmbed {
 interface LevelResult {
   readonly outputs: LevelOutput[];
   readonly keysSafe: boolean;
+  /** Some outputs are aggregates: the others are the GROUP BY. */
+  readonly grouped: boolean;
   readonly from: string;
   readonly countFrom: string;
   readonly where: string;
@@ -300,10 +341,17 @@ function buildLevel(b: Builder, input: LevelInput): LevelResult {
   const extraWhere: string[] = [];
   let keysSafe = true;
 
-  const addOutput = (key: string, expr: string, fromCatalog: boolean): void => {
+  const addOutput = (
+    key: string,
+    expr: string,
+    fromCatalog: boolean,
+    aggregate: AggregateSpec | null = null,
+  ): void => {
     if (!fromCatalog) keysSafe = false;
-    outputs.push({ key, expr });
+    outputs.push({ key, expr, aggregate });
   };
+  /** Embedded resources (json) are grouping columns when the level aggregates: grouped as jsonb. */
+  const embedOutputs: number[] = [];
 
   for (const node of input.nodes) {
     switch (node.kind) {
@@ -314,12 +362,33 @@ function buildLevel(b: Builder, input: LevelInput): LevelResult {
         }
         break;
       case 'column': {
+        const legacyCount =
+          node.aggregate === null &&
+          node.field.column === 'count' &&
+          node.field.json.length === 0 &&
+          !relation.columnByName.has('count');
+        if ((node.aggregate === 'count' && node.field.column === '*') || legacyCount) {
+          // `count()`, and PostgREST's older `count` (no parentheses, no such column).
+          const key = node.alias ?? 'count';
+          const cast = legacyCount ? node.cast : node.aggregateCast;
+          addOutput(key, 'NULL', key === 'count' || relation.columnByName.has(key), {
+            fn: 'count',
+            star: true,
+            cast: cast ? resolveCast(b, cast) : null,
+          });
+          break;
+        }
         const column = resolveColumn(relation, input.hidden, node.field.column);
         let expr = fieldSql(b, alias, column, node.field);
-        if (node.cast) {
-          const type = b.catalog.resolveType(node.cast);
-          if (!type) throw new ApiError(400, '42704', `type "${node.cast}" does not exist`);
-          expr = `CAST(${expr} AS ${type})`;
+        if (node.cast) expr = `CAST(${expr} AS ${resolveCast(b, node.cast)})`;
+        if (node.aggregate) {
+          const key = node.alias ?? node.aggregate;
+          addOutput(key, expr, key === node.aggregate || relation.columnByName.has(key), {
+            fn: node.aggregate,
+            star: false,
+            cast: node.aggregateCast ? resolveCast(b, node.aggregateCast) : null,
+          });
+          break;
         }
         const key =
           node.alias ??
@@ -378,6 +447,7 @@ function buildLevel(b: Builder, input: LevelInput): LevelResult {
           joinConditions,
           rowFilter: b.rowFilter(target, childAlias, 'and'),
           allowEmbeds: true,
+          deferAggregates: node.spread,
         });
         const inner = node.join === 'inner';
         const rowAlias = b.alias('s');
@@ -401,9 +471,15 @@ function buildLevel(b: Builder, input: LevelInput): LevelResult {
             `${inner ? 'JOIN' : 'LEFT JOIN'} LATERAL (${childSelect}) AS ${quoteIdent(lateralAlias)} ON TRUE`,
           );
           if (inner) filteringLaterals.push(laterals[laterals.length - 1]);
-          for (const p of positional) {
-            addOutput(p.key, `${quoteIdent(lateralAlias)}.${quoteIdent(p.column)}`, child.keysSafe);
-          }
+          // Aggregates of a spread resource apply here, over its columns (they were not grouped there).
+          child.outputs.forEach((o, i) =>
+            addOutput(
+              o.key,
+              `${quoteIdent(lateralAlias)}.${quoteIdent(positional[i].column)}`,
+              child.keysSafe,
+              o.aggregate,
+            ),
+          );
         } else {
           const childSelect = levelSelect(
             child,
@@ -418,6 +494,7 @@ function buildLevel(b: Builder, input: LevelInput): LevelResult {
           laterals.push(lateral);
           if (inner) filteringLaterals.push(lateral);
           const keyFromCatalog = node.alias === null || node.alias === node.name;
+          embedOutputs.push(outputs.length);
           addOutput(
             key,
             toOne
@@ -448,9 +525,16 @@ function buildLevel(b: Builder, input: LevelInput): LevelResult {
   const where = (conditions.length > 0 ? conditions.join(' AND ') : 'TRUE') + input.rowFilter;
   const orderBy = compileOrder(b, scope?.order ?? null, { relation, hidden: input.hidden, alias, embeds });
   const base = `${input.source} AS ${quoteIdent(alias)}${input.sourceJoins}`;
+  const grouped = !input.deferAggregates && outputs.some((o) => o.aggregate !== null);
+  if (grouped) {
+    for (const index of embedOutputs) {
+      outputs[index] = { ...outputs[index], expr: `(${outputs[index].expr})::jsonb` };
+    }
+  }
   return {
     outputs,
     keysSafe,
+    grouped,
     from: [base, ...laterals].join(' '),
     countFrom: [base, ...filteringLaterals].join(' '),
     where,
@@ -478,6 +562,7 @@ function levelSelect(
   const list = items.map((c) => `${c.expr} AS ${quoteIdent(c.key)}`).join(', ');
   return (
     `SELECT ${list} FROM ${level.from} WHERE ${level.where}` +
+    (columns ? '' : groupByClause(level)) +
     (level.orderBy ? ` ORDER BY ${level.orderBy}` : '') +
     (limit ? ` LIMIT ${limit}` : '') +
     (offset ? ` OFFSET ${offset}` : '')
@@ -486,7 +571,34 @@ function levelSelect(
 
 /** Output columns as the subquery names them: by key when every key is a catalog name, else c0, c1, … */
 function selectColumns(level: LevelResult): Array<{ key: string; expr: string }> {
-  return level.keysSafe ? level.outputs : level.outputs.map((o, i) => ({ key: `c${i}`, expr: o.expr }));
+  return level.outputs.map((o, i) => ({
+    key: level.keysSafe ? o.key : `c${i}`,
+    expr: level.grouped ? outputSql(o) : o.expr,
+  }));
+}
+
+/** An output's value: its expression, or the aggregate over it. */
+function outputSql(output: LevelOutput): string {
+  const aggregate = output.aggregate;
+  if (!aggregate) return output.expr;
+  const call = `${aggregate.fn}(${aggregate.star ? '*' : output.expr})`;
+  return aggregate.cast ? `CAST(${call} AS ${aggregate.cast})` : call;
+}
+
+/** ` GROUP BY 1, 3`: every non-aggregate output of a grouped level, by position in the select list. */
+function groupByClause(level: LevelResult): string {
+  if (!level.grouped) return '';
+  const positions: number[] = [];
+  level.outputs.forEach((o, i) => {
+    if (!o.aggregate) positions.push(i + 1);
+  });
+  return positions.length > 0 ? ` GROUP BY ${positions.join(', ')}` : '';
+}
+
+function resolveCast(b: Builder, name: string): string {
+  const type = b.catalog.resolveType(name);
+  if (!type) throw new ApiError(400, '42704', `type "${name}" does not exist`);
+  return type;
 }
 
 const MAX_PAIRS = 50; // json_build_object takes at most 100 arguments
@@ -535,7 +647,7 @@ function fieldSql(
   }
   field.json.forEach((step, i) => {
     const arrow = forceText && i === field.json.length - 1 ? '->>' : step.arrow;
-    const key = step.isIndex ? `${b.constant(Number(step.key))}::int` : `${b.constant(step.key)}::text`;
+    const key = `${b.constant(step.key)}::${step.isIndex ? 'int' : 'text'}`;
     expr = `${expr}${arrow}${key}`;
   });
   return `(${expr})`;
@@ -943,11 +1055,16 @@ function countExpression(
   count: Preferences['count'],
   maxRows: number,
 ): string {
-  if (count === 'exact') return `(SELECT count(*) FROM ${level.countFrom} WHERE ${level.where})`;
-  if (count === 'estimated') {
-    return `(SELECT count(*) FROM (SELECT 1 FROM ${level.countFrom} WHERE ${level.where} LIMIT ${b.constant(maxRows + 1)}) AS "pgrst_capped")`;
+  if (count !== 'exact' && count !== 'estimated') return 'NULL::int8';
+  let counted = `${level.countFrom} WHERE ${level.where}`;
+  if (level.grouped) {
+    // A grouped level answers one row per group: count the groups.
+    const keys = level.outputs.filter((o) => !o.aggregate).map((o) => o.expr);
+    const groupBy = keys.length > 0 ? ` GROUP BY ${keys.map((_, i) => i + 1).join(', ')}` : '';
+    counted = `(SELECT ${[...keys, 'count(*)'].join(', ')} FROM ${level.from} WHERE ${level.where}${groupBy}) AS "pgrst_groups"`;
   }
-  return 'NULL::int8';
+  if (count === 'exact') return `(SELECT count(*) FROM ${counted})`;
+  return `(SELECT count(*) FROM (SELECT 1 FROM ${counted} LIMIT ${b.constant(maxRows + 1)}) AS "pgrst_capped")`;
 }
 
 /**
@@ -1060,6 +1177,54 @@ function mutationResult(
 function checkScopesConsumedForWrite(b: Builder): void {
   b.consumedScopes.add('');
   checkScopesConsumed(b);
+}
+
+/**
+ * PUT: a single-row upsert addressed by its primary key. The filters must be exactly `pk=eq.value`
+ * for every primary-key column (PGRST105); no limit/offset (PGRST114). The engine checks that the
+ * payload's key values equal the filters' (PGRST115).
+ */
+function planPut(b: Builder, request: PlanRequest, relation: CatalogRelation, policy: RelationPolicy): Plan {
+  if (b.query.limit !== null || b.query.offset !== null) {
+    throw new ApiError(400, 'PGRST114', 'limit/offset querystring parameters are not allowed for PUT');
+  }
+  const conditions = b.query.scopes.get('')?.conditions ?? [];
+  const pk = relation.primaryKey;
+  const filtered = conditions.map((c) =>
+    c.kind === 'filter' &&
+    !c.negate &&
+    c.field.json.length === 0 &&
+    c.predicate.kind === 'op' &&
+    c.predicate.op === 'eq' &&
+    c.predicate.quantifier === null
+      ? c.field.column
+      : null,
+  );
+  if (
+    pk.length === 0 ||
+    filtered.length !== pk.length ||
+    filtered.some((column) => column === null || !pk.includes(column)) ||
+    new Set(filtered).size !== pk.length
+  ) {
+    throw new ApiError(
+      405,
+      'PGRST105',
+      "Filters must include all and only primary key columns with 'eq' operators",
+      pk.length > 0
+        ? `Primary key of '${relation.name}': ${pk.join(', ')}`
+        : `'${relation.name}' has no primary key`,
+    );
+  }
+  const body = request.body;
+  if (body && body.rows !== 1) throw new ApiError(400, 'PGRST102', 'PUT payload must contain a single row');
+  b.query = { ...b.query, scopes: withoutRootConditions(b.query.scopes), onConflict: pk };
+  const plan = planInsert(
+    b,
+    { ...request, prefs: { ...request.prefs, resolution: 'merge-duplicates' } },
+    relation,
+    policy,
+  );
+  return { ...plan, kind: 'put' };
 }
 
 function planInsert(
@@ -1456,12 +1621,17 @@ class RowFilterCompiler {
         if (col?.category === 'json') return `${column(filter.column)}::jsonb @> ${this.bind('json')}::jsonb`;
         return `${column(filter.column)} @> ${this.bind('array')}`;
       }
+      case 'like':
+        return `${column(filter.column)}::text LIKE ${this.bind('text')}::text`;
+      case 'hasKey':
+        return `${column(filter.column)}::jsonb ? ${this.bind('text')}::text`;
       case 'and':
       case 'or':
         if (filter.filters.length === 0) return filter.kind === 'and' ? 'TRUE' : 'FALSE';
         return `(${filter.filters.map((f) => this.compile(f, relation, alias)).join(filter.kind === 'and' ? ' AND ' : ' OR ')})`;
       case 'not':
-        return `NOT (${this.compile(filter.filter, relation, alias)})`;
+        // A row the inner filter cannot decide (NULL) is not excluded by it.
+        return `NOT coalesce((${this.compile(filter.filter, relation, alias)}), FALSE)`;
       case 'constant':
         return filter.value ? 'TRUE' : 'FALSE';
       case 'exists': {

@@ -25,13 +25,21 @@ export interface FieldRef {
   readonly json: readonly JsonStep[];
 }
 
+export type AggregateFunction = 'count' | 'sum' | 'avg' | 'min' | 'max';
+
 export type SelectNode =
   | { readonly kind: 'star' }
   | {
       readonly kind: 'column';
+      /** `count()` without a column has `field.column === '*'`. */
       readonly field: FieldRef;
       readonly alias: string | null;
+      /** Cast of the column (the aggregate's input when there is an aggregate): `amount::int`. */
       readonly cast: string | null;
+      /** `amount.sum()`: the other non-aggregate items of the level become its GROUP BY. */
+      readonly aggregate: AggregateFunction | null;
+      /** Cast of the aggregate's result: `amount.avg()::int`. */
+      readonly aggregateCast: string | null;
     }
   | {
       readonly kind: 'embed';

@@ -25,6 +25,10 @@ export type RowFilter =
     }
   /** jsonb `@>` for json columns, array `@>` for array columns. */
   | { readonly kind: 'contains'; readonly column: string; readonly value: JsonValue }
+  /** `column LIKE pattern` (text). */
+  | { readonly kind: 'like'; readonly column: string; readonly pattern: string }
+  /** The json(b) object in `column` has the key. */
+  | { readonly kind: 'hasKey'; readonly column: string; readonly key: string }
   | { readonly kind: 'and'; readonly filters: readonly RowFilter[] }
   | { readonly kind: 'or'; readonly filters: readonly RowFilter[] }
   | { readonly kind: 'not'; readonly filter: RowFilter }
@@ -56,6 +60,10 @@ function shapeOf(filter: RowFilter): string {
       return `${filter.column}.is.${String(filter.value)}.${filter.negate ? 'n' : ''}`;
     case 'contains':
       return `${filter.column}.cs`;
+    case 'like':
+      return `${filter.column}.like`;
+    case 'hasKey':
+      return `${filter.column}.key`;
     case 'and':
     case 'or':
       return `${filter.kind}(${filter.filters.map(shapeOf).join(',')})`;
@@ -86,6 +94,12 @@ function collect(filter: RowFilter, out: unknown[]): void {
       return;
     case 'contains':
       out.push(filter.value);
+      return;
+    case 'like':
+      out.push(filter.pattern);
+      return;
+    case 'hasKey':
+      out.push(filter.key);
       return;
     case 'and':
     case 'or':

@@ -382,4 +382,36 @@ describe('bounds', () => {
     expect(JSON.parse(after.body)).toEqual([{ nickname: null }]);
     await fresh.close();
   });
+
+  it('runs a repeated read shape as a prepared statement: right rows for each value, also after a schema change', async () => {
+    const { app: fresh, catalog } = await buildFixtureApp(db.pool);
+    const read = async (id: string): Promise<unknown> => {
+      const response = await fresh.inject({
+        method: 'GET',
+        url: `/api/db/config_items?select=*&id=eq.${id}`,
+        headers: { authorization: 'Bearer admin' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return JSON.parse(response.body);
+    };
+    // More uses than the read pool has connections, so every session prepares and reuses it.
+    const ids = [ID.dbPrimary, ID.dbReplica, ID.apiDeployment, ID.stagingApi, ID.oldVm];
+    for (let round = 0; round < 4; round++) {
+      for (const id of ids) expect(await read(id)).toMatchObject([{ id }]);
+    }
+    await db.pool.query(`ALTER TABLE ${FIXTURE_SCHEMA}.config_items ADD COLUMN owner text DEFAULT 'ops'`);
+    catalog.invalidate();
+    for (const id of ids) expect(await read(id)).toMatchObject([{ id, owner: 'ops' }]);
+    await db.pool.query(`ALTER TABLE ${FIXTURE_SCHEMA}.config_items DROP COLUMN owner`);
+    // The cached plan names a column that is gone: the first answer fails, the catalog refreshes.
+    const gone = await fresh.inject({
+      method: 'GET',
+      url: `/api/db/config_items?select=*&id=eq.${ID.dbPrimary}`,
+      headers: { authorization: 'Bearer admin' },
+    });
+    if (gone.statusCode !== 200) expect(JSON.parse(gone.body)).toMatchObject({ code: '42703' });
+    const recovered = (await read(ID.dbPrimary)) as Array<Record<string, unknown>>;
+    expect(recovered[0]).not.toHaveProperty('owner');
+    await fresh.close();
+  });
 });

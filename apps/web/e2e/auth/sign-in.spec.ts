@@ -1,20 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, AuthScreens, signIn } from '../fixtures/auth.js';
+import { ADMIN, AuthScreens, registerAccount, signIn } from '../fixtures/auth.js';
 import { totpCode } from '../fixtures/totp.js';
 
 /** A new account per test, so enabling a second factor never touches the shared admin. */
-async function registerUser(page: Page, returnTo = '/profile-settings') {
-  const email = `user-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
-  const password = 'e2e-user-password';
-  await page.goto(`/registration?return_to=${encodeURIComponent(returnTo)}`);
-  await expect(page.getByRole('heading', { name: 'Create account' })).toBeVisible();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('First name').fill('Erin');
-  await page.getByLabel('Last name').fill('Tester');
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL((url) => url.pathname === returnTo);
-  return { email, password };
+function registerUser(page: Page, returnTo = '/profile-settings') {
+  return registerAccount(page, { returnTo });
 }
 
 test('the admin signs in and lands on the page asked for', async ({ page }) => {

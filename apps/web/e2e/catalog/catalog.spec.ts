@@ -50,20 +50,25 @@ test('summary → type list → filter → item → spec → changes → back', 
   await expect(page).toHaveURL(/\/catalog\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: '@opsdeck/web', level: 2 })).toBeVisible();
   await expect(page.getByTestId('config-type')).toHaveText('Npm::Package');
-  await expect(page.getByRole('tab', { name: 'Spec' })).toHaveAttribute('aria-selected', 'true');
-  const spec = page.getByRole('tabpanel', { name: 'Spec' });
+  const subPages = page.getByRole('navigation', { name: 'Config details' });
+  await expect(subPages.getByRole('link', { name: 'Spec' })).toHaveAttribute('aria-current', 'page');
+  const spec = page.getByRole('region', { name: 'Spec' });
   await expect(spec).toContainText('name: "@opsdeck/web"');
   await spec.getByRole('button', { name: 'JSON' }).click();
   await expect(spec).toContainText('"name": "@opsdeck/web"');
 
-  await page.getByRole('tab', { name: 'Changes' }).click();
-  await expect(page).toHaveURL(/tab=changes/);
-  await expect(page.getByRole('tabpanel', { name: 'Changes' })).toContainText('No data available');
+  await subPages.getByRole('link', { name: 'Changes' }).click();
+  await expect(page).toHaveURL(/\/catalog\/[0-9a-f-]{36}\/changes$/);
+  await expect(page.getByRole('region', { name: 'Changes' })).toContainText('No data available');
 
-  await page.getByRole('tab', { name: 'Insights' }).click();
-  await expect(page.getByRole('tabpanel', { name: 'Insights' })).toContainText('No data available');
+  await subPages.getByRole('link', { name: 'Insights' }).click();
+  await expect(page).toHaveURL(/\/insights$/);
+  await expect(page.getByRole('region', { name: 'Insights' })).toContainText('No data available');
 
-  await page.getByRole('link', { name: '← Npm::Package' }).click();
+  await page
+    .getByRole('navigation', { name: 'Breadcrumb' })
+    .getByRole('link', { name: 'Npm::Package' })
+    .click();
   await expect(page.getByRole('table', { name: 'Config items' }).locator('tbody tr')).toHaveCount(4);
   await page.getByRole('button', { name: '← All types' }).click();
   await expect(page.getByRole('table', { name: 'Catalog summary' })).toBeVisible();
@@ -127,21 +132,36 @@ test('health, status and tag filters include and exclude through the tri-state l
 
     // Relationships (from the scraper's rule): alpha → bravo, outgoing on alpha, incoming on bravo.
     const ids = await configIds(api, 'E2E::Filtered');
-    await page.goto(`/catalog/${ids.alpha}?tab=relationships`);
+    await page.goto(`/catalog/${ids.alpha}/relationships`);
+    const graph = page.getByRole('figure', { name: 'Relationship graph' });
+    await expect(graph.getByRole('link', { name: /bravo/ })).toBeVisible();
+    await expect(graph.getByRole('link', { name: /alpha/ })).toHaveAttribute('aria-current', 'page');
+    // bravo is one hop to the right of alpha.
+    await expect(graph.getByRole('link', { name: /bravo/ })).toHaveAttribute('data-layer', '1');
+    await expect(graph.locator('path[data-edge]')).toHaveCount(1);
+
+    await page.getByRole('group', { name: 'View' }).getByRole('button', { name: 'Table' }).click();
+    await expect(page).toHaveURL(/view=table/);
     const outgoing = page
-      .getByRole('table', { name: 'Relationships' })
+      .getByRole('table', { name: 'Related configs' })
       .getByRole('row')
       .filter({ hasText: 'bravo' });
     await expect(outgoing).toContainText('Outgoing');
+    // Incoming only: nothing points to alpha.
+    await page.getByLabel('Direction').selectOption('incoming');
+    await expect(page).toHaveURL(/direction=incoming/);
+    await expect(page.getByRole('region', { name: 'Relationships' })).toContainText('No data available');
+    await page.getByLabel('Direction').selectOption('all');
     await outgoing.getByRole('link', { name: 'bravo' }).click();
-    await expect(page).toHaveURL(new RegExp(`/catalog/${ids.bravo}`));
+    await expect(page).toHaveURL(new RegExp(`/catalog/${ids.bravo}$`));
     await expect(page.getByRole('heading', { name: 'bravo', level: 2 })).toBeVisible();
-    await page.getByRole('tab', { name: 'Relationships' }).click();
-    const incoming = page
-      .getByRole('table', { name: 'Relationships' })
-      .getByRole('row')
-      .filter({ hasText: 'alpha' });
-    await expect(incoming).toContainText('Incoming');
+    await page
+      .getByRole('navigation', { name: 'Config details' })
+      .getByRole('link', { name: 'Relationships' })
+      .click();
+    await expect(
+      page.getByRole('figure', { name: 'Relationship graph' }).getByRole('link', { name: /alpha/ }),
+    ).toHaveAttribute('data-layer', '-1');
   } finally {
     await deleteScraper(api, id);
     await rm(dir, { recursive: true, force: true });
@@ -161,11 +181,18 @@ test('a changed file shows its change with the diff', async ({ page }) => {
 
     await signIn(page, ADMIN.email, ADMIN.password, '/catalog?type=E2E%3A%3AItem');
     await page.getByRole('table', { name: 'Config items' }).getByRole('link', { name }).click();
-    await page.getByRole('tab', { name: 'Changes' }).click();
-    const changes = page.getByRole('list', { name: 'Changes' });
-    await expect(changes.getByRole('listitem')).toHaveCount(1);
-    await expect(changes.getByLabel('Diff')).toContainText('replicas');
-    await expect(changes.getByLabel('Diff')).toContainText('3');
+    await page
+      .getByRole('navigation', { name: 'Config details' })
+      .getByRole('link', { name: 'Changes' })
+      .click();
+    const changes = page.getByRole('table', { name: 'Changes' });
+    await expect(changes.locator('tbody tr')).toHaveCount(1);
+    await changes.locator('tbody tr').first().click();
+    await expect(page).toHaveURL(/changeId=/);
+    const dialog = page.getByRole('dialog');
+    await expect(dialog.getByLabel('Diff')).toContainText('replicas');
+    await expect(dialog.getByLabel('Diff')).toContainText('+');
+    await expect(dialog.getByRole('region', { name: 'Patches' })).toContainText('/replicas');
   } finally {
     await deleteScraper(api, id);
     await rm(dir, { recursive: true, force: true });

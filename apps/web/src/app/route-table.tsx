@@ -39,15 +39,95 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Catalog' }),
       },
       {
+        path: 'catalog/changes',
+        lazy: async () => ({
+          Component: (await import('./routes/catalog-changes-route')).CatalogChangesRoute,
+        }),
+        handle: handle({ title: 'Catalog Changes' }),
+      },
+      {
+        path: 'catalog/insights',
+        lazy: async () => ({
+          Component: (await import('./routes/catalog-insights-route')).CatalogInsightsRoute,
+        }),
+        handle: handle({ title: 'Catalog Insights' }),
+      },
+      {
+        path: 'catalog/scrapers',
+        lazy: async () => ({
+          Component: (await import('./routes/catalog-scrapers-route')).CatalogScrapersRoute,
+        }),
+        handle: handle({ title: 'Catalog Scrapers' }),
+      },
+      {
+        path: 'catalog/scrapers/:id',
+        lazy: async () => ({
+          Component: (await import('./routes/catalog-scrapers-route')).CatalogScraperRoute,
+        }),
+        handle: handle({ title: 'Catalog Scraper' }),
+      },
+      {
         path: 'catalog/:id',
         lazy: async () => ({ Component: (await import('./routes/catalog-detail-route')).CatalogDetailRoute }),
         handle: handle({ title: 'Catalog' }),
+        // The config item's sub-pages (spec core §2): spec, changes, insights, relationships, checks.
+        children: [
+          {
+            index: true,
+            lazy: async () => ({ Component: (await import('./routes/catalog-detail-route')).ConfigSpecPage }),
+          },
+          {
+            path: 'changes',
+            lazy: async () => ({
+              Component: (await import('./routes/catalog-detail-route')).ConfigChangesPage,
+            }),
+          },
+          {
+            path: 'insights',
+            lazy: async () => ({
+              Component: (await import('./routes/catalog-detail-route')).ConfigInsightsPage,
+            }),
+          },
+          {
+            path: 'relationships',
+            lazy: async () => ({
+              Component: (await import('./routes/catalog-detail-route')).ConfigRelationshipsPage,
+            }),
+          },
+          {
+            path: 'checks',
+            lazy: async () => ({
+              Component: (await import('./routes/catalog-detail-route')).ConfigChecksPage,
+            }),
+          },
+        ],
       },
       { path: 'configs', element: <Navigate to="/catalog" replace /> },
       {
         path: 'settings/jobs',
         lazy: async () => ({ Component: (await import('./routes/settings-jobs-route')).SettingsJobsRoute }),
         handle: handle({ title: 'Jobs History' }),
+      },
+      {
+        path: 'settings/incident_rules',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-incident-rules-route')).SettingsIncidentRulesRoute,
+        }),
+        handle: handle({ title: 'Incident Rules' }),
+      },
+      {
+        path: 'settings/incident_rules/:id',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-incident-rules-route')).SettingsIncidentRuleRoute,
+        }),
+        handle: handle({ title: 'Incident Rules' }),
+      },
+      {
+        path: 'settings/tokens',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-tokens-route')).SettingsTokensRoute,
+        }),
+        handle: handle({ title: 'Tokens' }),
       },
       {
         path: 'settings/feature-flags',

@@ -13,6 +13,7 @@ describe('auth configuration', () => {
       sessionLifespanMs: 24 * 3_600_000,
       privilegedSessionMaxAgeMs: 15 * 60_000,
       throttle: { windowMs: 15 * 60_000, accountMax: 5, addressMax: 20 },
+      emailThrottle: { windowMs: 3_600_000, addressMax: 5, clientMax: 30 },
       registration: { enabled: true, role: undefined },
       smtp: undefined,
       oidc: undefined,

@@ -69,6 +69,9 @@ const environmentSchema = z
     LOGIN_THROTTLE_WINDOW: duration('15m'),
     LOGIN_THROTTLE_ACCOUNT_MAX: positiveInt(5),
     LOGIN_THROTTLE_ADDRESS_MAX: positiveInt(20),
+    EMAIL_THROTTLE_WINDOW: duration('1h'),
+    EMAIL_THROTTLE_ADDRESS_MAX: positiveInt(5),
+    EMAIL_THROTTLE_CLIENT_MAX: positiveInt(30),
     REGISTRATION_ENABLED: booleanFromEnv.default(true),
     REGISTRATION_ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).optional(),
     SMTP_URL: z
@@ -127,6 +130,11 @@ export interface AuthConfig {
   flowLifespanMs: number;
   inviteLifespanMs: number;
   throttle: { windowMs: number; accountMax: number; addressMax: number };
+  /**
+   * Recovery and verification emails sent per window: per recipient address (`addressMax`)
+   * and per client IP address (`clientMax`).
+   */
+  emailThrottle: { windowMs: number; addressMax: number; clientMax: number };
   registration: { enabled: boolean; role: Role | undefined };
   smtp: { url: string; from: string } | undefined;
   oidc: OidcProviderConfig | undefined;
@@ -167,6 +175,11 @@ export function loadAuthConfig(environment: NodeJS.ProcessEnv = process.env): Au
       windowMs: env.LOGIN_THROTTLE_WINDOW,
       accountMax: env.LOGIN_THROTTLE_ACCOUNT_MAX,
       addressMax: env.LOGIN_THROTTLE_ADDRESS_MAX,
+    },
+    emailThrottle: {
+      windowMs: env.EMAIL_THROTTLE_WINDOW,
+      addressMax: env.EMAIL_THROTTLE_ADDRESS_MAX,
+      clientMax: env.EMAIL_THROTTLE_CLIENT_MAX,
     },
     registration: { enabled: env.REGISTRATION_ENABLED, role: env.REGISTRATION_ROLE },
     smtp: env.SMTP_URL ? { url: env.SMTP_URL, from: env.SMTP_FROM } : undefined,

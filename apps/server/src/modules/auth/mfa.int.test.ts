@@ -54,6 +54,17 @@ describe('TOTP', () => {
     secret = nodeValue(flow, 'totp_secret_key', 'totp') as string;
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     expect(nodeValue(flow, 'totp_url', 'totp')).toMatch(/^otpauth:\/\/totp\/Opsdeck:/);
+    // The pending secret waits in the flow row sealed: neither its data nor its UI holds it in clear.
+    const row = await db.pool.query<{ ui: string; data: string; pending: string }>(
+      `SELECT ui::text AS ui, data::text AS data, data->>'pendingTotpSecret' AS pending FROM auth_flows WHERE id = $1`,
+      [flow.id],
+    );
+    expect(row.rows[0]?.pending).toMatch(/^enc:v1:/);
+    expect(row.rows[0]?.data).not.toContain(secret);
+    expect(row.rows[0]?.ui).not.toContain(secret);
+    // Fetched again, the flow shows the same secret (opened for the answer only).
+    const again = (await browser.get(`/api/auth/self-service/settings/flows?id=${flow.id}`)).json<FlowJson>();
+    expect(nodeValue(again, 'totp_secret_key', 'totp')).toBe(secret);
     const wrong = await browser.submitFlow(flow, {
       method: 'totp',
       totp_code: '123456' === (await totpCode(secret)) ? '654321' : '123456',

@@ -10,17 +10,9 @@ import {
   TestBrowser,
   type TestApp,
 } from './test-fixtures/auth-test-app.js';
+import { matrixAllows } from './test-fixtures/role-matrix.js';
 
-/** The spec core §6 matrix, from the spec's words. */
-const RESPONDER_WRITES = ['responder', 'incident', 'evidences', 'comments'];
-function expected(role: Role, resource: string, action: 'read' | 'write'): boolean {
-  const hiddenFromResponders = ['rbac', 'identities', 'connections'];
-  if (role === 'admin') return true;
-  if (role === 'editor')
-    return action === 'read' || !['connections', 'identities', 'rbac'].includes(resource);
-  if (action === 'read') return !hiddenFromResponders.includes(resource);
-  return (role === 'commander' || role === 'responder') && RESPONDER_WRITES.includes(resource);
-}
+const expected = matrixAllows;
 
 let db: TestDatabase;
 let testApp: TestApp;

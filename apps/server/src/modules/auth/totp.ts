@@ -45,12 +45,15 @@ export async function hasTotp(db: Queryable, personId: string): Promise<boolean>
 
 const SEALED = 'enc:v1:';
 
-/** Sealed with SECRET_KEY when the app has a SecretBox; a plain value is read as it is. */
-function storedSecret(secret: string, box: SecretBox | undefined): string {
+/**
+ * A TOTP secret as it is stored (auth_totp, and a settings flow's pending secret): sealed with
+ * SECRET_KEY when the app has a SecretBox; a plain value is read as it is.
+ */
+export function sealTotpSecret(secret: string, box: SecretBox | undefined): string {
   return box ? box.seal(secret) : secret;
 }
 
-function readSecret(stored: string, box: SecretBox | undefined): string {
+export function openTotpSecret(stored: string, box: SecretBox | undefined): string {
   if (!stored.startsWith(SEALED)) return stored;
   if (!box)
     throw new Error('a TOTP secret is sealed with SECRET_KEY but the auth module was given no SecretBox');
@@ -67,7 +70,7 @@ export async function enableTotp(
   await db.query(
     `INSERT INTO auth_totp (person_id, secret, last_time_step) VALUES ($1, $2, $3)
      ON CONFLICT (person_id) DO UPDATE SET secret = EXCLUDED.secret, last_time_step = EXCLUDED.last_time_step, created_at = now()`,
-    [personId, storedSecret(secret, box), timeStep],
+    [personId, sealTotpSecret(secret, box), timeStep],
   );
 }
 
@@ -91,7 +94,7 @@ export async function verifyPersonTotp(
   );
   const row = rows[0];
   if (!row) return false;
-  const result = await checkTotpCode(readSecret(row.secret, box), code, row.last_time_step ?? undefined);
+  const result = await checkTotpCode(openTotpSecret(row.secret, box), code, row.last_time_step ?? undefined);
   if (!result.valid) return false;
   const { rowCount } = await db.query(
     `UPDATE auth_totp SET last_time_step = $2

@@ -40,6 +40,14 @@ export {
 export { applyPatch, jsonPatch, unifiedDiff, type PatchOperation } from './json-diff.js';
 export { planScrape, supportedScraperTypes, UNSUPPORTED_MESSAGE } from './scrapers/registry.js';
 export { ScrapeError, type RawResult, type Scraper } from './scrapers/types.js';
+export {
+  createScraper,
+  ScrapeConfigInvalidError,
+  updateScraper,
+  validateScrapeConfigSpec,
+  type SavedScraper,
+} from './scraper-editor.js';
+export { scrapeConfigSpecIssues, type SpecIssue } from './spec-validation.js';
 
 export interface CatalogWorkersOptions {
   pool: Pool;

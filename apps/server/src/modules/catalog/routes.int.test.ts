@@ -338,6 +338,111 @@ describe('POST /api/catalog/scrapers/:id/run and the scheduler', () => {
   });
 });
 
+describe('POST /api/catalog/scrapers and PUT /api/catalog/scrapers/:id', () => {
+  const spec = {
+    schedule: '@every 30m',
+    file: [
+      {
+        type: 'Test::Edited',
+        id: '$.id',
+        health: { expr: "config.ok ? 'healthy' : 'unhealthy'" },
+        paths: ['x.json'],
+      },
+    ],
+  };
+
+  it('creates and saves a valid spec with its schedule; refuses viewers, duplicates and unknown ids', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/catalog/scrapers',
+      headers: bearer(tokens.editor),
+      payload: { name: 'edited', namespace: 'e2e', spec },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<{ id: string }>();
+    expect(created.json()).toMatchObject({
+      name: 'edited',
+      namespace: 'e2e',
+      schedule: '@every 30m',
+      source: 'UI',
+    });
+
+    const duplicate = await app.inject({
+      method: 'POST',
+      url: '/api/catalog/scrapers',
+      headers: bearer(tokens.editor),
+      payload: { name: 'edited', namespace: 'e2e', spec },
+    });
+    expect(duplicate.statusCode).toBe(409);
+
+    const viewer = await app.inject({
+      method: 'PUT',
+      url: `/api/catalog/scrapers/${id}`,
+      headers: bearer(tokens.viewer),
+      payload: { spec },
+    });
+    expect(viewer.statusCode).toBe(403);
+
+    const saved = await app.inject({
+      method: 'PUT',
+      url: `/api/catalog/scrapers/${id}`,
+      headers: bearer(tokens.editor),
+      payload: { spec: { ...spec, schedule: '@hourly' }, labels: { team: 'a' } },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const row = await db.pool.query(`SELECT schedule, labels, spec FROM config_scrapers WHERE id = $1`, [id]);
+    expect(row.rows[0]).toMatchObject({
+      schedule: '@hourly',
+      labels: { team: 'a' },
+      spec: { schedule: '@hourly' },
+    });
+
+    const missing = await app.inject({
+      method: 'PUT',
+      url: '/api/catalog/scrapers/00000000-0000-0000-0000-00000000abcd',
+      headers: bearer(tokens.editor),
+      payload: { spec },
+    });
+    expect(missing.statusCode).toBe(404);
+  });
+
+  it('refuses an invalid JSONPath, expression or schedule with the field path and keeps the stored spec', async () => {
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO config_scrapers (name, spec) VALUES ('guarded', $1::jsonb) RETURNING id`,
+      [JSON.stringify(spec)],
+    );
+    const id = rows[0].id;
+    const attempts: [unknown, string, RegExp][] = [
+      [{ file: [{ type: 'T', id: '$.items[', paths: ['a'] }] }, 'spec.file[0].id', /invalid JSONPath/],
+      [
+        {
+          file: [
+            { type: 'T', id: '$.id', paths: ['a'], transform: { relationship: [{ filter: "name == 'a" }] } },
+          ],
+        },
+        'spec.file[0].transform.relationship[0].filter',
+        /invalid CEL/,
+      ],
+      [{ schedule: 'sometimes', file: [{ type: 'T', id: '$.id', paths: ['a'] }] }, 'spec.schedule', /./],
+    ];
+    for (const [bad, field, message] of attempts) {
+      const response = await app.inject({
+        method: 'PUT',
+        url: `/api/catalog/scrapers/${id}`,
+        headers: bearer(tokens.editor),
+        payload: { spec: bad },
+      });
+      expect(response.statusCode, response.body).toBe(400);
+      const body = response.json<{ error: string; field: string; issues: unknown[] }>();
+      expect(body.field).toBe(field);
+      expect(body.error.startsWith(`${field}: `)).toBe(true);
+      expect(body.error).toMatch(message);
+    }
+    const stored = await db.pool.query(`SELECT spec FROM config_scrapers WHERE id = $1`, [id]);
+    expect(stored.rows[0].spec).toEqual(spec);
+  });
+});
+
 describe('rpc functions', () => {
   it('related_configs_recursive walks relationships by direction, depth and relation, and ancestors', async () => {
     const make = (name: string, extra: Record<string, unknown> = {}) =>

@@ -5,6 +5,7 @@ import { errorMessage } from '../../platform/jobs/support.js';
 import type { Logger } from '../../platform/logger.js';
 import { requirePermission } from '../auth/index.js';
 import { CatalogRequestError, createCatalogService, isUuid } from './catalog-service.js';
+import { createScraper, ScrapeConfigInvalidError, updateScraper } from './scraper-editor.js';
 import { loadScraper, runScrapeJob, SCRAPER_JOB_NAME, SCRAPER_RESOURCE_TYPE } from './scraper-scheduler.js';
 
 export interface CatalogRoutesOptions {
@@ -22,6 +23,10 @@ function parameters(value: unknown): Parameters {
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
+  if (error instanceof ScrapeConfigInvalidError)
+    return reply
+      .status(error.statusCode)
+      .send({ error: error.message, field: error.issues[0].path, issues: error.issues });
   if (error instanceof CatalogRequestError)
     return reply.status(error.statusCode).send({ error: error.message });
   throw error;
@@ -46,6 +51,26 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
   app.post('/api/catalog/changes', { preHandler: readCatalog }, async (request, reply) => {
     try {
       return await service.changes({ ...parameters(request.query), ...parameters(request.body) });
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  // The scraper editor saves here rather than through /api/db so that every JSONPath and
+  // expression of the spec is checked first (a broken one is refused with its field path).
+  app.post('/api/catalog/scrapers', { preHandler: runScrapers }, async (request, reply) => {
+    try {
+      const saved = await createScraper(options.pool, parameters(request.body), request.auth?.person.id);
+      return await reply.status(201).send(saved);
+    } catch (error) {
+      return sendError(reply, error);
+    }
+  });
+
+  app.put('/api/catalog/scrapers/:id', { preHandler: runScrapers }, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    try {
+      return await updateScraper(options.pool, id, parameters(request.body));
     } catch (error) {
       return sendError(reply, error);
     }

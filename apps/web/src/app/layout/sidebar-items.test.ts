@@ -7,7 +7,9 @@ describe('visibleSettingsItems', () => {
   it('sorts the Settings submenu by name', () => {
     expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
       'Feature Flags',
+      'Incident Rules',
       'Jobs History',
+      'Tokens',
     ]);
   });
 
@@ -20,7 +22,7 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.job_history',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags']);
+    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Tokens']);
   });
 
   it('hides an entry the user cannot read', () => {
@@ -28,6 +30,6 @@ describe('visibleSettingsItems', () => {
       ...everything,
       canRead: (resource) => resource !== 'feature_flags',
     }).map((item) => item.name);
-    expect(names).toEqual(['Jobs History']);
+    expect(names).toEqual(['Incident Rules', 'Jobs History', 'Tokens']);
   });
 });

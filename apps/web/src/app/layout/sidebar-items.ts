@@ -24,6 +24,8 @@ export const MAIN_ITEMS: readonly (SidebarItem & { icon: LucideIcon })[] = [
  */
 export const SETTINGS_ITEMS: readonly SidebarItem[] = [
   { name: 'Jobs History', path: '/settings/jobs', resource: 'database', feature: 'settings.job_history' },
+  { name: 'Incident Rules', path: '/settings/incident_rules', resource: 'database', feature: 'incidents' },
+  { name: 'Tokens', path: '/settings/tokens', resource: 'auth' },
   {
     name: 'Feature Flags',
     path: '/settings/feature-flags',

@@ -54,7 +54,15 @@ describe('Sidebar', () => {
       .getAllByRole('link')
       .map((link) => link.textContent)
       .filter((name) => name !== 'Opsdeck');
-    expect(names).toEqual(['Health', 'Incidents', 'Catalog', 'Feature Flags', 'Jobs History']);
+    expect(names).toEqual([
+      'Health',
+      'Incidents',
+      'Catalog',
+      'Feature Flags',
+      'Incident Rules',
+      'Jobs History',
+      'Tokens',
+    ]);
   });
 
   it('hides Settings from a viewer', async () => {

@@ -8,3 +8,11 @@ export function CatalogDetailRoute() {
     </RouteGuard>
   );
 }
+
+export {
+  ConfigChangesPage,
+  ConfigChecksPage,
+  ConfigInsightsPage,
+  ConfigRelationshipsPage,
+  ConfigSpecPage,
+} from '../../features/catalog';

@@ -47,6 +47,7 @@ export interface FlowData {
   passkeyChallenge?: string;
   webauthnChallenge?: string;
   webauthnRegisterChallenge?: string;
+  /** Sealed with SECRET_KEY when the module has a SecretBox (see totp.ts sealTotpSecret). */
   pendingTotpSecret?: string;
   oidc?: { state: string; nonce: string; verifier: string; purpose: 'login' | 'registration' | 'link' };
   /** Address a recovery or verification code was sent to. */
@@ -166,11 +167,12 @@ export const flowErrors = {
     new FlowError(404, 'self_service_flow_not_found', 'This form does not exist, please start again.'),
   disabled: (what: string) =>
     new FlowError(400, 'self_service_flow_disabled', `${what} is not available on this server.`),
-  throttled: (seconds: number) =>
+  /** 429 with Retry-After; the message defaults to the one for failed sign-ins. */
+  throttled: (seconds: number, message?: string) =>
     new FlowError(
       429,
       'self_service_flow_throttled',
-      `Too many failed attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
+      message ?? `Too many failed attempts. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`,
       { retryAfter: seconds },
     ),
 };

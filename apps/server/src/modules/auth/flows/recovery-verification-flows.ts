@@ -1,4 +1,6 @@
 import type { AuthConfig } from '../auth-config.js';
+import { reserveEmailSend, waitText } from '../email-throttle.js';
+import { clientAddress } from '../http.js';
 import {
   findActivePerson,
   findActivePersonByEmail,
@@ -154,17 +156,39 @@ function mailFor(
   };
 }
 
-/** Sends a code for a flow; returns the message the flow shows. */
+/** The answer when recovery or verification emails come too often (EMAIL_THROTTLE_*). */
+export function emailThrottledMessage(seconds: number): string {
+  return `Too many emails were requested. Please try again in ${waitText(seconds)}.`;
+}
+
+/**
+ * Sends a code for a flow; returns the message the flow shows, or `retryAfter` (seconds) when
+ * the recipient or the client has asked for too many emails (nothing is sent then).
+ */
 async function sendCode(
   deps: FlowDeps,
+  call: FlowCall,
   flow: FlowRecord,
   kind: CodeKind,
   address: string,
   personId: string | null,
-): Promise<{ sent: boolean; message: UiText }> {
+): Promise<{ sent: boolean; message: UiText; retryAfter?: number }> {
   if (!deps.mailer.configured) {
     deps.logger?.error({ kind }, `cannot send the ${kind} email: SMTP_URL is not set`);
     return { sent: false, message: text('mail_unavailable', NO_MAIL_MESSAGE, 'error') };
+  }
+  const retryAfter = await reserveEmailSend(
+    deps.pool,
+    { recipient: address, client: clientAddress(call.request) },
+    deps.config.emailThrottle,
+  );
+  if (retryAfter > 0) {
+    deps.logger?.warn({ kind, retryAfter }, `${kind} email not sent: too many requested`);
+    return {
+      sent: false,
+      retryAfter,
+      message: text('mail_throttled', emailThrottledMessage(retryAfter), 'error'),
+    };
   }
   const sentMessage = text(
     `${kind}_code_sent`,
@@ -198,7 +222,14 @@ export async function startVerificationForAddress(
     returnTo: options.returnTo,
     personId: options.personId,
   });
-  const { sent, message } = await sendCode(deps, flow, 'verification', options.address, options.personId);
+  const { sent, message } = await sendCode(
+    deps,
+    call,
+    flow,
+    'verification',
+    options.address,
+    options.personId,
+  );
   flow.state = sent ? 'sent_email' : 'choose_method';
   flow.data = { ...flow.data, address: options.address };
   flow.ui = renderCodeFlow(deps.config, flow, { messages: [message], email: options.address });
@@ -288,7 +319,11 @@ export async function submitCodeFlow(
   const address = normaliseEmail(email);
   const person = await findActivePersonByEmail(deps.pool, address);
   flow.data = { ...flow.data, address };
-  const { sent, message } = await sendCode(deps, flow, kind, address, person?.id ?? null);
+  const { sent, message, retryAfter } = await sendCode(deps, call, flow, kind, address, person?.id ?? null);
+  if (retryAfter !== undefined) {
+    // The flow stays as it was (a code sent earlier still works); the screen shows the 429's message.
+    throw flowErrors.throttled(retryAfter, message.text);
+  }
   flow.state = sent ? 'sent_email' : 'choose_method';
   return render(deps, call, flow, sent ? 200 : 400, { messages: [message], email: address });
 }

@@ -13,7 +13,16 @@ import {
 import { countUnusedBackupCodes, regenerateBackupCodes, removeBackupCodes } from '../lookup-secrets.js';
 import { isLinked, startOidc, unlinkPerson } from '../oidc.js';
 import { revokeOtherSessions } from '../session-store.js';
-import { checkTotpCode, disableTotp, enableTotp, hasTotp, newTotpSecret, totpUri } from '../totp.js';
+import {
+  checkTotpCode,
+  disableTotp,
+  enableTotp,
+  hasTotp,
+  newTotpSecret,
+  openTotpSecret,
+  sealTotpSecret,
+  totpUri,
+} from '../totp.js';
 import {
   listCredentials,
   parseRegistrationResponse,
@@ -132,13 +141,12 @@ async function renderSettings(
       node('totp', 'totp_unlink', 'submit', { value: true, label: 'Unlink TOTP authenticator app' }),
     );
   } else if (flow.data.pendingTotpSecret) {
+    // The values are filled in by settingsFlowView: the stored flow never holds the secret in clear.
     nodes.push(
       node('totp', 'totp_url', 'text', {
-        value: totpUri(flow.data.pendingTotpSecret, identity?.traits.email ?? personId, TOTP_ISSUER),
         label: 'Authenticator app address (otpauth URI, for a QR code)',
       }),
       node('totp', 'totp_secret_key', 'text', {
-        value: flow.data.pendingTotpSecret,
         label: 'Secret key for manual entry',
       }),
       node('totp', 'totp_code', 'text', {
@@ -181,8 +189,9 @@ async function refreshSecrets(deps: FlowDeps, flow: FlowRecord): Promise<void> {
   const personId = flow.personId as string;
   const person = await findActivePerson(deps.pool, personId);
   const data = { ...flow.data };
+  // Sealed with SECRET_KEY: the flow row lives up to FLOW_LIFESPAN and must not hold it in clear.
   if (await hasTotp(deps.pool, personId)) delete data.pendingTotpSecret;
-  else data.pendingTotpSecret ??= newTotpSecret();
+  else data.pendingTotpSecret ??= sealTotpSecret(newTotpSecret(), deps.secrets);
   if (person)
     data.webauthnRegisterChallenge = JSON.stringify(
       await registrationOptions(deps.pool, deps.config, person),
@@ -234,7 +243,38 @@ export async function settingsFlowView(
   flow: FlowRecord,
   csrfCookie: string,
 ): Promise<FlowView> {
-  return flowView(flow, csrfCookie, { identity: await getIdentityView(deps.pool, flow.personId as string) });
+  const identity = await getIdentityView(deps.pool, flow.personId as string);
+  const view = flowView(flow, csrfCookie, { identity });
+  const pending = pendingTotpSecret(deps, flow);
+  if (!pending) return view;
+  const account = identity?.traits.email ?? (flow.personId as string);
+  const values: Record<string, string> = {
+    totp_url: totpUri(pending, account, TOTP_ISSUER),
+    totp_secret_key: pending,
+  };
+  return {
+    ...view,
+    ui: {
+      ...view.ui,
+      nodes: view.ui.nodes.map((entry) =>
+        entry.group === 'totp' && values[entry.name] !== undefined
+          ? { ...entry, value: values[entry.name] }
+          : entry,
+      ),
+    },
+  };
+}
+
+/** The TOTP secret this flow offers to set up, opened (undefined when there is none). */
+function pendingTotpSecret(deps: FlowDeps, flow: FlowRecord): string | undefined {
+  const stored = flow.data.pendingTotpSecret;
+  if (!stored) return undefined;
+  try {
+    return openTotpSecret(stored, deps.secrets);
+  } catch {
+    // Sealed with another SECRET_KEY: nothing to offer; a new settings flow makes a new secret.
+    return undefined;
+  }
 }
 
 /** A settings flow may only be used by the session of the person it was made for. */
@@ -318,7 +358,7 @@ export async function submitSettingsFlow(
         await disableTotp(deps.pool, personId);
         break;
       }
-      const secret = flow.data.pendingTotpSecret;
+      const secret = pendingTotpSecret(deps, flow);
       const code = field(body, 'totp_code');
       if (!code) return fail({ fieldMessages: { totp_code: [text('required', REQUIRED, 'error')] } });
       const checked = secret ? await checkTotpCode(secret, code) : ({ valid: false } as const);

@@ -133,7 +133,11 @@ export async function createTestToken(
 export class TestBrowser {
   readonly cookies = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `remoteAddress` is the client IP address the requests come from (default 127.0.0.1). */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly remoteAddress?: string,
+  ) {}
 
   cookieHeader(): string {
     return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
@@ -145,7 +149,11 @@ export class TestBrowser {
     const csrf = this.cookies.get(CSRF_COOKIE);
     if (options.csrf !== false && csrf && !headers[CSRF_HEADER]) headers[CSRF_HEADER] = csrf;
     const { csrf: _ignored, ...rest } = options;
-    const response = await this.app.inject({ ...rest, headers });
+    const response = await this.app.inject({
+      ...(this.remoteAddress ? { remoteAddress: this.remoteAddress } : {}),
+      ...rest,
+      headers,
+    });
     for (const cookie of response.cookies as {
       name: string;
       value: string;

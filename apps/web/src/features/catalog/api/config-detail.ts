@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
-import { configAnalysisSearch, configChangesSearch, relatedConfigsSearch } from '../lib/catalog-query';
+import { configAnalysisSearch, relatedConfigsSearch, type RelationshipDirection } from '../lib/catalog-query';
 import type { ConfigListItem } from './config-list';
 import { fetchRows } from './data-api';
 
 export interface ConfigDetail extends ConfigListItem {
   config: unknown;
-  external_id: string | null;
+  external_id: string[] | string | null;
 }
 
 export const configDetailQueryOptions = (id: string) =>
@@ -26,25 +26,15 @@ export const configDetailQueryOptions = (id: string) =>
 
 export const useConfigDetail = (id: string) => useQuery(configDetailQueryOptions(id));
 
-/** Core §3 "Config change". */
-export interface ConfigChange {
-  id: string;
-  config_id: string;
-  change_type: string | null;
-  severity: string | null;
-  source: string | null;
-  summary: string | null;
-  diff: string | null;
-  created_at: string;
-  created_by: string | null;
-  external_created_by: string | null;
-}
-
-export const useConfigChanges = (id: string) =>
+/** The breadcrumb: parents by location, outermost first (core §7 `rpc/get_parents_by_location`). */
+export const useConfigParents = (id: string) =>
   useQuery({
-    queryKey: ['catalog-config-changes', id],
+    queryKey: ['catalog-config-parents', id],
     queryFn: ({ signal }) =>
-      fetchRows<ConfigChange>(`/api/db/config_changes?${configChangesSearch(id).toString()}`, signal),
+      fetchRows<{ id: string; name: string | null; type: string | null }>(
+        `/api/db/rpc/get_parents_by_location?${new URLSearchParams({ config_id: id }).toString()}`,
+        signal,
+      ),
   });
 
 /** Core §3 "Config analysis". */
@@ -68,6 +58,7 @@ export const useConfigAnalysis = (id: string) =>
       fetchRows<ConfigAnalysis>(`/api/db/config_analysis?${configAnalysisSearch(id).toString()}`, signal),
   });
 
+/** A row of `rpc/related_configs_recursive`; related_ids are the items it points to in the walked graph. */
 export interface RelatedConfig {
   id: string;
   name: string | null;
@@ -75,23 +66,47 @@ export interface RelatedConfig {
   health: string | null;
   status: string | null;
   tags: Record<string, string> | null;
+  updated_at: string | null;
   deleted_at: string | null;
-  direction: 'incoming' | 'outgoing';
+  related_ids: string[] | null;
 }
 
-export const useRelatedConfigs = (id: string, showDeleted: boolean) =>
+export const useRelatedConfigs = (
+  id: string,
+  direction: RelationshipDirection,
+  depth: number,
+  showDeleted: boolean,
+) =>
   useQuery({
-    queryKey: ['catalog-config-related', id, showDeleted],
-    queryFn: async ({ signal }) => {
-      const directions = ['incoming', 'outgoing'] as const;
-      const lists = await Promise.all(
-        directions.map((direction) =>
-          fetchRows<Omit<RelatedConfig, 'direction'>>(
-            `/api/db/rpc/related_configs_recursive?${relatedConfigsSearch(id, direction, showDeleted).toString()}`,
-            signal,
-          ),
-        ),
-      );
-      return directions.flatMap((direction, index) => lists[index]!.map((row) => ({ ...row, direction })));
-    },
+    queryKey: ['catalog-config-related', id, direction, depth, showDeleted],
+    queryFn: ({ signal }) =>
+      fetchRows<RelatedConfig>(
+        `/api/db/rpc/related_configs_recursive?${relatedConfigsSearch(id, direction, depth, showDeleted).toString()}`,
+        signal,
+      ),
+  });
+
+/** A row of `check_summary_for_config`: a health check linked to the item. */
+export interface ConfigCheck {
+  id: string;
+  config_id: string;
+  name: string | null;
+  type: string | null;
+  status: string | null;
+  severity: string | null;
+  canary_id: string | null;
+  last_runtime: string | null;
+  last_transition_time: string | null;
+  uptime: { passed: number; failed: number } | null;
+  latency: { p95?: number | null; p97?: number | null; p99?: number | null } | null;
+}
+
+export const useConfigChecks = (id: string) =>
+  useQuery({
+    queryKey: ['catalog-config-checks', id],
+    queryFn: ({ signal }) =>
+      fetchRows<ConfigCheck>(
+        `/api/db/check_summary_for_config?${new URLSearchParams({ config_id: `eq.${id}`, order: 'name.asc' }).toString()}`,
+        signal,
+      ),
   });

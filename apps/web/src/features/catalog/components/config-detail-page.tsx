@@ -1,5 +1,5 @@
 import clsx from 'clsx';
-import { Link, useParams } from 'react-router';
+import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
@@ -7,25 +7,55 @@ import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { ApiError } from '../../../lib/api-client';
-import { enumParam, useSearchParam } from '../../../lib/url-state/search-param';
-import { useConfigDetail } from '../api/config-detail';
-import { ChangesTab, InsightsTab, RelationshipsTab, SpecTab } from './config-detail-tabs';
+import { useConfigDetail, useConfigParents, type ConfigDetail } from '../api/config-detail';
 
-const TABS = ['spec', 'changes', 'insights', 'relationships'] as const;
-type Tab = (typeof TABS)[number];
-const TAB_LABELS: Record<Tab, string> = {
-  spec: 'Spec',
-  changes: 'Changes',
-  insights: 'Insights',
-  relationships: 'Relationships',
-};
-const tabParam = enumParam(TABS);
+/** Sub-pages of /catalog/{id} (core §2), each its own URL; '' is the spec. */
+export const CONFIG_DETAIL_TABS = [
+  { path: '', label: 'Spec' },
+  { path: 'changes', label: 'Changes' },
+  { path: 'insights', label: 'Insights' },
+  { path: 'relationships', label: 'Relationships' },
+  { path: 'checks', label: 'Checks' },
+] as const;
 
-/** /catalog/{id} (core §2): header, then Spec, Changes, Insights and Relationships tabs (tab in the URL). */
+/** The item a sub-page of /catalog/{id} belongs to. */
+export function useConfigDetailContext(): ConfigDetail {
+  return useOutletContext<ConfigDetail>();
+}
+
+function Breadcrumb({ config }: { config: ConfigDetail }) {
+  const parents = useConfigParents(config.id);
+  return (
+    <nav aria-label="Breadcrumb" className="flex flex-wrap items-center gap-1 text-sm">
+      <Link to="/catalog" className="text-blue-700 hover:underline">
+        Catalog
+      </Link>
+      <span className="text-gray-400">/</span>
+      <Link
+        to={`/catalog?type=${encodeURIComponent(config.type ?? '')}`}
+        className="text-blue-700 hover:underline"
+      >
+        {config.type}
+      </Link>
+      {(parents.data ?? []).map((parent) => (
+        <span key={parent.id} className="flex items-center gap-1">
+          <span className="text-gray-400">/</span>
+          <Link to={`/catalog/${encodeURIComponent(parent.id)}`} className="text-blue-700 hover:underline">
+            {parent.name ?? parent.id}
+          </Link>
+        </span>
+      ))}
+    </nav>
+  );
+}
+
+/**
+ * /catalog/{id} (core §2): the parent breadcrumb, the item's header, then links to its sub-pages
+ * (spec, changes, insights, relationships, checks); the chosen sub-page renders below.
+ */
 export function ConfigDetailPage() {
   const { id = '' } = useParams();
   const query = useConfigDetail(id);
-  const [tab, setTab] = useSearchParam<Tab>('tab', tabParam, 'spec');
 
   if (query.isError) {
     if (query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400))
@@ -37,12 +67,7 @@ export function ConfigDetailPage() {
 
   return (
     <div className="flex flex-col gap-4">
-      <Link
-        to={`/catalog?type=${encodeURIComponent(config.type ?? '')}`}
-        className="text-sm text-blue-700 hover:underline"
-      >
-        ← {config.type}
-      </Link>
+      <Breadcrumb config={config} />
       <header className="flex flex-col gap-2 rounded border border-gray-200 bg-white p-4">
         <h2 className="flex items-center gap-2 text-lg font-semibold text-gray-900">
           <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
@@ -105,30 +130,31 @@ export function ConfigDetailPage() {
           </dd>
         </dl>
       </header>
-      <div role="tablist" aria-label="Config details" className="flex gap-1 border-b border-gray-200">
-        {TABS.map((name) => (
-          <button
-            key={name}
-            type="button"
-            role="tab"
-            aria-selected={tab === name}
-            onClick={() => setTab(name)}
-            className={clsx(
-              '-mb-px border-b-2 px-3 py-1.5 text-sm',
-              tab === name
-                ? 'border-blue-600 text-blue-700'
-                : 'border-transparent text-gray-600 hover:text-gray-900',
-            )}
+      <nav aria-label="Config details" className="flex gap-1 border-b border-gray-200">
+        {CONFIG_DETAIL_TABS.map((tab) => (
+          <NavLink
+            key={tab.path}
+            to={
+              tab.path
+                ? `/catalog/${encodeURIComponent(config.id)}/${tab.path}`
+                : `/catalog/${encodeURIComponent(config.id)}`
+            }
+            end
+            className={({ isActive }) =>
+              clsx(
+                '-mb-px border-b-2 px-3 py-1.5 text-sm',
+                isActive
+                  ? 'border-blue-600 text-blue-700'
+                  : 'border-transparent text-gray-600 hover:text-gray-900',
+              )
+            }
           >
-            {TAB_LABELS[name]}
-          </button>
+            {tab.label}
+          </NavLink>
         ))}
-      </div>
-      <section role="tabpanel" aria-label={TAB_LABELS[tab]}>
-        {tab === 'spec' && <SpecTab config={config.config} />}
-        {tab === 'changes' && <ChangesTab configId={config.id} />}
-        {tab === 'insights' && <InsightsTab configId={config.id} />}
-        {tab === 'relationships' && <RelationshipsTab configId={config.id} />}
+      </nav>
+      <section aria-label="Config details content">
+        <Outlet context={config} />
       </section>
     </div>
   );

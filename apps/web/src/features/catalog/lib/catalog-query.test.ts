@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   catalogSummaryBody,
-  configChangesSearch,
+  changeFeedBody,
+  insightListSearch,
   configListSearch,
   keyValueFilterParams,
   keyValueOptions,
@@ -80,16 +81,81 @@ describe('helpers', () => {
     expect(searchClause('   ')).toBeUndefined();
   });
 
-  it('builds the summary body and change, relationship queries', () => {
+  it('builds the summary body and relationship queries with a bounded depth', () => {
     expect(catalogSummaryBody(false)).toEqual({ groupBy: ['config_class', 'type'], deleted: false });
-    const changes = configChangesSearch('c1');
-    expect(changes.get('config_id')).toBe('eq.c1');
-    expect(changes.get('select')).toContain('diff');
-    expect(changes.get('order')).toBe('created_at.desc,id.asc');
-    const related = relatedConfigsSearch('c1', 'incoming', false);
+    const related = relatedConfigsSearch('c1', 'incoming', 3, false);
     expect(related.get('type_filter')).toBe('incoming');
-    expect(related.get('max_depth')).toBe('10');
-    expect(related.get('id')).toBe('neq.c1');
+    expect(related.get('max_depth')).toBe('3');
+    expect(related.get('include_deleted_configs')).toBe('false');
+    expect(related.get('select')).toContain('related_ids');
+    expect(relatedConfigsSearch('c1', 'all', 50, true).get('max_depth')).toBe('10');
+    expect(relatedConfigsSearch('c1', 'all', 0, true).get('max_depth')).toBe('10');
+  });
+
+  it('builds the change feed body: paging from 1, sort, lists, tags and recursion depth 5', () => {
+    const body = changeFeedBody(
+      {
+        configId: 'c1',
+        changeType: { diff: 1, CREATE: -1 },
+        severity: {},
+        configType: { 'Npm::Package': 1 },
+        tags: { 'env=prod': 1, 'team=a': -1 },
+        createdBy: {},
+        from: new Date('2026-01-01T00:00:00Z'),
+        to: null,
+        showDeleted: false,
+      },
+      { pageIndex: 2, pageSize: 25, sortBy: undefined, sortOrder: 'desc' },
+    );
+    expect(body).toEqual({
+      page: 3,
+      page_size: 25,
+      sort_by: '-created_at',
+      include_deleted_configs: false,
+      id: 'c1',
+      recursive: 'all',
+      depth: 5,
+      type: ['diff', '!CREATE'],
+      config_type: ['Npm::Package'],
+      tags: ['env=prod', 'team!=a'],
+      from: '2026-01-01T00:00:00.000Z',
+    });
+    const none = changeFeedBody(
+      {
+        configId: 'c1',
+        recursive: 'none',
+        changeType: {},
+        severity: {},
+        configType: {},
+        tags: {},
+        createdBy: {},
+        showDeleted: true,
+      },
+      { pageIndex: 0, pageSize: 50, sortBy: 'severity', sortOrder: 'asc' },
+    );
+    expect(none).toMatchObject({ recursive: 'none', sort_by: 'severity', page: 1 });
+    expect(none).not.toHaveProperty('depth');
+  });
+
+  it('builds the insights query with tri-state filters, search and a default order', () => {
+    const search = insightListSearch(
+      {
+        analyzer: {},
+        analysisType: { security: 1 },
+        severity: { low: -1 },
+        status: {},
+        configType: {},
+        search: 'disk, full',
+      },
+      { pageIndex: 1, pageSize: 10, sortBy: undefined, sortOrder: 'asc' },
+    );
+    expect(search.get('analysis_type.filter')).toBe('security');
+    expect(search.get('severity.filter')).toBe('!low');
+    expect(search.get('or')).toBe(
+      '(summary.ilike."*disk, full*",message.ilike."*disk, full*",analyzer.ilike."*disk, full*")',
+    );
+    expect(search.get('order')).toBe('last_observed.desc.nullslast,id.asc');
+    expect(search.get('offset')).toBe('10');
   });
 
   it('reads totals, type labels and key=value options', () => {

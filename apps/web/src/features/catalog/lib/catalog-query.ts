@@ -109,15 +109,12 @@ export function catalogSummaryBody(showDeleted: boolean): { groupBy: string[]; d
   return { groupBy: ['config_class', 'type'], deleted: showDeleted };
 }
 
-/** The data-API query of one item's changes, newest first, with their diff. */
-export function configChangesSearch(configId: string, limit = 100): URLSearchParams {
-  return new URLSearchParams({
-    select: 'id,config_id,change_type,severity,source,summary,diff,created_at,created_by,external_created_by',
-    config_id: `eq.${configId}`,
-    order: 'created_at.desc,id.asc',
-    limit: String(limit),
-  });
-}
+/** Core §9: related configs are walked at most 10 hops deep. */
+export const MAX_RELATIONSHIP_DEPTH = 10;
+/** Core §9: the change feed of an item follows relationships 5 hops deep. */
+export const CHANGE_RECURSION_DEPTH = 5;
+
+export type RelationshipDirection = 'all' | 'incoming' | 'outgoing';
 
 /** The data-API query of one item's insights, most recently observed first. */
 export function configAnalysisSearch(configId: string): URLSearchParams {
@@ -128,21 +125,132 @@ export function configAnalysisSearch(configId: string): URLSearchParams {
   });
 }
 
-/** Query of `rpc/related_configs_recursive` in one direction (core §9: max depth 10). */
+/** Query of `rpc/related_configs_recursive` (core §7, §9: depth 1 to 10). */
 export function relatedConfigsSearch(
   configId: string,
-  direction: 'incoming' | 'outgoing',
+  direction: RelationshipDirection,
+  depth: number,
   showDeleted: boolean,
 ): URLSearchParams {
+  const maxDepth = Math.min(MAX_RELATIONSHIP_DEPTH, Math.max(1, Math.trunc(depth) || MAX_RELATIONSHIP_DEPTH));
   return new URLSearchParams({
     config_id: configId,
     type_filter: direction,
     include_deleted_configs: String(showDeleted),
-    max_depth: '10',
-    select: 'id,name,type,health,status,tags,deleted_at',
-    id: `neq.${configId}`,
-    order: 'type.asc,name.asc',
+    max_depth: String(maxDepth),
+    select: 'id,name,type,health,status,tags,updated_at,deleted_at,related_ids',
   });
+}
+
+/** Filters of the change feed (core §7 "POST /catalog/changes"). */
+export interface ChangeFeedFilters {
+  /** Scope to one item; its related items are followed per `recursive`. */
+  configId?: string;
+  recursive?: 'none' | 'all' | 'upstream' | 'downstream';
+  changeType: FilterStates;
+  severity: FilterStates;
+  configType: FilterStates;
+  /** 'key=value' entries. */
+  tags: FilterStates;
+  createdBy: FilterStates;
+  from?: Date;
+  to?: Date | null;
+  showDeleted: boolean;
+}
+
+/** A tri-state selection as the list form of the catalog API: 'value' includes, '!value' excludes. */
+export function triStateList(states: FilterStates): string[] | undefined {
+  const list = Object.entries(states).map(([value, state]) => (state === -1 ? `!${value}` : value));
+  return list.length > 0 ? list : undefined;
+}
+
+/** Body of POST /api/catalog/changes: page from 1, sort_by with '-' for descending. */
+export function changeFeedBody(
+  filters: ChangeFeedFilters,
+  page: ConfigListPage,
+): Record<string, string | number | boolean | string[]> {
+  const body: Record<string, string | number | boolean | string[]> = {
+    page: page.pageIndex + 1,
+    page_size: page.pageSize,
+    sort_by: `${page.sortOrder === 'asc' ? '' : '-'}${page.sortBy ?? 'created_at'}`,
+    include_deleted_configs: filters.showDeleted,
+  };
+  if (filters.configId) {
+    body.id = filters.configId;
+    const recursive = filters.recursive ?? 'all';
+    body.recursive = recursive;
+    if (recursive !== 'none') body.depth = CHANGE_RECURSION_DEPTH;
+  }
+  const lists: [string, FilterStates][] = [
+    ['type', filters.changeType],
+    ['severity', filters.severity],
+    ['config_type', filters.configType],
+    ['created_by', filters.createdBy],
+  ];
+  for (const [name, states] of lists) {
+    const list = triStateList(states);
+    if (list) body[name] = list;
+  }
+  const tags = Object.entries(filters.tags).flatMap(([entry, state]) => {
+    const pair = splitKeyValue(entry);
+    return pair ? [`${pair[0]}${state === -1 ? '!=' : '='}${pair[1]}`] : [];
+  });
+  if (tags.length > 0) body.tags = tags;
+  if (filters.from) body.from = filters.from.toISOString();
+  if (filters.to) body.to = filters.to.toISOString();
+  return body;
+}
+
+/** Filters of the insights list (`config_analysis_items`). */
+export interface InsightFilters {
+  analyzer: FilterStates;
+  analysisType: FilterStates;
+  severity: FilterStates;
+  status: FilterStates;
+  configType: FilterStates;
+  search?: string;
+}
+
+/** Columns the insights list may sort by. */
+export const INSIGHT_SORTABLE_COLUMNS = [
+  'analyzer',
+  'analysis_type',
+  'severity',
+  'status',
+  'first_observed',
+  'last_observed',
+] as const;
+
+/** The data-API query of one page of insights, with the item each belongs to. */
+export function insightListSearch(filters: InsightFilters, page: ConfigListPage): URLSearchParams {
+  const params = new URLSearchParams();
+  params.set(
+    'select',
+    'id,config_id,analyzer,analysis_type,severity,status,summary,message,source,first_observed,last_observed,config_type,config_class',
+  );
+  const columns: [string, FilterStates][] = [
+    ['analyzer', filters.analyzer],
+    ['analysis_type', filters.analysisType],
+    ['severity', filters.severity],
+    ['status', filters.status],
+    ['config_type', filters.configType],
+  ];
+  for (const [column, states] of columns) {
+    const query = toTriStateQuery(states);
+    if (query) params.set(`${column}.filter`, query);
+  }
+  const text = filters.search?.trim();
+  if (text) {
+    const pattern = quoted(`*${text.replaceAll('*', '')}*`);
+    params.set('or', `(summary.ilike.${pattern},message.ilike.${pattern},analyzer.ilike.${pattern})`);
+  }
+  const sortBy = (INSIGHT_SORTABLE_COLUMNS as readonly string[]).includes(page.sortBy ?? '')
+    ? page.sortBy
+    : 'last_observed';
+  params.set('order', `${sortBy}.${page.sortBy ? page.sortOrder : 'desc'}.nullslast,id.asc`);
+  params.set('limit', String(page.pageSize));
+  params.set('offset', String(page.pageIndex * page.pageSize));
+  return params;
 }
 
 /** The total of a `Content-Range` header such as '0-49/1234' or '*\/0'. */

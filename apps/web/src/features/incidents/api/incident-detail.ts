@@ -45,6 +45,9 @@ export interface IncidentComment {
   id: string;
   hypothesis_id: string | null;
   comment: string;
+  /** Set on a status update (migration 0040): the status it moved the incident to. */
+  status: string | null;
+  mentions: string[];
   created_by: string | null;
   external_created_by: string | null;
   created_at: string;
@@ -57,6 +60,12 @@ export interface Evidence {
   description: string | null;
   definition_of_done: boolean;
   done: boolean;
+  check_id: string | null;
+  config_id: string | null;
+  component_id: string | null;
+  config_change_id: string | null;
+  properties: Record<string, unknown> | null;
+  script: string | null;
   created_at: string;
 }
 
@@ -72,6 +81,7 @@ export interface HistoryEntry {
   id: string;
   type: string;
   description: string | null;
+  comment_id: string | null;
   created_by: string | null;
   created_at: string;
 }

@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { apiFetch } from '../../../lib/api-client';
 import {
   incidentListSearch,
   type IncidentListFilters,
@@ -21,6 +22,7 @@ export interface IncidentListItem {
   responders_count: number;
   hypotheses_count: number;
   comments_count: number;
+  time_to_resolve: number | null;
 }
 
 export const INCIDENTS_QUERY_KEY = ['incidents'] as const;
@@ -37,3 +39,15 @@ export const incidentListQueryOptions = (filters: IncidentListFilters, page: Inc
 
 export const useIncidentList = (filters: IncidentListFilters, page: IncidentListPage) =>
   useQuery(incidentListQueryOptions(filters, page));
+
+/** Components to filter the list by (those the topology lists; hidden when they cannot be read). */
+export const useComponentOptions = () =>
+  useQuery({
+    queryKey: ['components', 'names'],
+    retry: false,
+    queryFn: ({ signal }) =>
+      apiFetch<{ id: string; name: string }[]>(
+        '/api/db/components?select=id,name&deleted_at=is.null&order=name.asc&limit=1000',
+        { signal },
+      ),
+  });

@@ -79,3 +79,10 @@ export const addResponder = (input: { incidentId: string; kind: 'person' | 'team
 /** Responders are soft-deleted: people who responded stay on record (migration 0007). */
 export const removeResponder = (id: string) =>
   updateRow('responders', id, { deleted_at: new Date().toISOString() });
+
+/**
+ * A status update (migration 0040): a public comment on the incident carrying its new status;
+ * the server moves the incident to that status as the same person.
+ */
+export const postStatusUpdate = (input: { incidentId: string; status: string; message: string }) =>
+  insertRow('comments', { incident_id: input.incidentId, comment: input.message, status: input.status });

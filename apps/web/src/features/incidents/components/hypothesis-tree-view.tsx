@@ -2,7 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormattedDate } from '../../../components/date/age';
 import { showErrorToast } from '../../../components/toasts/toasts';
-import type { Evidence, Hypothesis, IncidentComment } from '../api/incident-detail';
+import { Link } from 'react-router';
+import type { Evidence, Hypothesis, IncidentComment, NamedRef } from '../api/incident-detail';
 import {
   addComment,
   addEvidence,
@@ -15,6 +16,7 @@ import {
 import { buildHypothesisTree, childTypeOf, type HypothesisNode } from '../lib/hypothesis-tree';
 import { requiredText } from '../lib/incident-form';
 import { HYPOTHESIS_STATUSES, NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
+import { CommentText, MentionInput } from './mention-input';
 
 const smallInput = 'rounded border border-gray-300 px-2 py-1 text-sm';
 const smallButton = 'rounded border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50';
@@ -54,9 +56,35 @@ interface TreeContext {
   canWrite: boolean;
   comments: IncidentComment[];
   evidences: Evidence[];
+  people: NamedRef[];
   personName(id: string | null): string;
   write: ReturnType<typeof useIncidentWrite<() => Promise<unknown>>>;
   askDelete(hypothesis: Hypothesis): void;
+}
+
+/** Where an evidence's resource is shown (core §2: a check's link, /catalog/{id} for a config). */
+function evidenceHref(evidence: Evidence): string | undefined {
+  if (evidence.check_id) return `/health?checkId=${evidence.check_id}&timeRange=1h`;
+  if (evidence.config_id) return `/catalog/${evidence.config_id}`;
+  if (evidence.component_id) return `/topology/${evidence.component_id}`;
+  return undefined;
+}
+
+function EvidenceSubject({ evidence }: { evidence: Evidence }) {
+  const href = evidenceHref(evidence);
+  const text = evidence.description ?? evidence.type;
+  return (
+    <>
+      <span className="rounded bg-gray-100 px-1 text-xs text-gray-700">{evidence.type}</span>
+      {href ? (
+        <Link to={href} className="text-blue-700 hover:underline">
+          {text}
+        </Link>
+      ) : (
+        <span>{text}</span>
+      )}
+    </>
+  );
 }
 
 function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeContext }) {
@@ -69,7 +97,7 @@ function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeCo
       <ul aria-label="Evidence" className="flex flex-col gap-1">
         {evidences.map((evidence) => (
           <li key={evidence.id} className="flex items-center gap-2 text-sm">
-            <span>{evidence.description ?? evidence.type}</span>
+            <EvidenceSubject evidence={evidence} />
             {evidence.definition_of_done && (
               <label className="flex items-center gap-1 text-xs text-gray-700">
                 <input
@@ -89,6 +117,20 @@ function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeCo
             )}
             {evidence.definition_of_done && (
               <span className="rounded bg-purple-50 px-1 text-xs text-purple-800">Definition of done</span>
+            )}
+            {evidence.properties && Object.keys(evidence.properties).length > 0 && (
+              <span className="text-xs text-gray-500">
+                {Object.entries(evidence.properties)
+                  .map(
+                    ([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`,
+                  )
+                  .join(', ')}
+              </span>
+            )}
+            {evidence.script && (
+              <code aria-label="Script" className="rounded bg-gray-50 px-1 text-xs">
+                {evidence.script}
+              </code>
             )}
           </li>
         ))}
@@ -128,14 +170,15 @@ function CommentList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeCon
               {comment.external_created_by ?? ctx.personName(comment.created_by)}
             </span>{' '}
             <FormattedDate value={comment.created_at} className="text-xs text-gray-500" />
-            <p>{comment.comment}</p>
+            <CommentText comment={comment.comment} />
           </li>
         ))}
       </ul>
       {ctx.canWrite && (
-        <TextAdder
+        <MentionInput
           label="New comment"
           button="Comment"
+          people={ctx.people}
           onAdd={(comment) =>
             ctx.write.mutateAsync(() => addComment({ incidentId: ctx.incidentId, hypothesisId, comment }))
           }
@@ -216,6 +259,7 @@ export function HypothesisTreeView(props: {
   hypotheses: Hypothesis[];
   comments: IncidentComment[];
   evidences: Evidence[];
+  people: NamedRef[];
   personName(id: string | null): string;
 }) {
   const write = useIncidentWrite((run: () => Promise<unknown>) => run());

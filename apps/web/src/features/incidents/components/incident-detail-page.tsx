@@ -9,11 +9,19 @@ import {
   useIncidentDetail,
   usePeople,
   useTeams,
+  type HistoryEntry,
+  type IncidentComment,
   type IncidentSummary,
   type NamedRef,
   type Responder,
 } from '../api/incident-detail';
-import { addResponder, removeResponder, updateIncident, useIncidentWrite } from '../api/incident-mutations';
+import {
+  addResponder,
+  postStatusUpdate,
+  removeResponder,
+  updateIncident,
+  useIncidentWrite,
+} from '../api/incident-mutations';
 import { requiredText } from '../lib/incident-form';
 import {
   formatSeconds,
@@ -23,6 +31,7 @@ import {
 } from '../lib/incident-values';
 import { HypothesisTreeView } from './hypothesis-tree-view';
 import { SeverityBadge, StatusBadge } from './incident-badges';
+import { CommentText } from './mention-input';
 
 const selectClass = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-50';
 const buttonClass = 'rounded border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50';
@@ -204,6 +213,83 @@ function Responders(props: {
   );
 }
 
+/** Status updates: short public updates, each with the status the incident moved to. */
+function StatusUpdates(props: {
+  incident: IncidentSummary;
+  updates: IncidentComment[];
+  canWrite: boolean;
+  personName(id: string | null): string;
+  write: Write;
+}) {
+  const [status, setStatus] = useState(props.incident.status);
+  const [message, setMessage] = useState('');
+  const post = (event: FormEvent) => {
+    event.preventDefault();
+    const text = requiredText(message);
+    if (!text) return;
+    props.write.mutate(() => postStatusUpdate({ incidentId: props.incident.id, status, message: text }), {
+      onSuccess: () => setMessage(''),
+      onError: (error) => showErrorToast(error),
+    });
+  };
+  return (
+    <section aria-labelledby="status-updates-heading" className="flex flex-col gap-2">
+      <h2 id="status-updates-heading" className="text-lg font-semibold">
+        Status updates
+      </h2>
+      {props.updates.length === 0 && <p className="text-sm text-gray-500">No status updates</p>}
+      <ul aria-label="Status updates" className="flex flex-col gap-2">
+        {[...props.updates].reverse().map((update) => (
+          <li key={update.id} className="flex flex-col gap-0.5 border-l-2 border-blue-200 pl-3 text-sm">
+            <div className="flex items-center gap-2">
+              <StatusBadge status={update.status ?? ''} />
+              <span className="font-medium">{props.personName(update.created_by)}</span>
+              <FormattedDate value={update.created_at} className="text-xs text-gray-500" />
+            </div>
+            <CommentText comment={update.comment} />
+          </li>
+        ))}
+      </ul>
+      {props.canWrite && (
+        <form onSubmit={post} className="flex flex-wrap items-center gap-2">
+          <select
+            aria-label="New status"
+            value={status}
+            onChange={(e) => setStatus(e.target.value)}
+            className={selectClass}
+          >
+            {INCIDENT_STATUSES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </select>
+          <input
+            aria-label="Status update"
+            value={message}
+            maxLength={1000}
+            placeholder="What changed?"
+            onChange={(e) => setMessage(e.target.value)}
+            className="min-w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+          />
+          <button type="submit" disabled={!message.trim() || props.write.isPending} className={buttonClass}>
+            Post update
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** How a timeline entry reads: a comment that is a status update says so. */
+function entryLabel(entry: HistoryEntry, comments: IncidentComment[]): string {
+  if (entry.type === 'responder.commented' && entry.comment_id) {
+    const comment = comments.find((c) => c.id === entry.comment_id);
+    if (comment?.status) return `status update (${comment.status})`;
+  }
+  return entry.type;
+}
+
 /** Incident details (spec core §2): fields, durations, responders, hypotheses and changelog. */
 export function IncidentDetailPage() {
   const { id = '' } = useParams();
@@ -299,6 +385,14 @@ export function IncidentDetailPage() {
         <Field label="Time to mitigate">{formatSeconds(incident.time_to_mitigate)}</Field>
         <Field label="Time to resolve">{formatSeconds(incident.time_to_resolve)}</Field>
       </dl>
+      <StatusUpdates
+        key={incident.status}
+        incident={incident}
+        updates={comments.filter((comment) => comment.status)}
+        canWrite={canWrite}
+        personName={personName}
+        write={write}
+      />
       <Responders
         incidentId={incident.id}
         responders={responders}
@@ -313,6 +407,7 @@ export function IncidentDetailPage() {
         hypotheses={hypotheses}
         comments={comments}
         evidences={evidences}
+        people={peopleList}
         personName={personName}
       />
       <section aria-labelledby="changelog-heading" className="flex flex-col gap-2">
@@ -324,8 +419,8 @@ export function IncidentDetailPage() {
             <li key={entry.id} className="flex flex-wrap items-center gap-2 text-sm">
               <FormattedDate value={entry.created_at} className="text-xs text-gray-500" />
               <span className="font-medium">{personName(entry.created_by)}</span>
-              <span className="text-gray-600">{entry.type}</span>
-              {entry.description && <span>{entry.description}</span>}
+              <span className="text-gray-600">{entryLabel(entry, comments)}</span>
+              {entry.description && <CommentText comment={entry.description} />}
             </li>
           ))}
         </ul>

@@ -5,9 +5,15 @@ import { useDataTableState } from '../../../components/data-table/use-data-table
 import { Age } from '../../../components/date/age';
 import { useCan } from '../../../lib/permissions';
 import { TABLE_PARAMS, useUpdateSearchParams } from '../../../lib/url-state';
-import { useIncidentList, type IncidentListItem } from '../api/incident-list';
-import type { IncidentListFilters } from '../lib/incident-list-query';
-import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, INCIDENT_TYPES } from '../lib/incident-values';
+import { usePeople } from '../api/incident-detail';
+import { useComponentOptions, useIncidentList, type IncidentListItem } from '../api/incident-list';
+import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-list-query';
+import {
+  formatSeconds,
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+} from '../lib/incident-values';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { SeverityBadge, StatusBadge } from './incident-badges';
 
@@ -19,7 +25,7 @@ const TABLE = {
 } as const;
 
 /** URL parameters of the list's filters. */
-const FILTERS = ['search', 'severity', 'status', 'type'] as const;
+const FILTERS = ['search', 'severity', 'status', 'type', 'owner', 'component', 'ttr'] as const;
 type FilterName = (typeof FILTERS)[number];
 
 function useFilters(): [IncidentListFilters, (name: FilterName, value: string) => void] {
@@ -84,6 +90,12 @@ const COLUMNS: DataTableColumn<IncidentListItem>[] = [
     cell: ({ row }) => row.original.responders_count,
   },
   {
+    id: 'time_to_resolve',
+    header: 'Time to resolve',
+    accessorKey: 'time_to_resolve',
+    cell: ({ row }) => formatSeconds(row.original.time_to_resolve),
+  },
+  {
     id: 'created_at',
     header: 'Created',
     accessorKey: 'created_at',
@@ -91,26 +103,32 @@ const COLUMNS: DataTableColumn<IncidentListItem>[] = [
   },
 ];
 
+type FilterOption = string | { value: string; label: string };
+
 function FilterSelect(props: {
   label: string;
   value: string | undefined;
-  options: readonly string[];
+  options: readonly FilterOption[];
   onChange(value: string): void;
 }) {
   return (
     <label className="flex items-center gap-2 text-sm text-gray-700">
       {props.label}
       <select
+        aria-label={props.label}
         className="rounded border border-gray-300 px-2 py-1 text-sm"
         value={props.value ?? ''}
         onChange={(e) => props.onChange(e.target.value)}
       >
         <option value="">All</option>
-        {props.options.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
+        {props.options.map((option) => {
+          const { value, label } = typeof option === 'string' ? { value: option, label: option } : option;
+          return (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          );
+        })}
       </select>
     </label>
   );
@@ -124,6 +142,8 @@ export function IncidentsPage() {
   const [creating, setCreating] = useState(false);
   const canWrite = useCan('incident', 'write');
   const navigate = useNavigate();
+  const people = usePeople();
+  const components = useComponentOptions();
   const query = useIncidentList(filters, {
     pageIndex: state.pageIndex,
     pageSize: state.pageSize,
@@ -173,6 +193,29 @@ export function IncidentsPage() {
           value={filters.type}
           options={INCIDENT_TYPES}
           onChange={(v) => setFilter('type', v)}
+        />
+        <FilterSelect
+          label="Owner"
+          value={filters.owner}
+          options={(people.data ?? []).map((person) => ({ value: person.id, label: person.name }))}
+          onChange={(v) => setFilter('owner', v)}
+        />
+        {!components.isError && (
+          <FilterSelect
+            label="Component"
+            value={filters.component}
+            options={(components.data ?? []).map((component) => ({
+              value: component.id,
+              label: component.name,
+            }))}
+            onChange={(v) => setFilter('component', v)}
+          />
+        )}
+        <FilterSelect
+          label="Time to resolve"
+          value={filters.ttr}
+          options={RESOLVE_TIME_FILTERS}
+          onChange={(v) => setFilter('ttr', v)}
         />
         {canWrite && (
           <button

@@ -5,7 +5,24 @@ export interface IncidentListFilters {
   severity?: string;
   status?: string;
   type?: string;
+  /** The commander's person id. */
+  owner?: string;
+  /** A component the incident has evidence about. */
+  component?: string;
+  /** A time-to-resolve bucket (RESOLVE_TIME_FILTERS). */
+  ttr?: string;
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Time-to-resolve buckets of the list (incident_summary.time_to_resolve, seconds). */
+export const RESOLVE_TIME_FILTERS = [
+  { value: 'lt1h', label: 'under 1 hour', filter: 'lt.3600' },
+  { value: 'lt1d', label: 'under 1 day', filter: 'lt.86400' },
+  { value: 'gt1d', label: 'over 1 day', filter: 'gte.86400' },
+  { value: 'gt1w', label: 'over 1 week', filter: 'gte.604800' },
+  { value: 'open', label: 'not resolved', filter: 'is.null' },
+] as const;
 
 export interface IncidentListPage {
   pageIndex: number;
@@ -15,7 +32,15 @@ export interface IncidentListPage {
 }
 
 /** Columns of incident_summary the list may sort by. */
-export const SORTABLE_COLUMNS = ['title', 'severity', 'status', 'type', 'created_at', 'updated_at'] as const;
+export const SORTABLE_COLUMNS = [
+  'title',
+  'severity',
+  'status',
+  'type',
+  'created_at',
+  'updated_at',
+  'time_to_resolve',
+] as const;
 
 const allowed = (values: readonly string[], value: string | undefined) =>
   value && values.includes(value) ? value : undefined;
@@ -31,7 +56,7 @@ export function incidentListSearch(filters: IncidentListFilters, page: IncidentL
   const search = new URLSearchParams();
   search.set(
     'select',
-    'id,title,severity,type,status,created_at,updated_at,commander,creator,responders_count,hypotheses_count,comments_count',
+    'id,title,severity,type,status,created_at,updated_at,commander,creator,responders_count,hypotheses_count,comments_count,time_to_resolve',
   );
   const severity = allowed(INCIDENT_SEVERITIES, filters.severity);
   const status = allowed(INCIDENT_STATUSES, filters.status);
@@ -39,6 +64,12 @@ export function incidentListSearch(filters: IncidentListFilters, page: IncidentL
   if (severity) search.set('severity', `eq.${severity}`);
   if (status) search.set('status', `eq.${status}`);
   if (type) search.set('type', `eq.${type}`);
+  if (filters.owner && UUID.test(filters.owner)) search.set('commander_id', `eq.${filters.owner}`);
+  if (filters.component && UUID.test(filters.component)) {
+    search.set('component_ids', `cs.{${filters.component}}`);
+  }
+  const ttr = RESOLVE_TIME_FILTERS.find((option) => option.value === filters.ttr);
+  if (ttr) search.set('time_to_resolve', ttr.filter);
   const text = filters.search?.trim();
   if (text) search.set('or', `(title.ilike.${ilikePattern(text)},description.ilike.${ilikePattern(text)})`);
   const sortBy = (SORTABLE_COLUMNS as readonly string[]).includes(page.sortBy ?? '')

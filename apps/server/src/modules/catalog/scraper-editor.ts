@@ -1,0 +1,105 @@
+import type { Pool } from '../../platform/db/pool.js';
+import { findResourceKind, formatFieldPath } from '../resources/index.js';
+import { CatalogRequestError, isUuid } from './catalog-service.js';
+import { scrapeConfigSpecIssues, type SpecIssue } from './spec-validation.js';
+
+/** A spec refused on save: the first problem names the field, all of them are listed. */
+export class ScrapeConfigInvalidError extends CatalogRequestError {
+  constructor(readonly issues: SpecIssue[]) {
+    super(`${issues[0].path}: ${issues[0].message}`);
+    this.name = 'ScrapeConfigInvalidError';
+  }
+}
+
+export interface SavedScraper {
+  id: string;
+  name: string;
+  namespace: string;
+  schedule: string | null;
+  spec: Record<string, unknown>;
+  source: string;
+  updated_at: string;
+}
+
+const RETURNING = 'id, name, namespace, schedule, spec, source, updated_at';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
+}
+
+/**
+ * Checks a ScrapeConfig spec as apply does (the kind's schema: schedule presets, retention) and
+ * then every JSONPath and expression of the scrapers it names; returns the schedule column.
+ */
+export function validateScrapeConfigSpec(spec: unknown): { schedule: string | null } {
+  if (!isRecord(spec)) throw new ScrapeConfigInvalidError([{ path: 'spec', message: 'must be a mapping' }]);
+  const kind = findResourceKind('scrapeconfig');
+  if (!kind) throw new Error('the ScrapeConfig resource kind is not registered');
+  const parsed = kind.spec.safeParse(spec);
+  if (!parsed.success) {
+    throw new ScrapeConfigInvalidError(
+      parsed.error.issues.map((issue) => ({
+        path: formatFieldPath(['spec', ...issue.path]),
+        message: issue.message,
+      })),
+    );
+  }
+  const issues = scrapeConfigSpecIssues(spec);
+  if (issues.length > 0) throw new ScrapeConfigInvalidError(issues);
+  const columns = kind.columns(parsed.data);
+  return { schedule: typeof columns.schedule === 'string' ? columns.schedule : null };
+}
+
+function labelsOf(value: unknown): Record<string, string> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value) || Object.values(value).some((item) => typeof item !== 'string'))
+    throw new ScrapeConfigInvalidError([{ path: 'labels', message: 'must be a JSON object of strings' }]);
+  return value as Record<string, string>;
+}
+
+/** Saves the editor's spec (and labels) of a live scraper; name, namespace and source stay. */
+export async function updateScraper(
+  pool: Pool,
+  id: string,
+  input: { spec?: unknown; labels?: unknown },
+): Promise<SavedScraper> {
+  if (!isUuid(id)) throw new CatalogRequestError('Scraper not found', 404);
+  const { schedule } = validateScrapeConfigSpec(input.spec);
+  const labels = labelsOf(input.labels);
+  const { rows } = await pool.query<SavedScraper>(
+    `UPDATE config_scrapers
+        SET spec = $2::jsonb, schedule = $3, labels = coalesce($4::jsonb, labels), updated_at = now()
+      WHERE id = $1 AND deleted_at IS NULL
+      RETURNING ${RETURNING}`,
+    [id, JSON.stringify(input.spec), schedule, labels ? JSON.stringify(labels) : null],
+  );
+  if (!rows[0]) throw new CatalogRequestError('Scraper not found', 404);
+  return rows[0];
+}
+
+/** Creates a scraper from the editor (source 'UI'); a live one with the same name is a 409. */
+export async function createScraper(
+  pool: Pool,
+  input: { name?: unknown; namespace?: unknown; spec?: unknown; labels?: unknown },
+  createdBy: string | undefined,
+): Promise<SavedScraper> {
+  const name = typeof input.name === 'string' ? input.name.trim() : '';
+  if (!name) throw new ScrapeConfigInvalidError([{ path: 'name', message: 'This field is required' }]);
+  const namespace =
+    typeof input.namespace === 'string' && input.namespace.trim() ? input.namespace.trim() : 'default';
+  const { schedule } = validateScrapeConfigSpec(input.spec);
+  const labels = labelsOf(input.labels) ?? {};
+  try {
+    const { rows } = await pool.query<SavedScraper>(
+      `INSERT INTO config_scrapers (name, namespace, spec, schedule, labels, source, created_by)
+       VALUES ($1, $2, $3::jsonb, $4, $5::jsonb, 'UI', $6)
+       RETURNING ${RETURNING}`,
+      [name, namespace, JSON.stringify(input.spec), schedule, JSON.stringify(labels), createdBy ?? null],
+    );
+    return rows[0];
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505')
+      throw new CatalogRequestError(`A scraper named ${namespace}/${name} already exists`, 409);
+    throw error;
+  }
+}

@@ -1,0 +1,242 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Pool } from '../../platform/db/pool.js';
+import type { Logger } from '../../platform/logger.js';
+import { requirePermission } from '../auth/index.js';
+import {
+  applyResource,
+  DEFAULT_NAMESPACE,
+  resourceKey,
+  validateResource,
+  type ValidationIssue,
+} from '../resources/index.js';
+import { loadCanary, syncCanaryChecks } from './canary-sync.js';
+import { isUuid } from './health-service.js';
+
+/** The `source` of canaries created and edited in the UI. */
+export const UI_SOURCE = 'UI';
+
+const API_VERSION = 'canaries.flanksource.com/v1';
+
+export interface CanaryEditorRoutesOptions {
+  pool: Pool;
+  logger: Logger;
+}
+
+/** What the editor sends: the resource's metadata fields and its spec. */
+interface CanaryInput {
+  name?: unknown;
+  namespace?: unknown;
+  labels?: unknown;
+  spec?: unknown;
+}
+
+interface CanaryRecord {
+  id: string;
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  spec: Record<string, unknown>;
+  source: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const RECORD_COLUMNS = `id, name, namespace, COALESCE(labels, '{}'::jsonb) AS labels,
+  COALESCE(spec, '{}'::jsonb) AS spec, source, created_at, updated_at`;
+
+/** A 400 body: the first issue's path as `field`, every issue listed. */
+function invalid(reply: FastifyReply, issues: readonly Pick<ValidationIssue, 'path' | 'message'>[]) {
+  const [first] = issues;
+  return reply.status(400).send({
+    error: first.path ? `${first.path}: ${first.message}` : first.message,
+    field: first.path,
+    issues: issues.map(({ path, message }) => ({ path, message })),
+  });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Rows that came from a watched file or `opsdeck apply` belong to that source: the UI would be
+ * overwritten at the next sync, so it may only change rows it owns, or demo rows (loaded once).
+ */
+function editableFromUi(source: string): boolean {
+  return source === UI_SOURCE || source.startsWith('demo/');
+}
+
+async function loadRecord(pool: Pool, id: string): Promise<CanaryRecord | undefined> {
+  const { rows } = await pool.query<CanaryRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM canaries WHERE id = $1 AND deleted_at IS NULL`,
+    [id],
+  );
+  return rows[0];
+}
+
+/**
+ * The health-check editor's API (settings spec §2.4): create, read, update and soft-delete a
+ * canary, validated exactly as `opsdeck apply` validates a Canary document, stored with source
+ * `UI`. The checks rows follow at once (the scheduler picks up the change at its next poll).
+ *
+ * - `POST /api/canaries` `{name, namespace?, labels?, spec}` → 201 the stored canary
+ * - `GET /api/canaries/{id}` → the canary
+ * - `PUT /api/canaries/{id}` `{name?, namespace?, labels?, spec}` → the stored canary
+ * - `DELETE /api/canaries/{id}` → 204
+ *
+ * Errors: 400 `{error, field, issues}` for an invalid body (field is the path, such as
+ * `spec.http[0].url`), 404 unknown id, 409 name taken in the namespace or row owned by a file.
+ */
+export async function canaryEditorRoutes(
+  app: FastifyInstance,
+  options: CanaryEditorRoutesOptions,
+): Promise<void> {
+  const { pool, logger } = options;
+  const readCanaries = requirePermission('canaries', 'read');
+  const writeCanaries = requirePermission('canaries', 'write');
+
+  /** Validates the body as a Canary document; the reply is sent when it is refused. */
+  const validate = (input: CanaryInput, reply: FastifyReply) => {
+    if (!isPlainObject(input)) {
+      invalid(reply, [{ path: '', message: 'the body must be a JSON object' }]);
+      return undefined;
+    }
+    if (input.labels !== undefined && input.labels !== null && !isPlainObject(input.labels)) {
+      invalid(reply, [{ path: 'metadata.labels', message: 'Labels must be a JSON object' }]);
+      return undefined;
+    }
+    if (input.spec !== undefined && !isPlainObject(input.spec)) {
+      invalid(reply, [{ path: 'spec', message: 'Spec must be a YAML object' }]);
+      return undefined;
+    }
+    const namespace =
+      typeof input.namespace === 'string' && input.namespace.trim() !== ''
+        ? input.namespace.trim()
+        : input.namespace === undefined || input.namespace === null || input.namespace === ''
+          ? DEFAULT_NAMESPACE
+          : input.namespace;
+    const validation = validateResource({
+      origin: { file: UI_SOURCE, document: 1 },
+      yamlErrors: [],
+      content: {
+        apiVersion: API_VERSION,
+        kind: 'Canary',
+        metadata: {
+          name: typeof input.name === 'string' ? input.name.trim() : input.name,
+          namespace,
+          ...(input.labels ? { labels: input.labels } : {}),
+        },
+        spec: input.spec ?? {},
+      },
+    });
+    if (!validation.ok) {
+      invalid(reply, validation.issues);
+      return undefined;
+    }
+    return validation.resource;
+  };
+
+  const store = async (
+    reply: FastifyReply,
+    resource: NonNullable<ReturnType<typeof validate>>,
+    force: boolean,
+  ) => {
+    const result = await applyResource(pool, resource, { source: UI_SOURCE, force });
+    if (result.status === 'failed') {
+      logger.error({ canary: result.key, err: result.message }, 'storing a canary failed');
+      reply.status(500).send({ error: `Could not save ${result.key}` });
+      return undefined;
+    }
+    if (result.status === 'conflict' || !result.id) {
+      reply.status(409).send({ error: result.message ?? `Could not save ${result.key}` });
+      return undefined;
+    }
+    const row = await loadCanary(pool, result.id);
+    if (row) await syncCanaryChecks(pool, row);
+    return loadRecord(pool, result.id);
+  };
+
+  app.get<{ Params: { id: string } }>(
+    '/api/canaries/:id',
+    { preHandler: readCanaries },
+    async (request, reply) => {
+      const record = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
+      if (!record) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
+      return record;
+    },
+  );
+
+  app.post<{ Body: CanaryInput }>('/api/canaries', { preHandler: writeCanaries }, async (request, reply) => {
+    const resource = validate(request.body ?? {}, reply);
+    if (!resource) return reply;
+    const { rows } = await pool.query<{ source: string }>(
+      'SELECT source FROM canaries WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL',
+      [resource.namespace, resource.name],
+    );
+    if (rows.length > 0) {
+      return reply.status(409).send({
+        error: `A canary named "${resource.name}" already exists in namespace "${resource.namespace}"`,
+        field: 'metadata.name',
+      });
+    }
+    const saved = await store(reply, resource, false);
+    if (!saved) return reply;
+    logger.info({ canary: resourceKey({ kind: 'Canary', ...resource }) }, 'canary created from the UI');
+    return reply.status(201).send(saved);
+  });
+
+  app.put<{ Params: { id: string }; Body: CanaryInput }>(
+    '/api/canaries/:id',
+    { preHandler: writeCanaries },
+    async (request, reply) => {
+      const existing = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
+      if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
+      const body = { ...(request.body ?? {}) };
+      if (isPlainObject(body)) {
+        body.name ??= existing.name;
+        body.namespace ??= existing.namespace;
+      }
+      const resource = validate(body, reply);
+      if (!resource) return reply;
+      if (resource.namespace !== existing.namespace) {
+        return invalid(reply, [
+          { path: 'metadata.namespace', message: 'The namespace cannot change once the canary is saved' },
+        ]);
+      }
+      if (resource.name !== existing.name) {
+        return invalid(reply, [
+          { path: 'metadata.name', message: 'The name cannot change once the canary is saved' },
+        ]);
+      }
+      if (!editableFromUi(existing.source)) {
+        return reply.status(409).send({
+          error: `This canary is managed by "${existing.source}"; change it there`,
+        });
+      }
+      const saved = await store(reply, resource, true);
+      if (!saved) return reply;
+      return saved;
+    },
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    '/api/canaries/:id',
+    { preHandler: writeCanaries },
+    async (request, reply) => {
+      const existing = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
+      if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
+      if (!editableFromUi(existing.source)) {
+        return reply.status(409).send({
+          error: `This canary is managed by "${existing.source}"; delete it there`,
+        });
+      }
+      await pool.query('UPDATE canaries SET deleted_at = now() WHERE id = $1 AND deleted_at IS NULL', [
+        existing.id,
+      ]);
+      const row = await loadCanary(pool, existing.id);
+      if (row) await syncCanaryChecks(pool, row);
+      logger.info({ canary: existing.id }, 'canary deleted from the UI');
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,284 @@
+import clsx from 'clsx';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { parse as parseYaml, stringify } from 'yaml';
+import { CodeEditor } from '../../../components/code-editor/code-editor';
+import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
+import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
+import { ApiError } from '../../../lib/api-client';
+import { useCan } from '../../../lib/permissions';
+import { enumParam, useSearchParam } from '../../../lib/url-state/search-param';
+import {
+  useDeleteScraper,
+  useRunScraper,
+  useSaveScraper,
+  useScrapeConfigSchema,
+  useScraper,
+  type ScraperDetail,
+} from '../api/scrapers';
+import { ScraperJobHistory } from './scraper-job-history';
+
+/** Id segment of the editor for a scraper that does not exist yet. */
+export const NEW_SCRAPER_ID = 'new';
+
+const TABS = ['spec', 'job-history'] as const;
+type Tab = (typeof TABS)[number];
+
+const NEW_SPEC = `schedule: "@every 30m"
+file:
+  - type: Example::File
+    id: $.name
+    name: $.name
+    paths:
+      - ./example.json
+`;
+
+/** Why the form cannot be sent, checked before the server sees it (settings §5). */
+function readForm(
+  labelsText: string,
+  specText: string,
+): { labels: Record<string, string>; spec: unknown } | string {
+  let labels: unknown;
+  try {
+    labels = labelsText.trim() ? JSON.parse(labelsText) : {};
+  } catch {
+    return 'Labels must be a JSON object';
+  }
+  if (
+    !labels ||
+    typeof labels !== 'object' ||
+    Array.isArray(labels) ||
+    Object.values(labels).some((v) => typeof v !== 'string')
+  )
+    return 'Labels must be a JSON object';
+  let spec: unknown;
+  try {
+    spec = parseYaml(specText);
+  } catch (error) {
+    return `Spec is not valid YAML: ${(error as Error).message}`;
+  }
+  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return 'Spec must be a YAML object';
+  return { labels: labels as Record<string, string>, spec };
+}
+
+function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
+  const navigate = useNavigate();
+  const canWrite = useCan('config_scrapers', 'write');
+  const schema = useScrapeConfigSchema();
+  const [name, setName] = useState(scraper?.name ?? '');
+  const [namespace, setNamespace] = useState(scraper?.namespace ?? 'default');
+  const [labelsText, setLabelsText] = useState(JSON.stringify(scraper?.labels ?? {}, null, 2));
+  const [specText, setSpecText] = useState(scraper ? stringify(scraper.spec) : NEW_SPEC);
+  const [problem, setProblem] = useState<{ message: string; field?: string }>();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [tab, setTab] = useSearchParam<Tab>('tab', enumParam(TABS), 'spec');
+  const save = useSaveScraper(scraper?.id);
+  const remove = useDeleteScraper(scraper?.id ?? '');
+  const run = useRunScraper(scraper?.id ?? '');
+
+  const submit = () => {
+    const form = readForm(labelsText, specText);
+    if (typeof form === 'string') {
+      setProblem({ message: form });
+      return;
+    }
+    if (!scraper && !name.trim()) {
+      setProblem({ message: 'This field is required', field: 'name' });
+      return;
+    }
+    setProblem(undefined);
+    save.mutate(
+      { name: name.trim(), namespace: namespace.trim(), labels: form.labels, spec: form.spec },
+      {
+        onSuccess: (saved) => {
+          showSuccessToast(`${saved.name} updated successfully`);
+          if (!scraper) void navigate(`/catalog/scrapers/${encodeURIComponent(saved.id)}`, { replace: true });
+        },
+        onError: (error) => {
+          const body = error instanceof ApiError ? (error.body as { field?: string } | undefined) : undefined;
+          setProblem({ message: error.message, field: body?.field });
+          showErrorToast(error);
+        },
+      },
+    );
+  };
+
+  const runNow = () =>
+    run.mutate(undefined, {
+      onSuccess: (result) => {
+        if (result.errors.length > 0)
+          showErrorToast(`${scraper?.name ?? 'Scraper'} failed: ${result.errors.join('; ')}`);
+        else showSuccessToast(`${scraper?.name ?? 'Scraper'} ran: ${result.status}`);
+        void setTab('job-history');
+      },
+      onError: (error) => showErrorToast(error),
+    });
+
+  return (
+    <div className="flex flex-col gap-4">
+      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm">
+        <Link to="/catalog/scrapers" className="text-blue-700 hover:underline">
+          Scrapers
+        </Link>
+        <span className="text-gray-400">/</span>
+        <span className="text-gray-900">{scraper?.name ?? 'New scraper'}</span>
+      </nav>
+      {scraper && (
+        <div role="tablist" aria-label="Scraper" className="flex gap-1 border-b border-gray-200">
+          {TABS.map((name) => (
+            <button
+              key={name}
+              type="button"
+              role="tab"
+              aria-selected={tab === name}
+              onClick={() => setTab(name)}
+              className={clsx(
+                '-mb-px border-b-2 px-3 py-1.5 text-sm',
+                tab === name
+                  ? 'border-blue-600 text-blue-700'
+                  : 'border-transparent text-gray-600 hover:text-gray-900',
+              )}
+            >
+              {name === 'spec' ? 'Spec' : 'Job History'}
+            </button>
+          ))}
+        </div>
+      )}
+      {scraper && tab === 'job-history' ? (
+        <section role="tabpanel" aria-label="Job History" className="flex flex-col gap-2">
+          <ScraperJobHistory scraperId={scraper.id} />
+        </section>
+      ) : (
+        <section role="tabpanel" aria-label="Spec" className="flex flex-col gap-3">
+          <div className="grid grid-cols-2 gap-3 text-sm">
+            <label className="flex flex-col gap-1">
+              Name
+              <input
+                value={name}
+                disabled={Boolean(scraper) || !canWrite}
+                onChange={(event) => setName(event.target.value)}
+                className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
+              />
+            </label>
+            <label className="flex flex-col gap-1">
+              Namespace
+              <input
+                value={namespace}
+                disabled={Boolean(scraper) || !canWrite}
+                onChange={(event) => setNamespace(event.target.value)}
+                className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
+              />
+            </label>
+          </div>
+          <label className="flex flex-col gap-1 text-sm">
+            Labels
+            <textarea
+              value={labelsText}
+              readOnly={!canWrite}
+              onChange={(event) => setLabelsText(event.target.value)}
+              rows={3}
+              className="rounded border border-gray-300 px-2 py-1 font-mono text-xs"
+            />
+          </label>
+          <CodeEditor
+            label="Spec"
+            value={specText}
+            onChange={setSpecText}
+            language="yaml"
+            schema={schema.data}
+            readOnly={!canWrite}
+            height="28rem"
+          />
+          {problem && (
+            <p
+              role="alert"
+              className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+            >
+              {problem.field && !problem.message.startsWith(problem.field) && (
+                <span className="font-mono">{problem.field}: </span>
+              )}
+              {problem.message}
+            </p>
+          )}
+          {canWrite && (
+            <div className="flex flex-wrap gap-2">
+              <button
+                type="button"
+                onClick={submit}
+                disabled={save.isPending}
+                className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
+              >
+                {scraper ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Saving' : 'Save'}
+              </button>
+              {scraper && (
+                <>
+                  <button
+                    type="button"
+                    onClick={runNow}
+                    disabled={run.isPending}
+                    className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50 disabled:opacity-60"
+                  >
+                    {run.isPending ? 'Running...' : 'Run Now'}
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => void navigate('/catalog/scrapers')}
+                    className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50"
+                  >
+                    Cancel
+                  </button>
+                  <button
+                    type="button"
+                    onClick={() => setConfirmDelete(true)}
+                    className="ml-auto rounded border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
+                  >
+                    Delete
+                  </button>
+                </>
+              )}
+            </div>
+          )}
+        </section>
+      )}
+      {scraper && (
+        <ConfirmationDialog
+          open={confirmDelete}
+          title={`Delete ${scraper.name}?`}
+          description="The scraper stops running; its items are marked deleted at the next reconcile."
+          isLoading={remove.isPending}
+          onClose={() => setConfirmDelete(false)}
+          onConfirm={() =>
+            remove.mutate(undefined, {
+              onSuccess: () => {
+                showSuccessToast(`${scraper.name} deleted successfully`);
+                void navigate('/catalog/scrapers');
+              },
+              onError: (error) => showErrorToast(error),
+            })
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * /catalog/scrapers/{id} (settings §2.4): Name, Namespace (fixed once created), Labels (JSON),
+ * the YAML spec checked against the ScrapeConfig schema, Update / Run Now / Cancel / Delete, and
+ * the scraper's Job History. `/catalog/scrapers/new` creates one.
+ */
+export function ScraperEditorPage() {
+  const { id = '' } = useParams();
+  const isNew = id === NEW_SCRAPER_ID;
+  const query = useScraper(id, !isNew);
+  if (isNew) return <ScraperForm scraper={undefined} />;
+  if (query.isError) {
+    if (query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400))
+      return <NoDetailsFound />;
+    throw query.error;
+  }
+  if (query.isPending) return <PageSkeleton label="Loading scraper" />;
+  return <ScraperForm key={query.data.id} scraper={query.data} />;
+}

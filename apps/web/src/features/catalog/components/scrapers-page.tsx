@@ -1,0 +1,119 @@
+import { useMemo } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
+import { useDataTableState } from '../../../components/data-table/use-data-table-state';
+import { Age } from '../../../components/date/age';
+import { useCan } from '../../../lib/permissions';
+import { useScraperList, type ScraperRow } from '../api/scrapers';
+import { JobStatusBadge } from './job-status-badge';
+
+/** Spec keys that configure the scrape as a whole rather than name a source. */
+const SETTINGS_KEYS = new Set(['schedule', 'retention', 'full', 'logLevel', 'properties']);
+
+/** The source types a spec names (file, http, kubernetes, …). */
+export function scraperTypes(spec: Record<string, unknown> | null): string[] {
+  return Object.keys(spec ?? {}).filter((key) => !SETTINGS_KEYS.has(key));
+}
+
+const TABLE = { tableId: 'catalog-scrapers', defaultSortOrder: 'asc' } as const;
+
+const COLUMNS: DataTableColumn<ScraperRow>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    accessorKey: 'name',
+    cell: ({ row }) => (
+      <Link
+        to={`/catalog/scrapers/${encodeURIComponent(row.original.id)}`}
+        onClick={(event) => event.stopPropagation()}
+        className="text-blue-700 hover:underline"
+      >
+        {row.original.name}
+      </Link>
+    ),
+  },
+  { id: 'namespace', header: 'Namespace', accessorKey: 'namespace' },
+  {
+    id: 'types',
+    header: 'Types',
+    enableSorting: false,
+    cell: ({ row }) => scraperTypes(row.original.spec).join(', '),
+  },
+  { id: 'schedule', header: 'Schedule', accessorKey: 'schedule' },
+  { id: 'source', header: 'Source', accessorKey: 'source' },
+  {
+    id: 'job_time_start',
+    header: 'Last Run',
+    accessorKey: 'job_time_start',
+    cell: ({ row }) =>
+      row.original.job_status ? (
+        <span className="flex items-center gap-2">
+          <JobStatusBadge status={row.original.job_status} />
+          <Age value={row.original.job_time_start} />
+        </span>
+      ) : (
+        <span className="text-gray-500">Never run</span>
+      ),
+  },
+  {
+    id: 'statistics',
+    header: 'Statistics',
+    enableSorting: false,
+    cell: ({ row }) => (
+      <span className="flex gap-2 text-xs">
+        {Boolean(row.original.job_success_count) && (
+          <span className="text-green-700">Success {row.original.job_success_count}</span>
+        )}
+        {Boolean(row.original.job_error_count) && (
+          <span className="text-red-700">Error {row.original.job_error_count}</span>
+        )}
+      </span>
+    ),
+  },
+  {
+    id: 'updated_at',
+    header: 'Updated',
+    accessorKey: 'updated_at',
+    cell: ({ row }) => <Age value={row.original.updated_at} />,
+  },
+];
+
+/** /catalog/scrapers (core §2): the scrapers with the outcome of their last run. */
+export function ScrapersPage() {
+  const navigate = useNavigate();
+  const state = useDataTableState(TABLE);
+  const canWrite = useCan('config_scrapers', 'write');
+  const query = useScraperList({
+    pageIndex: state.pageIndex,
+    pageSize: state.pageSize,
+    sortBy: state.sortBy,
+    sortOrder: state.sortOrder,
+  });
+  const columns = useMemo(() => COLUMNS, []);
+  if (query.isError && !query.data) throw query.error;
+  return (
+    <section aria-label="Scrapers" className="flex flex-col gap-4">
+      <div className="flex items-center justify-between">
+        <h2 className="text-base font-semibold text-gray-900">Scrapers</h2>
+        {canWrite && (
+          <Link
+            to="/catalog/scrapers/new"
+            className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700"
+          >
+            Add Scraper
+          </Link>
+        )}
+      </div>
+      <DataTable
+        {...TABLE}
+        label="Scrapers"
+        columns={columns}
+        data={query.data?.rows ?? []}
+        totalRowCount={query.data?.total ?? 0}
+        isLoading={query.isPending}
+        getRowId={(row) => row.id}
+        onRowClick={(row) => void navigate(`/catalog/scrapers/${encodeURIComponent(row.id)}`)}
+      />
+    </section>
+  );
+}

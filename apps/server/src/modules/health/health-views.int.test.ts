@@ -73,8 +73,16 @@ describe('health views of the data API', () => {
       'INSERT INTO check_component_relationships (component_id, check_id, canary_id) VALUES ($1, $2, $3)',
       [component.id, passing.id, canary.id],
     );
-    await createCheckStatus(db.pool, passing.id as string, { status: true, duration: 10 });
-    await createCheckStatus(db.pool, passing.id as string, { status: true, duration: 30 });
+    await createCheckStatus(db.pool, passing.id as string, {
+      status: true,
+      duration: 10,
+      time: new Date(Date.now() - 120_000),
+    });
+    await createCheckStatus(db.pool, passing.id as string, {
+      status: true,
+      duration: 30,
+      time: new Date(Date.now() - 60_000),
+    });
     await createCheckStatus(db.pool, failing.id as string, { status: false, duration: 5 });
     // Older than a day: not in the summary's uptime.
     await createCheckStatus(db.pool, failing.id as string, {

@@ -138,7 +138,11 @@ export function sessionSatisfiesAal(session: SessionRecord): boolean {
 }
 
 function unauthorized(reply: FastifyReply): FastifyReply {
-  return reply.status(401).send({ error: 'Unauthorized' });
+  // The challenge tells API and MCP clients to send a token (RFC 6750); browsers ignore Bearer.
+  return reply
+    .status(401)
+    .header('www-authenticate', 'Bearer realm="opsdeck"')
+    .send({ error: 'Unauthorized' });
 }
 
 /**

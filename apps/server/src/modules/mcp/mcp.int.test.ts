@@ -278,6 +278,7 @@ describe('who may use /mcp', () => {
   it('needs a caller', async () => {
     const response = await rpc({ jsonrpc: '2.0', id: 1, method: 'ping' });
     expect(response.statusCode).toBe(401);
+    expect(response.headers['www-authenticate']).toBe('Bearer realm="opsdeck"');
   });
 
   it('refuses a token without the mcp:* scope', async () => {

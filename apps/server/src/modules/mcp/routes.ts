@@ -211,8 +211,10 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
 
     const auth = request.auth;
     if (!auth)
+      // MCP clients read the challenge to learn they must send a bearer token (RFC 6750).
       return reply
         .status(401)
+        .header('www-authenticate', 'Bearer realm="opsdeck"')
         .send(errorResponse(null, { code: RPC_ERRORS.FORBIDDEN, message: 'Unauthorized' }));
     if (!hasTokenScope(auth, 'mcp')) {
       return reply.status(403).send(

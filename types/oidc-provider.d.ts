@@ -1,4 +1,4 @@
-// The parts of oidc-provider (which ships no types) that the OIDC tests use.
+// The parts of oidc-provider (which ships no types) that the OIDC tests and the e2e identity peer use.
 declare module 'oidc-provider' {
   import type { IncomingMessage, ServerResponse } from 'node:http';
 

@@ -110,7 +110,7 @@ export function CanariesPage() {
   return (
     <section aria-label="Health Checks" className="flex flex-col gap-4">
       <div className="flex items-center justify-between">
-        <h1 className="text-lg font-semibold text-gray-900">Health Checks</h1>
+        <h2 className="text-base font-semibold text-gray-900">Health Checks</h2>
         {canWrite && (
           <Link
             to={`${CANARIES_PATH}/new`}

@@ -35,15 +35,21 @@ interface FieldProps {
 function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
+  // The required mark sits outside the label so the field's name stays the spec's word.
   const label = (
-    <>
-      {field.label}
-      {field.required && <span className="text-red-600"> *</span>}
-    </>
+    <span className="flex gap-0.5">
+      <label htmlFor={id}>{field.label}</label>
+      {field.required && (
+        <span aria-hidden className="text-red-600">
+          *
+        </span>
+      )}
+    </span>
   );
   const common = {
     id,
     disabled: readOnly,
+    'aria-required': field.required || undefined,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? errorId : undefined,
     onBlur,
@@ -52,7 +58,7 @@ function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) 
     const chosen = new Set(value as string[]);
     return (
       <fieldset className="col-span-2 flex flex-col gap-1 text-sm" onBlur={onBlur}>
-        <legend className="mb-1">{label}</legend>
+        <legend className="mb-1">{field.label}</legend>
         <div className="flex flex-wrap gap-3">
           {HTTP_RESPONSE_CODES.map((code) => (
             <label key={code} className="flex items-center gap-1">
@@ -78,7 +84,7 @@ function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) 
   const wide = field.kind === 'textarea';
   return (
     <div className={wide ? 'col-span-2 flex flex-col gap-1 text-sm' : 'flex flex-col gap-1 text-sm'}>
-      <label htmlFor={id}>{label}</label>
+      {label}
       {field.kind === 'textarea' ? (
         <textarea
           {...common}

@@ -39,7 +39,13 @@ test('an admin creates an HTTP check with the form, edits it as YAML, sees valid
   if (!baseURL) throw new Error('no baseURL');
   const name = `e2e-http-${Date.now()}`;
   const target = `${baseURL}/healthz`;
-  await signIn(page, ADMIN.email, ADMIN.password, '/settings/canaries');
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/jobs');
+  // The Settings entry leads to the list.
+  await page
+    .getByRole('navigation', { name: 'Sidebar' })
+    .getByRole('link', { name: 'Health Checks' })
+    .click();
+  await expect(page).toHaveURL(/\/settings\/canaries$/);
   await expect(page.getByRole('heading', { name: 'Health Checks', level: 2 })).toBeVisible();
   await expect(list(page).getByRole('link', { name: 'opsdeck-self', exact: true })).toBeVisible();
 

@@ -128,10 +128,21 @@ test('an admin creates an HTTP check with the form, edits it as YAML, sees valid
     http: [{ name: 'healthz', url: target, responseCodes: [200], description: 'edited as YAML' }],
   });
 
-  // Job History tab of the editor.
+  // Run its check now (a canary run writes job history), then read the editor's Job History tab.
+  const checks = await page.request.get(`/api/db/checks?select=id&canary_id=eq.${id}&deleted_at=is.null`);
+  const [check] = (await checks.json()) as { id: string }[];
+  expect(check, 'the saved canary has its check').toBeDefined();
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'opsdeck_csrf')?.value;
+  const run = await page.request.post(`/api/canary/run/check/${check!.id}`, {
+    headers: { 'X-CSRF-Token': csrf ?? '' },
+  });
+  expect(run.status(), await run.text()).toBe(200);
+  await page.reload();
+  await expect(list(page).getByRole('row').filter({ hasText: name })).toContainText('1 healthy');
   await page.goto(`/settings/canaries/${id}?tab=job-history`);
   await expect(page.getByRole('tab', { name: 'Job History' })).toHaveAttribute('aria-selected', 'true');
-  await expect(page.getByRole('table', { name: 'Job History' })).toBeVisible();
+  const history = page.getByRole('table', { name: 'Job History' });
+  await expect(history.locator('tbody tr').first()).toContainText('SUCCESS');
 
   await page.getByRole('tab', { name: 'Spec' }).click();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();

@@ -109,6 +109,20 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Jobs History' }),
       },
       {
+        path: 'settings/canaries',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-canaries-route')).SettingsCanariesRoute,
+        }),
+        handle: handle({ title: 'Health Checks' }),
+      },
+      {
+        path: 'settings/canaries/:id',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-canaries-route')).SettingsCanaryRoute,
+        }),
+        handle: handle({ title: 'Health Checks' }),
+      },
+      {
         path: 'settings/incident_rules',
         lazy: async () => ({
           Component: (await import('./routes/settings-incident-rules-route')).SettingsIncidentRulesRoute,

@@ -7,6 +7,7 @@ describe('visibleSettingsItems', () => {
   it('sorts the Settings submenu by name', () => {
     expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
       'Feature Flags',
+      'Health Checks',
       'Incident Rules',
       'Jobs History',
       'Tokens',
@@ -22,7 +23,23 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.job_history',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Tokens']);
+    expect(names).toEqual(['Feature Flags', 'Health Checks', 'Incident Rules', 'Tokens']);
+  });
+
+  it('hides Health Checks while the health settings are disabled', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      isEnabled: (feature) => feature !== 'settings.health',
+    }).map((item) => item.name);
+    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Jobs History', 'Tokens']);
+  });
+
+  it('hides Health Checks from a user who cannot read canaries', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      canRead: (resource) => resource !== 'canaries',
+    }).map((item) => item.name);
+    expect(names).not.toContain('Health Checks');
   });
 
   it('hides an entry the user cannot read', () => {
@@ -30,6 +47,6 @@ describe('visibleSettingsItems', () => {
       ...everything,
       canRead: (resource) => resource !== 'feature_flags',
     }).map((item) => item.name);
-    expect(names).toEqual(['Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual(['Health Checks', 'Incident Rules', 'Jobs History', 'Tokens']);
   });
 });

@@ -23,6 +23,7 @@ export const MAIN_ITEMS: readonly (SidebarItem & { icon: LucideIcon })[] = [
  * as those pages land; the menu is sorted by name whatever the order here.
  */
 export const SETTINGS_ITEMS: readonly SidebarItem[] = [
+  { name: 'Health Checks', path: '/settings/canaries', resource: 'canaries', feature: 'settings.health' },
   { name: 'Jobs History', path: '/settings/jobs', resource: 'database', feature: 'settings.job_history' },
   { name: 'Incident Rules', path: '/settings/incident_rules', resource: 'database', feature: 'incidents' },
   { name: 'Tokens', path: '/settings/tokens', resource: 'auth' },

@@ -59,6 +59,7 @@ describe('Sidebar', () => {
       'Incidents',
       'Catalog',
       'Feature Flags',
+      'Health Checks',
       'Incident Rules',
       'Jobs History',
       'Tokens',

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import { changeFeedBody, type ChangeFeedFilters, type ConfigListPage } from '../lib/catalog-query';
-import { fetchRows } from './data-api';
+import { fetchRows } from '../../../lib/data-api';
 
 /** A row of POST /api/catalog/changes (core §3 "Config change" plus its item). */
 export interface ChangeFeedRow {

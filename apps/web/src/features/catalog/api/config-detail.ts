@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { configAnalysisSearch, relatedConfigsSearch, type RelationshipDirection } from '../lib/catalog-query';
 import type { ConfigListItem } from './config-list';
-import { fetchRows } from './data-api';
+import { fetchRows } from '../../../lib/data-api';
 
 export interface ConfigDetail extends ConfigListItem {
   config: unknown;

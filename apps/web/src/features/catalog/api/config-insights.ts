@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { insightListSearch, type ConfigListPage, type InsightFilters } from '../lib/catalog-query';
 import type { ConfigAnalysis } from './config-detail';
-import { fetchCounted, fetchRows } from './data-api';
+import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
 /** A row of `config_analysis_items` with the name of its item. */
 export interface InsightRow extends ConfigAnalysis {

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { configListSearch, type ConfigListFilters, type ConfigListPage } from '../lib/catalog-query';
-import { fetchCounted, fetchRows } from './data-api';
+import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
 /** A row of `configs` as the list shows it (core §3 "Config item"). */
 export interface ConfigListItem {

@@ -1,8 +1,9 @@
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '../../../lib/api-client';
 import type { JsonSchema } from '../../../components/code-editor/json-schema';
+import { resourceJobsQueryKey } from '../../../components/job-history-table/resource-jobs';
 import type { ConfigListPage } from '../lib/catalog-query';
-import { fetchCounted, fetchRows } from './data-api';
+import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
 /** A row of `config_scrapers_with_status`: the scraper and the outcome of its last run. */
 export interface ScraperRow {
@@ -147,38 +148,8 @@ export function useRunScraper(id: string) {
     mutationFn: () =>
       apiFetch<RunResult>(`/api/catalog/scrapers/${encodeURIComponent(id)}/run`, { method: 'POST' }),
     onSettled: () => {
-      void client.invalidateQueries({ queryKey: ['catalog-scraper-jobs', id] });
+      void client.invalidateQueries({ queryKey: resourceJobsQueryKey(id) });
       void client.invalidateQueries({ queryKey: ['catalog-scrapers'] });
     },
   });
 }
-
-/** A row of `job_histories` for one scraper (settings §3 "Job history item"). */
-export interface ScraperJob {
-  id: string;
-  name: string;
-  status: string;
-  time_start: string;
-  duration_millis: number | null;
-  success_count: number;
-  error_count: number;
-  details: { errors?: unknown; scrape_summary?: unknown; summary?: unknown } | null;
-}
-
-export const useScraperJobs = (id: string, page: ConfigListPage) =>
-  useQuery({
-    queryKey: ['catalog-scraper-jobs', id, page],
-    placeholderData: keepPreviousData,
-    queryFn: ({ signal }) => {
-      const sortable = ['time_start', 'name', 'status', 'duration_millis', 'success_count', 'error_count'];
-      const sortBy = sortable.includes(page.sortBy ?? '') ? page.sortBy : 'time_start';
-      const search = new URLSearchParams({
-        select: 'id,name,status,time_start,duration_millis,success_count,error_count,details',
-        resource_id: `eq.${id}`,
-        order: `${sortBy}.${page.sortBy ? page.sortOrder : 'desc'},id.asc`,
-        limit: String(page.pageSize),
-        offset: String(page.pageIndex * page.pageSize),
-      });
-      return fetchCounted<ScraperJob>(`/api/db/job_histories?${search.toString()}`, signal);
-    },
-  });

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { parse as parseYaml, stringify } from 'yaml';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
+import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
@@ -18,7 +19,6 @@ import {
   useScraper,
   type ScraperDetail,
 } from '../api/scrapers';
-import { ScraperJobHistory } from './scraper-job-history';
 
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';
@@ -148,7 +148,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
       )}
       {scraper && tab === 'job-history' ? (
         <section role="tabpanel" aria-label="Job History" className="flex flex-col gap-2">
-          <ScraperJobHistory scraperId={scraper.id} />
+          <JobHistoryTable resourceId={scraper.id} tableId="catalog-scraper-jobs" />
         </section>
       ) : (
         <section role="tabpanel" aria-label="Spec" className="flex flex-col gap-3">

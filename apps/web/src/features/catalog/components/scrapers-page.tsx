@@ -3,9 +3,9 @@ import { Link, useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
+import { JobStatusBadge } from '../../../components/job-history-table/job-status-badge';
 import { useCan } from '../../../lib/permissions';
 import { useScraperList, type ScraperRow } from '../api/scrapers';
-import { JobStatusBadge } from './job-status-badge';
 
 /** Spec keys that configure the scrape as a whole rather than name a source. */
 const SETTINGS_KEYS = new Set(['schedule', 'retention', 'full', 'logLevel', 'properties']);

@@ -254,10 +254,7 @@ export function insightListSearch(filters: InsightFilters, page: ConfigListPage)
 }
 
 /** The total of a `Content-Range` header such as '0-49/1234' or '*\/0'. */
-export function totalFromContentRange(header: string | null): number | undefined {
-  const match = header?.match(/\/(\d+)$/);
-  return match ? Number(match[1]) : undefined;
-}
+export { totalFromContentRange } from '../../../lib/data-api';
 
 /** A type such as 'Npm::Package' shown as its parts. */
 export function typeLabel(type: string | null | undefined): string {

@@ -1,16 +1,15 @@
 import clsx from 'clsx';
 import { useState } from 'react';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
-import { useDataTableState } from '../../../components/data-table/use-data-table-state';
-import { FormattedDate } from '../../../components/date/age';
-import { Modal } from '../../../components/modal/modal';
-import { formatDuration } from '../../../lib/format/duration';
-import { useScraperJobs, type ScraperJob } from '../api/scrapers';
+import { formatDuration } from '../../lib/format/duration';
+import { DataTable, type DataTableColumn } from '../data-table/data-table';
+import { useDataTableState } from '../data-table/use-data-table-state';
+import { FormattedDate } from '../date/age';
+import { Modal } from '../modal/modal';
 import { JobStatusBadge } from './job-status-badge';
+import { useResourceJobs, type ResourceJob } from './resource-jobs';
 
 /** Settings §9: the Job History tab of a resource editor shows 150 rows by default. */
-const TABLE = {
-  tableId: 'catalog-scraper-jobs',
+const TABLE_DEFAULTS = {
   defaultPageSize: 150,
   defaultSortBy: 'time_start',
   defaultSortOrder: 'desc',
@@ -30,7 +29,7 @@ function isEmptyValue(value: unknown): boolean {
   return false;
 }
 
-function detailTabs(job: ScraperJob | undefined) {
+function detailTabs(job: ResourceJob | undefined) {
   const details = job?.details ?? {};
   return DETAIL_TABS.filter((tab) => !isEmptyValue((details as Record<string, unknown>)[tab.key]));
 }
@@ -47,7 +46,7 @@ function errorLines(errors: unknown): string[] {
 }
 
 /** 'Details for job …' with Errors, Scrape Summary and Reconcile Summary tabs, only those with data. */
-function JobDetailsModal({ job, onClose }: { job: ScraperJob | undefined; onClose(): void }) {
+function JobDetailsModal({ job, onClose }: { job: ResourceJob | undefined; onClose(): void }) {
   const tabs = detailTabs(job);
   const [chosen, setChosen] = useState<string>();
   const active = tabs.find((tab) => tab.key === chosen) ?? tabs[0];
@@ -96,7 +95,7 @@ function JobDetailsModal({ job, onClose }: { job: ScraperJob | undefined; onClos
   );
 }
 
-const COLUMNS: DataTableColumn<ScraperJob>[] = [
+const COLUMNS: DataTableColumn<ResourceJob>[] = [
   {
     id: 'time_start',
     header: 'Timestamp',
@@ -133,16 +132,28 @@ const COLUMNS: DataTableColumn<ScraperJob>[] = [
   },
 ];
 
-/** The Job History tab of the scraper editor: the runs of one scraper, resource columns hidden. */
-export function ScraperJobHistory({ scraperId }: { scraperId: string }) {
-  const state = useDataTableState(TABLE);
-  const query = useScraperJobs(scraperId, {
+export interface JobHistoryTableProps {
+  /** The resource whose jobs are listed (job_histories.resource_id). */
+  resourceId: string;
+  /** Identifies the table for its remembered page size, e.g. 'catalog-scraper-jobs'. */
+  tableId: string;
+}
+
+/**
+ * The Job History tab of a resource editor (settings §2.1, §2.4): the runs of one resource with
+ * the resource columns hidden, paged and sorted by the server (page size from the URL, 150 by
+ * default); a row with details opens 'Details for job …'. A failed fetch without data shows the error.
+ */
+export function JobHistoryTable({ resourceId, tableId }: JobHistoryTableProps) {
+  const table = { ...TABLE_DEFAULTS, tableId };
+  const state = useDataTableState(table);
+  const query = useResourceJobs(resourceId, {
     pageIndex: state.pageIndex,
     pageSize: state.pageSize,
     sortBy: state.sortBy,
     sortOrder: state.sortOrder,
   });
-  const [selected, setSelected] = useState<ScraperJob>();
+  const [selected, setSelected] = useState<ResourceJob>();
   if (query.isError && !query.data)
     return (
       <p role="alert" className="text-sm text-red-700">
@@ -152,7 +163,7 @@ export function ScraperJobHistory({ scraperId }: { scraperId: string }) {
   return (
     <>
       <DataTable
-        {...TABLE}
+        {...table}
         label="Job History"
         columns={COLUMNS}
         data={query.data?.rows ?? []}

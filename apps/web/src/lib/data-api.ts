@@ -1,5 +1,10 @@
-import { ApiError, apiFetch } from '../../../lib/api-client';
-import { totalFromContentRange } from '../lib/catalog-query';
+import { ApiError, apiFetch } from './api-client';
+
+/** The total of a `Prefer: count=exact` answer, from its Content-Range header ('0-49/1234'). */
+export function totalFromContentRange(header: string | null): number | undefined {
+  const match = header?.match(/\/(\d+)$/);
+  return match ? Number(match[1]) : undefined;
+}
 
 export interface CountedRows<T> {
   rows: T[];

@@ -1,0 +1,133 @@
+import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { JsonSchema } from '../../../components/code-editor/json-schema';
+import { apiFetch } from '../../../lib/api-client';
+import { fetchCounted } from '../../../lib/data-api';
+
+/** A row of the `canaries_with_status` view: the canary and how its checks are doing. */
+export interface CanaryRow {
+  id: string;
+  name: string;
+  namespace: string;
+  schedule: string | null;
+  source: string | null;
+  spec: Record<string, unknown> | null;
+  labels: Record<string, string> | null;
+  checks: { healthy: number; unhealthy: number; unknown: number } | null;
+  status: 'healthy' | 'unhealthy' | 'unknown' | null;
+  last_runtime: string | null;
+  updated_at: string;
+}
+
+export interface CanaryListPage {
+  pageIndex: number;
+  pageSize: number;
+  sortBy?: string;
+  sortOrder: 'asc' | 'desc';
+}
+
+/** Columns the list sorts by on the server. */
+export const CANARY_SORTABLE_COLUMNS = [
+  'name',
+  'namespace',
+  'status',
+  'schedule',
+  'source',
+  'last_runtime',
+  'updated_at',
+];
+
+export function canaryListSearch(page: CanaryListPage): URLSearchParams {
+  const sortBy = CANARY_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
+  return new URLSearchParams({
+    select: 'id,name,namespace,schedule,source,spec,labels,checks,status,last_runtime,updated_at',
+    deleted_at: 'is.null',
+    order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'namespace.asc,name.asc,id.asc',
+    limit: String(page.pageSize),
+    offset: String(page.pageIndex * page.pageSize),
+  });
+}
+
+export const CANARY_LIST_KEY = ['canaries'] as const;
+
+export const useCanaryList = (page: CanaryListPage) => {
+  const search = canaryListSearch(page);
+  return useQuery({
+    queryKey: [...CANARY_LIST_KEY, search.toString()],
+    queryFn: ({ signal }) =>
+      fetchCounted<CanaryRow>(`/api/db/canaries_with_status?${search.toString()}`, signal),
+    placeholderData: keepPreviousData,
+  });
+};
+
+/** A canary as the editor API returns it. */
+export interface CanaryDetail {
+  id: string;
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  spec: Record<string, unknown>;
+  source: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export const canaryQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: ['canary', id],
+    queryFn: ({ signal }) => apiFetch<CanaryDetail>(`/api/canaries/${encodeURIComponent(id)}`, { signal }),
+  });
+
+export const useCanary = (id: string, enabled: boolean) => useQuery({ ...canaryQueryOptions(id), enabled });
+
+/** The Canary spec JSON Schema the server generates from its validation. */
+export const useCanarySchema = () =>
+  useQuery({
+    queryKey: ['schema', 'canary'],
+    staleTime: 300_000,
+    queryFn: ({ signal }) => apiFetch<JsonSchema>('/api/schemas/canary.schema.json', { signal }),
+  });
+
+/**
+ * Rows that came from a watched file or `opsdeck apply` belong to that file; the server refuses
+ * UI edits to them (409), so the editor shows them read-only. UI rows and demo rows are editable.
+ */
+export function isFileOwned(source: string | null | undefined): boolean {
+  return Boolean(source) && source !== 'UI' && !source?.startsWith('demo/');
+}
+
+export interface CanaryInput {
+  name: string;
+  namespace: string;
+  labels: Record<string, string>;
+  spec: Record<string, unknown>;
+}
+
+/** Creates (POST) or updates (PUT) through the editor API, which validates like `opsdeck apply`. */
+export function useSaveCanary(id: string | undefined) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CanaryInput) =>
+      id
+        ? apiFetch<CanaryDetail>(`/api/canaries/${encodeURIComponent(id)}`, {
+            method: 'PUT',
+            body: JSON.stringify({ labels: input.labels, spec: input.spec }),
+          })
+        : apiFetch<CanaryDetail>('/api/canaries', { method: 'POST', body: JSON.stringify(input) }),
+    onSuccess: (saved) => {
+      client.setQueryData(canaryQueryOptions(saved.id).queryKey, saved);
+      void client.invalidateQueries({ queryKey: CANARY_LIST_KEY });
+    },
+  });
+}
+
+/** Soft delete: the server sets deleted_at and retires the canary's checks. */
+export function useDeleteCanary(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<unknown>(`/api/canaries/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      client.removeQueries({ queryKey: canaryQueryOptions(id).queryKey });
+      void client.invalidateQueries({ queryKey: CANARY_LIST_KEY });
+    },
+  });
+}

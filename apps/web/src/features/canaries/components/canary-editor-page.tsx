@@ -1,0 +1,399 @@
+import clsx from 'clsx';
+import { ArrowLeft } from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { stringify } from 'yaml';
+import { CodeEditor } from '../../../components/code-editor/code-editor';
+import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
+import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
+import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
+import { ApiError } from '../../../lib/api-client';
+import { useCan } from '../../../lib/permissions';
+import { enumParam, useSearchParam } from '../../../lib/url-state/search-param';
+import {
+  isFileOwned,
+  useCanary,
+  useCanarySchema,
+  useDeleteCanary,
+  useSaveCanary,
+  type CanaryDetail,
+} from '../api/canaries';
+import {
+  CHECK_FORMS,
+  chooseSpecType,
+  newCanarySpec,
+  parseSpec,
+  readEditor,
+  type CanarySpec,
+} from '../lib/check-forms';
+import { detectSpecType, type SpecType } from '../lib/spec-types';
+import { CheckForm } from './check-form';
+import { CANARIES_PATH } from './canaries-page';
+import { SpecTypePicker } from './spec-type-picker';
+
+/** Id segment of the editor for a health check that does not exist yet. */
+export const NEW_CANARY_ID = 'new';
+
+const TABS = ['spec', 'job-history'] as const;
+type Tab = (typeof TABS)[number];
+
+const INPUT = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
+
+/** What the server said about a refused save (400 with the field's path, 409 conflicts). */
+interface ServerProblem {
+  message: string;
+  field?: string;
+  issues: { path: string; message: string }[];
+}
+
+function serverProblem(error: Error): ServerProblem {
+  const body = error instanceof ApiError ? (error.body as Partial<ServerProblem> | undefined) : undefined;
+  const issues = Array.isArray(body?.issues) ? body.issues : [];
+  return { message: error.message, field: body?.field, issues };
+}
+
+function TabButton({
+  selected,
+  onClick,
+  children,
+}: {
+  selected: boolean;
+  onClick(): void;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      role="tab"
+      aria-selected={selected}
+      onClick={onClick}
+      className={clsx(
+        '-mb-px border-b-2 px-3 py-1.5 text-sm',
+        selected ? 'border-blue-600 text-blue-700' : 'border-transparent text-gray-600 hover:text-gray-900',
+      )}
+    >
+      {children}
+    </button>
+  );
+}
+
+function InlineError({ id, message }: { id: string; message: string | undefined }) {
+  return message ? (
+    <span id={id} className="text-xs text-red-700">
+      {message}
+    </span>
+  ) : null;
+}
+
+function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
+  const navigate = useNavigate();
+  const ids = useId();
+  const canWrite = useCan('canaries', 'write');
+  const fileOwned = canary ? isFileOwned(canary.source) : false;
+  const readOnly = !canWrite || fileOwned;
+  const schema = useCanarySchema();
+  const save = useSaveCanary(canary?.id);
+  const remove = useDeleteCanary(canary?.id ?? '');
+  const [tab, setTab] = useSearchParam<Tab>('tab', enumParam(TABS), 'spec');
+
+  const initialSpec = canary?.spec ?? newCanarySpec();
+  const [name, setName] = useState(canary?.name ?? '');
+  const [namespace, setNamespace] = useState(canary?.namespace ?? 'default');
+  const [labelsText, setLabelsText] = useState(JSON.stringify(canary?.labels ?? {}, null, 2));
+  const [specText, setSpecText] = useState(stringify(initialSpec));
+  // The last spec that parsed: unparsable YAML while typing is ignored (settings §5).
+  const [spec, setSpec] = useState<CanarySpec>(initialSpec);
+  const [specType, setSpecType] = useState<SpecType | undefined>(
+    canary ? detectSpecType(canary.spec) : undefined,
+  );
+  const [view, setView] = useState<'form' | 'code'>(specType?.hasForm ? 'form' : 'code');
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [problem, setProblem] = useState<ServerProblem>();
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const formType = specType?.hasForm ? specType.key : undefined;
+  const result = readEditor({ name, labelsText, specText, typeKey: formType });
+  const problems = result.ok ? { check: {} as Record<string, string> } : result.problems;
+  const touch = (key: string) =>
+    setTouched((previous) => (previous.has(key) ? previous : new Set(previous).add(key)));
+  const shown = (key: string) => submitted || touched.has(key);
+  const checkTouched: ReadonlySet<string> = submitted ? new Set(Object.keys(problems.check)) : touched;
+
+  const editSpec = (next: CanarySpec) => {
+    setSpec(next);
+    setSpecText(stringify(next));
+  };
+  const editCode = (text: string) => {
+    setSpecText(text);
+    const parsed = parseSpec(text);
+    if (parsed) setSpec(parsed);
+  };
+  const choose = (type: SpecType) => {
+    setSpecType(type);
+    setView(type.hasForm ? 'form' : 'code');
+    if (!readOnly) editSpec(chooseSpecType(spec, type.key));
+  };
+
+  const submit = () => {
+    setSubmitted(true);
+    if (!result.ok) return;
+    setProblem(undefined);
+    save.mutate(
+      {
+        name: result.name,
+        namespace: namespace.trim() || 'default',
+        labels: result.labels,
+        spec: result.spec,
+      },
+      {
+        onSuccess: (saved) => {
+          // Spec core §2: the generic edit page confirms and returns to the list.
+          showSuccessToast(`${saved.name} updated successfully`);
+          void navigate(CANARIES_PATH);
+        },
+        onError: (error) => setProblem(serverProblem(error)),
+      },
+    );
+  };
+
+  const checkProblems = Object.entries(problems.check);
+  const fieldLabel = (key: string) =>
+    (formType && CHECK_FORMS[formType]?.find((field) => field.key === key)?.label) ?? key;
+
+  return (
+    <div className="flex flex-col gap-4">
+      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm">
+        <Link to={CANARIES_PATH} className="text-blue-700 hover:underline">
+          Health Checks
+        </Link>
+        <span className="text-gray-400">/</span>
+        <span className="text-gray-900">{canary?.name ?? 'New health check'}</span>
+      </nav>
+      {canary && (
+        <div role="tablist" aria-label="Health check" className="flex gap-1 border-b border-gray-200">
+          <TabButton selected={tab === 'spec'} onClick={() => setTab('spec')}>
+            Spec
+          </TabButton>
+          <TabButton selected={tab === 'job-history'} onClick={() => setTab('job-history')}>
+            Job History
+          </TabButton>
+        </div>
+      )}
+      {canary && tab === 'job-history' ? (
+        <section role="tabpanel" aria-label="Job History" className="flex flex-col gap-2">
+          <JobHistoryTable resourceId={canary.id} tableId="canary-jobs" />
+        </section>
+      ) : (
+        <section role="tabpanel" aria-label="Spec" className="flex flex-col gap-3">
+          {fileOwned && (
+            <p
+              role="note"
+              className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+            >
+              This health check is managed by <span className="font-mono">{canary?.source}</span>, so it is
+              read-only here. Change it in that file.
+            </p>
+          )}
+          <div className="grid grid-cols-2 gap-3 text-sm">
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${ids}-name`}>Name</label>
+              <input
+                id={`${ids}-name`}
+                value={name}
+                disabled={Boolean(canary) || readOnly}
+                aria-invalid={
+                  (shown('name') && problems.name) || problem?.field === 'metadata.name' ? true : undefined
+                }
+                aria-describedby={`${ids}-name-error`}
+                onBlur={() => touch('name')}
+                onChange={(event) => setName(event.target.value)}
+                className={INPUT}
+              />
+              <InlineError id={`${ids}-name-error`} message={shown('name') ? problems.name : undefined} />
+            </div>
+            <div className="flex flex-col gap-1">
+              <label htmlFor={`${ids}-namespace`}>Namespace</label>
+              <input
+                id={`${ids}-namespace`}
+                value={namespace}
+                disabled={Boolean(canary) || readOnly}
+                onChange={(event) => setNamespace(event.target.value)}
+                className={INPUT}
+              />
+            </div>
+          </div>
+          <div className="flex flex-col gap-1 text-sm">
+            <label htmlFor={`${ids}-labels`}>Labels</label>
+            <textarea
+              id={`${ids}-labels`}
+              value={labelsText}
+              readOnly={readOnly}
+              rows={3}
+              aria-invalid={shown('labels') && problems.labels ? true : undefined}
+              aria-describedby={`${ids}-labels-error`}
+              onBlur={() => touch('labels')}
+              onChange={(event) => setLabelsText(event.target.value)}
+              className={`${INPUT} font-mono text-xs`}
+            />
+            <InlineError id={`${ids}-labels-error`} message={shown('labels') ? problems.labels : undefined} />
+          </div>
+          {specType === undefined ? (
+            <SpecTypePicker onChoose={choose} />
+          ) : (
+            <div className="flex flex-col gap-2">
+              <div className="flex items-center gap-3 border-b border-gray-200">
+                <button
+                  type="button"
+                  onClick={() => setSpecType(undefined)}
+                  className="mb-1 flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 text-sm hover:bg-gray-50"
+                >
+                  <ArrowLeft aria-hidden className="size-3.5" />
+                  Back
+                </button>
+                <span className="mb-1 flex items-center gap-1.5 text-sm font-medium">
+                  <ResourceIcon type={specType.key} />
+                  {specType.label}
+                </span>
+                {specType.hasForm && (
+                  <div role="tablist" aria-label="Spec editor" className="flex gap-1">
+                    <TabButton selected={view === 'form'} onClick={() => setView('form')}>
+                      Form
+                    </TabButton>
+                    <TabButton selected={view === 'code'} onClick={() => setView('code')}>
+                      Code
+                    </TabButton>
+                  </div>
+                )}
+              </div>
+              {specType.hasForm && view === 'form' ? (
+                <CheckForm
+                  typeKey={specType.key}
+                  spec={spec}
+                  onChange={editSpec}
+                  errors={problems.check}
+                  touched={checkTouched}
+                  onTouch={touch}
+                  readOnly={readOnly}
+                />
+              ) : (
+                <CodeEditor
+                  label="Spec"
+                  value={specText}
+                  onChange={editCode}
+                  language="yaml"
+                  schema={schema.data}
+                  readOnly={readOnly}
+                  height="24rem"
+                />
+              )}
+              {submitted && problems.spec && <p className="text-xs text-red-700">{problems.spec}</p>}
+            </div>
+          )}
+          {submitted && checkProblems.length > 0 && view === 'code' && (
+            <ul aria-label="Form errors" className="flex flex-col gap-0.5 text-sm text-red-700">
+              {checkProblems.map(([key, message]) => (
+                <li key={key}>
+                  {fieldLabel(key)}: {message}
+                </li>
+              ))}
+            </ul>
+          )}
+          {problem && (
+            <div
+              role="alert"
+              aria-label="Save failed"
+              className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+            >
+              <p>{problem.message}</p>
+              {problem.issues.length > 1 && (
+                <ul className="mt-1 list-disc pl-5">
+                  {problem.issues.map((issue) => (
+                    <li key={`${issue.path}:${issue.message}`}>
+                      <span className="font-mono">{issue.path}</span>: {issue.message}
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+          )}
+          <div className="flex flex-wrap gap-2">
+            {!readOnly && (
+              <button
+                type="button"
+                onClick={submit}
+                disabled={save.isPending}
+                className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
+              >
+                {canary ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Saving' : 'Save'}
+              </button>
+            )}
+            {canary && (
+              <button
+                type="button"
+                onClick={() => void navigate(CANARIES_PATH)}
+                className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50"
+              >
+                Cancel
+              </button>
+            )}
+            {canary && !readOnly && (
+              <button
+                type="button"
+                onClick={() => setConfirmDelete(true)}
+                className="ml-auto rounded border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
+              >
+                Delete
+              </button>
+            )}
+          </div>
+        </section>
+      )}
+      {canary && (
+        <ConfirmationDialog
+          open={confirmDelete}
+          title={`Delete ${canary.name}?`}
+          description="Its checks stop running and leave the health page; their history is kept."
+          isLoading={remove.isPending}
+          onClose={() => setConfirmDelete(false)}
+          onConfirm={() =>
+            remove.mutate(undefined, {
+              onSuccess: () => {
+                showSuccessToast(`${canary.name} deleted successfully`);
+                void navigate(CANARIES_PATH);
+              },
+              onError: (error) => {
+                setConfirmDelete(false);
+                setProblem(serverProblem(error));
+                showErrorToast(error);
+              },
+            })
+          }
+        />
+      )}
+    </div>
+  );
+}
+
+/**
+ * /settings/canaries/{id} (settings §2.4): Name and Namespace (fixed once saved), Labels (JSON
+ * object), the spec through the type picker with Form and Code tabs (YAML checked against the
+ * Canary schema), Save/Update, Cancel, Delete, and the Job History tab. `/settings/canaries/new`
+ * creates one. Rows owned by a file are read-only.
+ */
+export function CanaryEditorPage() {
+  const { id = '' } = useParams();
+  const isNew = id === NEW_CANARY_ID;
+  const query = useCanary(id, !isNew);
+  if (isNew) return <CanaryForm canary={undefined} />;
+  if (query.isError) {
+    if (query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400))
+      return <NoDetailsFound />;
+    throw query.error;
+  }
+  if (query.isPending) return <PageSkeleton label="Loading health check" />;
+  return <CanaryForm key={query.data.id} canary={query.data} />;
+}

@@ -1,0 +1,199 @@
+import { useId } from 'react';
+import {
+  CHECK_FORMS,
+  HTTP_RESPONSE_CODES,
+  SCHEDULE_PRESETS,
+  checkCount,
+  fieldValue,
+  firstCheck,
+  setCheckField,
+  setSchedule,
+  type CanarySpec,
+  type CheckField,
+} from '../lib/check-forms';
+
+const INPUT = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
+
+function FieldError({ id, message }: { id: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <span id={id} className="text-xs text-red-700">
+      {message}
+    </span>
+  );
+}
+
+interface FieldProps {
+  field: CheckField;
+  value: string | string[];
+  error: string | undefined;
+  readOnly: boolean;
+  onChange(value: string | string[]): void;
+  onBlur(): void;
+}
+
+function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  // The required mark sits outside the label so the field's name stays the spec's word.
+  const label = (
+    <span className="flex gap-0.5">
+      <label htmlFor={id}>{field.label}</label>
+      {field.required && (
+        <span aria-hidden className="text-red-600">
+          *
+        </span>
+      )}
+    </span>
+  );
+  const common = {
+    id,
+    disabled: readOnly,
+    'aria-required': field.required || undefined,
+    'aria-invalid': error ? true : undefined,
+    'aria-describedby': error ? errorId : undefined,
+    onBlur,
+  };
+  if (field.kind === 'codes') {
+    const chosen = new Set(value as string[]);
+    return (
+      <fieldset className="col-span-2 flex flex-col gap-1 text-sm" onBlur={onBlur}>
+        <legend className="mb-1">{field.label}</legend>
+        <div className="flex flex-wrap gap-3">
+          {HTTP_RESPONSE_CODES.map((code) => (
+            <label key={code} className="flex items-center gap-1">
+              <input
+                type="checkbox"
+                disabled={readOnly}
+                checked={chosen.has(String(code))}
+                onChange={(event) => {
+                  const next = new Set(chosen);
+                  if (event.target.checked) next.add(String(code));
+                  else next.delete(String(code));
+                  onChange([...next]);
+                }}
+              />
+              {code}
+            </label>
+          ))}
+        </div>
+        <FieldError id={errorId} message={error} />
+      </fieldset>
+    );
+  }
+  const wide = field.kind === 'textarea';
+  return (
+    <div className={wide ? 'col-span-2 flex flex-col gap-1 text-sm' : 'flex flex-col gap-1 text-sm'}>
+      {label}
+      {field.kind === 'textarea' ? (
+        <textarea
+          {...common}
+          rows={field.key === 'script' || field.key === 'query' ? 6 : 4}
+          value={value as string}
+          placeholder={field.placeholder}
+          onChange={(event) => onChange(event.target.value)}
+          className={`${INPUT} font-mono text-xs`}
+        />
+      ) : field.kind === 'select' || field.kind === 'flag' ? (
+        <select
+          {...common}
+          value={value as string}
+          onChange={(event) => onChange(event.target.value)}
+          className={INPUT}
+        >
+          {field.options?.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+          {field.kind === 'select' &&
+            value !== '' &&
+            !field.options?.some((option) => option.value === value) && (
+              <option value={value as string}>{value as string}</option>
+            )}
+        </select>
+      ) : (
+        <input
+          {...common}
+          type="text"
+          inputMode={field.kind === 'number' ? 'numeric' : undefined}
+          value={value as string}
+          placeholder={field.placeholder}
+          onChange={(event) => onChange(event.target.value)}
+          className={INPUT}
+        />
+      )}
+      <FieldError id={errorId} message={error} />
+    </div>
+  );
+}
+
+export interface CheckFormProps {
+  typeKey: string;
+  spec: CanarySpec;
+  onChange(spec: CanarySpec): void;
+  /** Problems by field key, shown for touched fields (all of them after a Save attempt). */
+  errors: Record<string, string>;
+  touched: ReadonlySet<string>;
+  onTouch(key: string): void;
+  readOnly: boolean;
+}
+
+/**
+ * The Form tab of a check type (settings §2.4): the canary's schedule and the fields of the type's
+ * first check. Every change rewrites the spec, so the Code tab shows the same document.
+ */
+export function CheckForm({ typeKey, spec, onChange, errors, touched, onTouch, readOnly }: CheckFormProps) {
+  const scheduleId = useId();
+  const fields = CHECK_FORMS[typeKey] ?? [];
+  const check = firstCheck(spec, typeKey);
+  const schedule = typeof spec.schedule === 'string' ? spec.schedule : '';
+  const count = checkCount(spec, typeKey);
+  return (
+    <div className="grid grid-cols-2 gap-3" data-testid="check-form">
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor={scheduleId}>Schedule</label>
+        <select
+          id={scheduleId}
+          value={schedule}
+          disabled={readOnly}
+          onChange={(event) => onChange(setSchedule(spec, event.target.value))}
+          className={INPUT}
+        >
+          <option value="">None</option>
+          {SCHEDULE_PRESETS.map((preset) => (
+            <option key={preset} value={preset}>
+              {preset}
+            </option>
+          ))}
+          {schedule && !(SCHEDULE_PRESETS as readonly string[]).includes(schedule) && (
+            <option value={schedule}>{schedule}</option>
+          )}
+        </select>
+      </div>
+      <div />
+      {fields
+        .filter((field) => !field.visible || field.visible(check))
+        .map((field) => (
+          <Field
+            key={field.key}
+            field={field}
+            value={fieldValue(check, field)}
+            error={touched.has(field.key) ? errors[field.key] : undefined}
+            readOnly={readOnly}
+            onBlur={() => onTouch(field.key)}
+            onChange={(value) => {
+              onTouch(field.key);
+              onChange(setCheckField(spec, typeKey, field, value));
+            }}
+          />
+        ))}
+      {count > 1 && (
+        <p className="col-span-2 text-xs text-gray-600">
+          This spec has {count} checks of this type; the form edits the first one. Use the Code tab for the
+          others.
+        </p>
+      )}
+    </div>
+  );
+}

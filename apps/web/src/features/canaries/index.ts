@@ -1,0 +1,2 @@
+export { CanariesPage } from './components/canaries-page';
+export { CanaryEditorPage } from './components/canary-editor-page';

@@ -1,0 +1,223 @@
+import { describe, expect, it } from 'vitest';
+import { parse, stringify } from 'yaml';
+import {
+  CHECK_FORMS,
+  LABELS_MESSAGE,
+  NUMBER_MESSAGE,
+  REQUIRED_MESSAGE,
+  SPEC_MESSAGE,
+  chooseSpecType,
+  fieldValue,
+  firstCheck,
+  readEditor,
+  setCheckField,
+  setSchedule,
+  validateCheck,
+  type CanarySpec,
+  type CheckField,
+} from './check-forms';
+import { checkTypesOf, detectSpecType } from './spec-types';
+
+const field = (type: string, key: string): CheckField => {
+  const found = CHECK_FORMS[type]?.find((candidate) => candidate.key === key);
+  if (!found) throw new Error(`no ${type}.${key}`);
+  return found;
+};
+
+/** What the Code tab shows after form edits, read back: the form and the YAML are one document. */
+const roundTrip = (spec: CanarySpec): CanarySpec => parse(stringify(spec)) as CanarySpec;
+
+describe('spec type detection (settings §4)', () => {
+  it('takes the first key other than the schedule and the canary settings', () => {
+    expect(detectSpecType({ schedule: '@every 1m', severity: 'high', tcp: [], http: [] }).key).toBe('tcp');
+    expect(detectSpecType({ interval: 30, exec: [{ script: 'true' }] }).label).toBe('Exec');
+  });
+
+  it('falls back to custom when no type key is found or the key is not offered', () => {
+    expect(detectSpecType({ schedule: '@every 1m' }).key).toBe('custom');
+    expect(detectSpecType({ kubernetes: [{}] }).key).toBe('custom');
+    expect(detectSpecType(null).key).toBe('custom');
+  });
+
+  it('opens form types on the form and the others code-only', () => {
+    expect(detectSpecType({ http: [] }).hasForm).toBe(true);
+    expect(detectSpecType({ dns: [] }).hasForm).toBe(false);
+    expect(checkTypesOf({ schedule: '@daily', http: [], tcp: [] })).toEqual(['http', 'tcp']);
+  });
+});
+
+describe('form ↔ YAML mapping', () => {
+  it('writes the first check of the type and keeps every other key and check', () => {
+    const spec: CanarySpec = {
+      schedule: '@every 1m',
+      owner: 'ops',
+      http: [
+        { name: 'a', url: 'http://a', test: { expr: 'code == 200' } },
+        { name: 'b', url: 'http://b' },
+      ],
+    };
+    const next = roundTrip(setCheckField(spec, 'http', field('http', 'url'), 'http://changed'));
+    expect(next).toEqual({
+      schedule: '@every 1m',
+      owner: 'ops',
+      http: [
+        { name: 'a', url: 'http://changed', test: { expr: 'code == 200' } },
+        { name: 'b', url: 'http://b' },
+      ],
+    });
+    // the input is not changed in place
+    expect((spec.http as CanarySpec[])[0].url).toBe('http://a');
+  });
+
+  it('creates the check list when the spec has none and drops a field emptied in the form', () => {
+    let spec = setCheckField({}, 'tcp', field('tcp', 'endpoint'), 'localhost:5432');
+    expect(spec).toEqual({ tcp: [{ endpoint: 'localhost:5432' }] });
+    spec = setCheckField(spec, 'tcp', field('tcp', 'endpoint'), '');
+    expect(spec).toEqual({ tcp: [{}] });
+  });
+
+  it('stores numbers as integers and keeps what is not a number for the message', () => {
+    const threshold = field('http', 'thresholdMillis');
+    const spec = roundTrip(setCheckField({ http: [{}] }, 'http', threshold, '1500'));
+    expect(firstCheck(spec, 'http').thresholdMillis).toBe(1500);
+    const bad = roundTrip(setCheckField(spec, 'http', threshold, '15s'));
+    expect(firstCheck(bad, 'http').thresholdMillis).toBe('15s');
+    expect(fieldValue(firstCheck(bad, 'http'), threshold)).toBe('15s');
+  });
+
+  it('stores response codes as a sorted list of numbers and reads them back as choices', () => {
+    const codes = field('http', 'responseCodes');
+    const spec = roundTrip(setCheckField({ http: [{ url: 'u' }] }, 'http', codes, ['404', '200']));
+    expect(firstCheck(spec, 'http').responseCodes).toEqual([200, 404]);
+    expect(fieldValue(firstCheck(spec, 'http'), codes)).toEqual(['200', '404']);
+    expect(firstCheck(setCheckField(spec, 'http', codes, []), 'http')).toEqual({ url: 'u' });
+  });
+
+  it('maps the HTTP method, body format and hides the body for GET and DELETE', () => {
+    const method = field('http', 'method');
+    const body = field('http', 'body');
+    let spec = setCheckField({ http: [{ url: 'u' }] }, 'http', method, 'POST');
+    expect(firstCheck(spec, 'http').method).toBe('POST');
+    expect(body.visible?.(firstCheck(spec, 'http'))).toBe(true);
+    spec = setCheckField(spec, 'http', field('http', 'templateBody'), 'true');
+    expect(firstCheck(spec, 'http').templateBody).toBe(true);
+    expect(fieldValue({ method: 'post' }, method)).toBe('POST');
+    spec = setCheckField(spec, 'http', method, '');
+    expect(firstCheck(spec, 'http').method).toBeUndefined();
+    expect(body.visible?.(firstCheck(spec, 'http'))).toBe(false);
+    expect(body.visible?.({ method: 'DELETE' })).toBe(false);
+  });
+
+  it('sets and clears the canary schedule', () => {
+    expect(setSchedule({ http: [] }, '@every 30s')).toEqual({ http: [], schedule: '@every 30s' });
+    expect(setSchedule({ schedule: '@daily' }, '')).toEqual({});
+  });
+
+  it('choosing a type adds a check to fill in and drops untouched empty lists of other types', () => {
+    const http = chooseSpecType({ schedule: '@every 5m' }, 'http');
+    expect(http).toEqual({ schedule: '@every 5m', http: [{}] });
+    const tcp = chooseSpecType(http, 'tcp');
+    expect(tcp).toEqual({ schedule: '@every 5m', tcp: [{}] });
+    const kept = chooseSpecType({ http: [{ url: 'u' }], tcp: [{ endpoint: 'h:1' }] }, 'tcp');
+    expect(kept).toEqual({ http: [{ url: 'u' }], tcp: [{ endpoint: 'h:1' }] });
+    expect(chooseSpecType({ schedule: '@daily' }, 'custom')).toEqual({ schedule: '@daily' });
+  });
+});
+
+describe('health-check form validation (settings §5)', () => {
+  const cases: [string, string[]][] = [
+    ['http', ['name', 'url']],
+    ['tcp', ['name', 'endpoint']],
+    ['icmp', ['name', 'endpoint']],
+    ['redis', ['name', 'addr']],
+    ['exec', ['name', 'script']],
+    ['folder', ['name', 'path']],
+    ['alertmanager', ['name', 'url']],
+    ['elasticsearch', ['name', 'url', 'index', 'query']],
+  ];
+  it.each(cases)('%s requires %j', (type, required) => {
+    const errors = validateCheck({ [type]: [{}] }, type);
+    expect(Object.keys(errors).sort()).toEqual([...required].sort());
+    expect(new Set(Object.values(errors))).toEqual(new Set([REQUIRED_MESSAGE]));
+  });
+
+  it('labels the required fields as the spec names them', () => {
+    expect(field('tcp', 'endpoint').label).toBe('Endpoint');
+    expect(field('icmp', 'endpoint').label).toBe('Host');
+    expect(field('redis', 'addr').label).toBe('Address');
+    expect(field('alertmanager', 'url').label).toBe('Host');
+    expect(field('exec', 'script').label).toBe('Script');
+    expect(field('folder', 'path').label).toBe('Path');
+    expect(['URL', 'Index', 'Query']).toEqual(
+      ['url', 'index', 'query'].map((key) => field('elasticsearch', key).label),
+    );
+  });
+
+  it('passes a filled form, treats blank text as missing, and accepts a Redis url for the address', () => {
+    expect(validateCheck({ http: [{ name: 'site', url: 'https://example.com' }] }, 'http')).toEqual({});
+    expect(validateCheck({ exec: [{ name: 'x', script: '   ' }] }, 'exec')).toEqual({
+      script: REQUIRED_MESSAGE,
+    });
+    expect(validateCheck({ redis: [{ name: 'r', url: 'redis://localhost:6379' }] }, 'redis')).toEqual({});
+  });
+
+  it("says 'This field must be a number' for a number field that is not a whole number", () => {
+    const errors = validateCheck(
+      { http: [{ name: 'a', url: 'u', thresholdMillis: 'fast' }], redis: [] },
+      'http',
+    );
+    expect(errors).toEqual({ thresholdMillis: NUMBER_MESSAGE });
+    expect(validateCheck({ redis: [{ name: 'r', addr: 'h:1', db: '1.5' }] }, 'redis')).toEqual({
+      db: NUMBER_MESSAGE,
+    });
+  });
+
+  it('does not check a hidden field', () => {
+    const body = CHECK_FORMS.http.find((candidate) => candidate.key === 'body');
+    expect(body?.required).toBeFalsy();
+    expect(validateCheck({ http: [{ name: 'a', url: 'u', method: 'GET', body: 1 }] }, 'http')).toEqual({});
+  });
+});
+
+describe('readEditor', () => {
+  const base = { name: 'site', labelsText: '{"team": "ops"}', specText: 'http:\n  - name: a\n    url: u\n' };
+
+  it('returns the trimmed name, the labels and the parsed spec', () => {
+    expect(readEditor({ ...base, name: ' site ', typeKey: 'http' })).toEqual({
+      ok: true,
+      name: 'site',
+      labels: { team: 'ops' },
+      spec: { http: [{ name: 'a', url: 'u' }] },
+    });
+    expect(readEditor({ ...base, labelsText: '  ', typeKey: undefined })).toMatchObject({
+      ok: true,
+      labels: {},
+    });
+  });
+
+  it('refuses a missing name, labels that are not a JSON object of text, and a spec that is not a YAML object', () => {
+    const result = readEditor({ name: ' ', labelsText: '["a"]', specText: '- 1\n- 2', typeKey: 'http' });
+    expect(result).toEqual({
+      ok: false,
+      problems: { name: REQUIRED_MESSAGE, labels: LABELS_MESSAGE, spec: SPEC_MESSAGE, check: {} },
+    });
+    expect(readEditor({ ...base, labelsText: '{"a": 1}', typeKey: undefined })).toMatchObject({
+      ok: false,
+      problems: { labels: LABELS_MESSAGE },
+    });
+    expect(readEditor({ ...base, labelsText: '{nope', typeKey: undefined })).toMatchObject({ ok: false });
+    expect(readEditor({ ...base, specText: 'http: [', typeKey: undefined })).toMatchObject({
+      ok: false,
+      problems: { spec: SPEC_MESSAGE },
+    });
+  });
+
+  it("includes the chosen form type's required fields", () => {
+    expect(readEditor({ ...base, specText: 'http:\n  - name: a\n', typeKey: 'http' })).toEqual({
+      ok: false,
+      problems: { check: { url: REQUIRED_MESSAGE } },
+    });
+    // A code-only type has no form fields to check.
+    expect(readEditor({ ...base, specText: 'dns:\n  - {}\n', typeKey: undefined }).ok).toBe(true);
+  });
+});

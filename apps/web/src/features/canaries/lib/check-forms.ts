@@ -1,0 +1,319 @@
+import { parse as parseYaml } from 'yaml';
+import { specTypeByKey } from './spec-types';
+
+/** Settings §5 and §8: the messages of required and numeric fields. */
+export const REQUIRED_MESSAGE = 'This field is required';
+export const NUMBER_MESSAGE = 'This field must be a number';
+export const LABELS_MESSAGE = 'Labels must be a JSON object';
+export const SPEC_MESSAGE = 'Spec must be a YAML object';
+
+/** Settings §3 "Schedule presets". */
+export const SCHEDULE_PRESETS = [
+  '@every 30s',
+  '@every 1m',
+  '@every 5m',
+  '@every 30m',
+  '@hourly',
+  '@every 6h',
+  '@daily',
+  '@weekly',
+] as const;
+
+/** The schedule a new health check starts with. */
+export const DEFAULT_SCHEDULE = '@every 5m';
+
+/** Settings §9: HTTP response-code options and methods. */
+export const HTTP_RESPONSE_CODES = [200, 201, 202, 204, 301, 302, 401, 404, 500, 502, 503] as const;
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+
+export type CheckFieldKind = 'text' | 'textarea' | 'number' | 'select' | 'flag' | 'codes';
+
+/** One input of a check form, bound to a key of the type's first check. */
+export interface CheckField {
+  key: string;
+  label: string;
+  kind: CheckFieldKind;
+  required?: boolean;
+  placeholder?: string;
+  /** Choices of a select; '' means the key is left out. For 'flag', 'true' stores `true`. */
+  options?: readonly { value: string; label: string }[];
+  /** The field applies only when this holds for the check (the HTTP body is hidden for GET and DELETE). */
+  visible?(check: Readonly<Record<string, unknown>>): boolean;
+}
+
+export type CheckObject = Record<string, unknown>;
+export type CanarySpec = Record<string, unknown>;
+
+const NAME: CheckField = { key: 'name', label: 'Check name', kind: 'text', required: true };
+const DESCRIPTION: CheckField = { key: 'description', label: 'Description', kind: 'text' };
+const THRESHOLD: CheckField = { key: 'thresholdMillis', label: 'Threshold (ms)', kind: 'number' };
+
+const methodOf = (check: Readonly<CheckObject>) =>
+  typeof check.method === 'string' && check.method ? check.method.toUpperCase() : 'GET';
+
+/**
+ * The form fields per check type (ecosystem field names). Settings §5: every form needs the check
+ * name; HTTP a URL, TCP an endpoint, ICMP a host, Redis an address, Elasticsearch URL, index and
+ * query, Exec a script, Folder a path, AlertManager a host.
+ */
+export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
+  http: [
+    NAME,
+    { key: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'https://example.com/health' },
+    {
+      key: 'method',
+      label: 'Method',
+      kind: 'select',
+      options: HTTP_METHODS.map((method) => ({ value: method === 'GET' ? '' : method, label: method })),
+    },
+    {
+      key: 'body',
+      label: 'Body',
+      kind: 'textarea',
+      visible: (check) => !['GET', 'DELETE'].includes(methodOf(check)),
+    },
+    {
+      key: 'templateBody',
+      label: 'Body format',
+      kind: 'flag',
+      options: [
+        { value: '', label: 'Text' },
+        { value: 'true', label: 'Go Template' },
+      ],
+      visible: (check) => !['GET', 'DELETE'].includes(methodOf(check)),
+    },
+    { key: 'responseCodes', label: 'Response codes', kind: 'codes' },
+    THRESHOLD,
+    DESCRIPTION,
+  ],
+  tcp: [
+    NAME,
+    { key: 'endpoint', label: 'Endpoint', kind: 'text', required: true, placeholder: 'host:port' },
+    THRESHOLD,
+    DESCRIPTION,
+  ],
+  icmp: [
+    NAME,
+    { key: 'endpoint', label: 'Host', kind: 'text', required: true, placeholder: 'example.com' },
+    THRESHOLD,
+    { key: 'packetLossThreshold', label: 'Packet loss threshold (%)', kind: 'number' },
+    DESCRIPTION,
+  ],
+  redis: [
+    NAME,
+    { key: 'addr', label: 'Address', kind: 'text', required: true, placeholder: 'localhost:6379' },
+    // Settings §9: Redis database default 0.
+    { key: 'db', label: 'Database', kind: 'number', placeholder: '0' },
+    DESCRIPTION,
+  ],
+  exec: [NAME, { key: 'script', label: 'Script', kind: 'textarea', required: true }, DESCRIPTION],
+  folder: [
+    NAME,
+    { key: 'path', label: 'Path', kind: 'text', required: true, placeholder: '/var/log/app' },
+    { key: 'minCount', label: 'Min count', kind: 'number' },
+    { key: 'maxCount', label: 'Max count', kind: 'number' },
+    { key: 'minAge', label: 'Min age', kind: 'text', placeholder: '1h' },
+    { key: 'maxAge', label: 'Max age', kind: 'text', placeholder: '24h' },
+    DESCRIPTION,
+  ],
+  alertmanager: [
+    NAME,
+    // The ecosystem's alertmanager check reads its host from `url`.
+    { key: 'url', label: 'Host', kind: 'text', required: true, placeholder: 'http://alertmanager:9093' },
+    DESCRIPTION,
+  ],
+  elasticsearch: [
+    NAME,
+    { key: 'url', label: 'URL', kind: 'text', required: true, placeholder: 'http://elasticsearch:9200' },
+    { key: 'index', label: 'Index', kind: 'text', required: true },
+    { key: 'query', label: 'Query', kind: 'textarea', required: true },
+    { key: 'results', label: 'Results', kind: 'number' },
+    DESCRIPTION,
+  ],
+};
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The first check of a type, which the form edits ({} when there is none). */
+export function firstCheck(spec: Readonly<CanarySpec>, typeKey: string): CheckObject {
+  const list = spec[typeKey];
+  return Array.isArray(list) && isPlainObject(list[0]) ? list[0] : {};
+}
+
+/** How many checks of a type the spec holds (the form edits the first; the Code tab shows all). */
+export function checkCount(spec: Readonly<CanarySpec>, typeKey: string): number {
+  const list = spec[typeKey];
+  return Array.isArray(list) ? list.length : 0;
+}
+
+/** The form value of a field: text for inputs, the chosen codes for the response codes. */
+export function fieldValue(check: Readonly<CheckObject>, field: CheckField): string | string[] {
+  const value = check[field.key];
+  if (field.kind === 'codes') return Array.isArray(value) ? value.map(String) : [];
+  if (field.kind === 'flag') return value === true || value === 'true' ? 'true' : '';
+  if (field.kind === 'select' && typeof value === 'string') {
+    const known = field.options?.find((option) => option.value.toUpperCase() === value.toUpperCase());
+    return known ? known.value : value;
+  }
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string'
+    ? value
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
+}
+
+const INTEGER = /^-?\d+$/;
+
+/** The spec value a form input stands for; undefined removes the key. */
+function specValue(field: CheckField, input: string | readonly string[]): unknown {
+  if (field.kind === 'codes') {
+    const codes = (Array.isArray(input) ? input : [input]).map(Number).filter(Number.isInteger);
+    return codes.length > 0 ? [...new Set(codes)].sort((a, b) => a - b) : undefined;
+  }
+  const text = typeof input === 'string' ? input : input.join(',');
+  if (field.kind === 'flag') return text === 'true' ? true : undefined;
+  if (field.kind === 'number') {
+    const trimmed = text.trim();
+    if (!trimmed) return undefined;
+    // Settings §5: numeric fields are stored as integers; anything else is kept for the message.
+    return INTEGER.test(trimmed) ? Number(trimmed) : text;
+  }
+  if (field.kind === 'text' || field.kind === 'select') return text.trim() === '' ? undefined : text;
+  return text === '' ? undefined : text;
+}
+
+/**
+ * The spec with one field of the type's first check changed. Other checks, other keys of the
+ * check and the rest of the spec are kept as they were (Form and Code edit the same document).
+ */
+export function setCheckField(
+  spec: Readonly<CanarySpec>,
+  typeKey: string,
+  field: CheckField,
+  input: string | readonly string[],
+): CanarySpec {
+  const list = Array.isArray(spec[typeKey]) ? [...(spec[typeKey] as unknown[])] : [];
+  const check: CheckObject = { ...firstCheck(spec, typeKey) };
+  const value = specValue(field, input);
+  if (value === undefined) delete check[field.key];
+  else check[field.key] = value;
+  list[0] = check;
+  return { ...spec, [typeKey]: list };
+}
+
+/** The spec with the canary's schedule changed ('' removes it). */
+export function setSchedule(spec: Readonly<CanarySpec>, schedule: string): CanarySpec {
+  const next = { ...spec };
+  if (schedule.trim()) next.schedule = schedule.trim();
+  else delete next.schedule;
+  return next;
+}
+
+const isEmptyCheckList = (value: unknown) =>
+  Array.isArray(value) && value.every((entry) => isPlainObject(entry) && Object.keys(entry).length === 0);
+
+/**
+ * The spec after choosing a type in the picker: untouched empty check lists of other types go,
+ * and the chosen type gets a check to fill in when it has none. Custom leaves the spec alone.
+ */
+export function chooseSpecType(spec: Readonly<CanarySpec>, typeKey: string): CanarySpec {
+  if (typeKey === 'custom') return { ...spec };
+  const next: CanarySpec = {};
+  for (const [key, value] of Object.entries(spec))
+    if (key === typeKey || !specTypeByKey(key) || !isEmptyCheckList(value)) next[key] = value;
+  if (!Array.isArray(next[typeKey]) || (next[typeKey] as unknown[]).length === 0) next[typeKey] = [{}];
+  return next;
+}
+
+/** The spec a new health check starts with. */
+export const newCanarySpec = (): CanarySpec => ({ schedule: DEFAULT_SCHEDULE });
+
+function isBlank(value: unknown): boolean {
+  if (value === undefined || value === null) return true;
+  if (typeof value === 'string') return value.trim() === '';
+  return false;
+}
+
+/**
+ * Settings §5: the type's required fields, and numbers that are not whole numbers, by field key.
+ * A Redis check may give its address as `url` instead of `addr`.
+ */
+export function validateCheck(spec: Readonly<CanarySpec>, typeKey: string): Record<string, string> {
+  const fields = CHECK_FORMS[typeKey];
+  if (!fields) return {};
+  const check = firstCheck(spec, typeKey);
+  const errors: Record<string, string> = {};
+  for (const field of fields) {
+    if (field.visible && !field.visible(check)) continue;
+    const value = check[field.key];
+    if (field.required && isBlank(value)) {
+      if (typeKey === 'redis' && field.key === 'addr' && !isBlank(check.url)) continue;
+      errors[field.key] = REQUIRED_MESSAGE;
+    } else if (field.kind === 'number' && !isBlank(value) && !INTEGER.test(String(value).trim())) {
+      errors[field.key] = NUMBER_MESSAGE;
+    }
+  }
+  return errors;
+}
+
+/** Parses the labels box: a JSON object of text values (blank is no labels). */
+export function parseLabels(text: string): Record<string, string> | undefined {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isPlainObject(value) || Object.values(value).some((entry) => typeof entry !== 'string'))
+      return undefined;
+    return value as Record<string, string>;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Parses the spec text: a YAML object (blank is an empty spec). */
+export function parseSpec(text: string): CanarySpec | undefined {
+  if (!text.trim()) return {};
+  try {
+    const value: unknown = parseYaml(text);
+    return isPlainObject(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface EditorInput {
+  name: string;
+  labelsText: string;
+  specText: string;
+  /** The chosen spec type, whose form fields are checked too. */
+  typeKey: string | undefined;
+}
+
+export interface EditorProblems {
+  name?: string;
+  labels?: string;
+  spec?: string;
+  /** The check form's problems by field key. */
+  check: Record<string, string>;
+}
+
+export type EditorResult =
+  | { ok: true; name: string; labels: Record<string, string>; spec: CanarySpec }
+  | { ok: false; problems: EditorProblems };
+
+/** Everything that must hold before Save sends the health check to the server. */
+export function readEditor(input: EditorInput): EditorResult {
+  const problems: EditorProblems = { check: {} };
+  const name = input.name.trim();
+  if (!name) problems.name = REQUIRED_MESSAGE;
+  const labels = parseLabels(input.labelsText);
+  if (!labels) problems.labels = LABELS_MESSAGE;
+  const spec = parseSpec(input.specText);
+  if (!spec) problems.spec = SPEC_MESSAGE;
+  else if (input.typeKey) problems.check = validateCheck(spec, input.typeKey);
+  if (problems.name || problems.labels || problems.spec || Object.keys(problems.check).length > 0)
+    return { ok: false, problems };
+  return { ok: true, name, labels: labels ?? {}, spec: spec ?? {} };
+}

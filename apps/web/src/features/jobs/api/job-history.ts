@@ -1,12 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { ApiError, apiFetch } from '../../../lib/api-client';
+import { apiFetch } from '../../../lib/api-client';
+import { fetchCounted, type CountedRows } from '../../../lib/data-api';
 import type { JobDetails } from '../lib/job-details';
-import {
-  jobHistorySearch,
-  totalFromContentRange,
-  type JobHistoryFilters,
-  type JobHistoryPage,
-} from '../lib/job-history-query';
+import { jobHistorySearch, type JobHistoryFilters, type JobHistoryPage } from '../lib/job-history-query';
 
 /** A row of `job_histories` (settings §3 "Job history item"). */
 export interface JobHistoryItem {
@@ -25,35 +21,10 @@ export interface JobHistoryItem {
   details: JobDetails | null;
 }
 
-export interface JobHistoryResult {
-  rows: JobHistoryItem[];
-  total: number;
-}
+export type JobHistoryResult = CountedRows<JobHistoryItem>;
 
-async function fetchJobHistory(search: URLSearchParams, signal: AbortSignal): Promise<JobHistoryResult> {
-  // apiFetch drops headers; the total comes from Content-Range.
-  const response = await fetch(`/api/db/job_histories?${search.toString()}`, {
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', Prefer: 'count=exact' },
-    signal,
-  });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    // not JSON: keep the text
-  }
-  if (!response.ok) {
-    const message =
-      body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string'
-        ? (body as { error: string }).error
-        : `HTTP ${response.status}`;
-    throw new ApiError(response.status, message, body);
-  }
-  const rows = Array.isArray(body) ? (body as JobHistoryItem[]) : [];
-  return { rows, total: totalFromContentRange(response.headers.get('content-range')) ?? rows.length };
-}
+const fetchJobHistory = (search: URLSearchParams, signal: AbortSignal): Promise<JobHistoryResult> =>
+  fetchCounted<JobHistoryItem>(`/api/db/job_histories?${search.toString()}`, signal);
 
 export const jobHistoryQueryOptions = (filters: JobHistoryFilters, page: JobHistoryPage) => {
   const search = jobHistorySearch(filters, page);

@@ -10,7 +10,7 @@ import { agentLink, resourceLink } from '../lib/resource-links';
 import { CopyIdButton } from './copy-id-button';
 import { JobDetailsModal } from './job-details-modal';
 import { JobHistoryFilters } from './job-history-filters';
-import { JobStatusBadge } from './job-status';
+import { JobStatusBadge } from '../../../components/job-history-table/job-status-badge';
 import {
   FILTER_PARAMS,
   useJobHistoryFilterState,

@@ -86,9 +86,3 @@ export function jobHistorySearch(filters: JobHistoryFilters, page: JobHistoryPag
   params.set('offset', String(page.pageIndex * page.pageSize));
   return params;
 }
-
-/** The total of a `Content-Range` header such as '0-49/1234' or '*\/0'. */
-export function totalFromContentRange(header: string | null): number | undefined {
-  const match = header?.match(/\/(\d+)$/);
-  return match ? Number(match[1]) : undefined;
-}

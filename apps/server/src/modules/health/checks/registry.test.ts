@@ -48,10 +48,10 @@ describe('the registry', () => {
       'mysql',
       'redis',
       'folder',
+      'prometheus',
+      'alertmanager',
     ]);
-    expect(UNSUPPORTED_CHECK_TYPES).toEqual(
-      expect.arrayContaining(['kubernetes', 's3', 'mongodb', 'prometheus']),
-    );
+    expect(UNSUPPORTED_CHECK_TYPES).toEqual(expect.arrayContaining(['kubernetes', 's3', 'mongodb']));
     expect(SUPPORTED_CHECK_TYPES.filter((type) => UNSUPPORTED_CHECK_TYPES.includes(type))).toEqual([]);
     expect(findCheckType('postgres')?.specKey).toBe('postgres');
     expect(findCheckType('kubernetes')).toBeUndefined();

@@ -9,6 +9,7 @@ import {
   type Expression,
   type JsonValue,
 } from '../expressions/index.js';
+import { alertmanagerCheck } from './alertmanager.js';
 import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { dnsCheck } from './dns.js';
 import { execCheck } from './exec.js';
@@ -17,6 +18,7 @@ import { httpCheck } from './http.js';
 import { icmpCheck } from './icmp.js';
 import { mysqlCheck } from './mysql.js';
 import { postgresCheck } from './postgres.js';
+import { prometheusCheck } from './prometheus.js';
 import { redisCheck } from './redis.js';
 import { parseDuration } from './spec-fields.js';
 import { tcpCheck } from './tcp.js';
@@ -41,6 +43,8 @@ export const CHECK_TYPES: readonly CheckType[] = [
   mysqlCheck,
   redisCheck,
   folderCheck,
+  prometheusCheck,
+  alertmanagerCheck,
 ];
 
 /** The types that run, by their type name. */
@@ -51,7 +55,6 @@ export const SUPPORTED_CHECK_TYPES: readonly string[] = CHECK_TYPES.map((checkTy
  * and their checks report CHECK_TYPE_NOT_SUPPORTED_MESSAGE.
  */
 export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
-  'alertmanager',
   'awsConfig',
   'awsConfigRule',
   'azureDevops',
@@ -78,7 +81,6 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   'namespace',
   'opensearch',
   'pod',
-  'prometheus',
   'pubsub',
   'restic',
   's3',

@@ -50,6 +50,7 @@ describe('the registry', () => {
       'folder',
       'prometheus',
       'alertmanager',
+      'ldap',
     ]);
     expect(UNSUPPORTED_CHECK_TYPES).toEqual(expect.arrayContaining(['kubernetes', 's3', 'mongodb']));
     expect(SUPPORTED_CHECK_TYPES.filter((type) => UNSUPPORTED_CHECK_TYPES.includes(type))).toEqual([]);

@@ -16,6 +16,7 @@ import { execCheck } from './exec.js';
 import { folderCheck } from './folder.js';
 import { httpCheck } from './http.js';
 import { icmpCheck } from './icmp.js';
+import { ldapCheck } from './ldap.js';
 import { mysqlCheck } from './mysql.js';
 import { postgresCheck } from './postgres.js';
 import { prometheusCheck } from './prometheus.js';
@@ -45,6 +46,7 @@ export const CHECK_TYPES: readonly CheckType[] = [
   folderCheck,
   prometheusCheck,
   alertmanagerCheck,
+  ldapCheck,
 ];
 
 /** The types that run, by their type name. */
@@ -75,7 +77,6 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   'junit',
   'kubernetes',
   'kubernetesResource',
-  'ldap',
   'mongodb',
   'mssql',
   'namespace',

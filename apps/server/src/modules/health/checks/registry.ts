@@ -32,6 +32,7 @@ import {
   type CheckSpecBase,
   type CheckType,
 } from './types.js';
+import { webhookCheck } from './webhook.js';
 
 /** Every check type that runs. Adding a type is one new file and one line here. */
 export const CHECK_TYPES: readonly CheckType[] = [
@@ -47,6 +48,7 @@ export const CHECK_TYPES: readonly CheckType[] = [
   prometheusCheck,
   alertmanagerCheck,
   ldapCheck,
+  webhookCheck,
 ];
 
 /** The types that run, by their type name. */
@@ -87,7 +89,6 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   's3',
   'smb',
   'sftp',
-  'webhook',
 ];
 
 /** Keys of a canary spec that configure the canary rather than list checks. */
@@ -107,6 +108,11 @@ export const CHECK_TYPE_NOT_SUPPORTED_MESSAGE = 'check type not supported yet';
 
 /** Budget for one attempt of a check when the caller gives none. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+
+/** Types whose results are pushed (webhook): scheduled runs and Run Now leave them out. */
+export function isPushedCheckType(typeOrSpecKey: string): boolean {
+  return findCheckType(typeOrSpecKey)?.pushed === true;
+}
 
 /** The check type for a type name or canary spec key ('http', 'postgres', ...). */
 export function findCheckType(typeOrSpecKey: string): CheckType | undefined {

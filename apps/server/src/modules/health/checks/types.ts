@@ -119,6 +119,8 @@ export interface CheckType<Spec extends CheckSpecBase = CheckSpecBase> {
   readonly type: string;
   /** The key under a canary's `spec` that lists checks of this type, e.g. 'http'. */
   readonly specKey: string;
+  /** Results arrive from outside (webhook pushes): the scheduler never runs checks of this type. */
+  readonly pushed?: boolean;
   /** Validates one raw spec entry; throws a CheckSpecError naming the bad field. */
   parse(raw: unknown): Spec;
   /** What the check points at, for the checks list (url, host:port, path, ...). */

@@ -203,3 +203,26 @@ describe('webhook checks without a token', () => {
     });
   });
 });
+
+describe('the canary API validates these check types', () => {
+  it('refuses an invalid ldap or webhook entry with the field path, storing nothing', async () => {
+    const response = await fetch(`${baseUrl}/api/canaries`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'refused',
+        namespace: 'default',
+        spec: {
+          ldap: [{ name: 'directory', host: 'ldap://127.0.0.1:389', bindDN: 'dc=x', userSearch: '(uid=a' }],
+          webhook: { token: 'x' },
+        },
+      }),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: string; field: string; issues: Array<{ path: string }> };
+    expect(body.field).toBe('spec.ldap[0].userSearch');
+    expect(body.issues.map((issue) => issue.path)).toEqual(['spec.ldap[0].userSearch', 'spec.webhook.name']);
+    const { rows } = await db.pool.query("SELECT 1 FROM canaries WHERE name = 'refused'");
+    expect(rows).toEqual([]);
+  });
+});

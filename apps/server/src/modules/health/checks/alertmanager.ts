@@ -10,23 +10,48 @@ import {
   sanitizeUrl,
   textField,
 } from './spec-fields.js';
-import { CheckSpecError, type CheckContext, type CheckResult, type CheckType } from './types.js';
+import type { CheckContext, CheckResult, CheckType } from './types.js';
 
 const labelMapField = z.record(z.string(), textField);
 
-const alertmanagerSpecSchema = z.looseObject({
-  ...baseSpecShape,
-  ...connectionShape,
-  /** Alert names (regular expressions) to include. */
-  alerts: z.array(textField).optional(),
-  /** Label → regular expression an alert must match. */
-  filters: labelMapField.optional(),
-  /** Label → value an alert must not have (the ecosystem's snake_case key). */
-  exclude_filters: labelMapField.optional(),
-  excludeFilters: labelMapField.optional(),
-  /** Alert names (regular expressions) to leave out. */
-  ignore: z.array(textField).optional(),
-});
+const alertmanagerSpecSchema = z
+  .looseObject({
+    ...baseSpecShape,
+    ...connectionShape,
+    /** Alert names (regular expressions) to include. */
+    alerts: z.array(textField).optional(),
+    /** Label → regular expression an alert must match. */
+    filters: labelMapField.optional(),
+    /** Label → value an alert must not have (the ecosystem's snake_case key). */
+    exclude_filters: labelMapField.optional(),
+    excludeFilters: labelMapField.optional(),
+    /** Alert names (regular expressions) to leave out. */
+    ignore: z.array(textField).optional(),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.url === undefined && spec.connection === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'a url or a connection is required' });
+    }
+    const patterns: Array<[PropertyKey[], string]> = [
+      ...(spec.alerts ?? []).map((pattern, index): [PropertyKey[], string] => [['alerts', index], pattern]),
+      ...(spec.ignore ?? []).map((pattern, index): [PropertyKey[], string] => [['ignore', index], pattern]),
+      ...Object.entries(spec.filters ?? {}).map(([label, pattern]): [PropertyKey[], string] => [
+        ['filters', label],
+        pattern,
+      ]),
+    ];
+    for (const [path, pattern] of patterns) {
+      try {
+        new RegExp(pattern);
+      } catch (error) {
+        ctx.addIssue({
+          code: 'custom',
+          path,
+          message: `invalid regular expression "${pattern}": ${(error as Error).message}`,
+        });
+      }
+    }
+  });
 
 export type AlertmanagerCheckSpec = z.infer<typeof alertmanagerSpecSchema>;
 
@@ -156,28 +181,8 @@ async function runAlertmanagerCheck(spec: AlertmanagerCheckSpec, ctx: CheckConte
 export const alertmanagerCheck: CheckType<AlertmanagerCheckSpec> = {
   type: 'alertmanager',
   specKey: 'alertmanager',
-  parse: (raw) => {
-    const spec = parseSpec(alertmanagerSpecSchema, raw, 'alertmanager');
-    if (spec.url === undefined && spec.connection === undefined) {
-      throw new CheckSpecError('invalid alertmanager check: url: a url or a connection is required');
-    }
-    for (const [field, patterns] of [
-      ['alerts', spec.alerts ?? []],
-      ['ignore', spec.ignore ?? []],
-      ['filters', Object.values(spec.filters ?? {})],
-    ] as const) {
-      for (const pattern of patterns) {
-        try {
-          new RegExp(pattern);
-        } catch (error) {
-          throw new CheckSpecError(
-            `invalid alertmanager check: ${field}: invalid regular expression "${pattern}": ${(error as Error).message}`,
-          );
-        }
-      }
-    }
-    return spec;
-  },
+  schema: alertmanagerSpecSchema,
+  parse: (raw) => parseSpec(alertmanagerSpecSchema, raw, 'alertmanager'),
   endpoint: (spec) => sanitizeUrl(spec.url ?? spec.connection ?? ''),
   run: runAlertmanagerCheck,
 };

@@ -12,23 +12,41 @@ import {
   textField,
   valueSourceField,
 } from './spec-fields.js';
-import { CheckSpecError, type CheckContext, type CheckResult, type CheckType } from './types.js';
+import type { CheckContext, CheckResult, CheckType } from './types.js';
 
-const ldapSpecSchema = z.looseObject({
-  ...baseSpecShape,
-  ...connectionShape,
-  /** `ldap://host:389` or `ldaps://host:636` (older specs; newer ones use `url`). */
-  host: textField.optional(),
-  /** Older specs' credentials; `username`/`password` or the connection's win when set. */
-  auth: z
-    .looseObject({ username: valueSourceField.optional(), password: valueSourceField.optional() })
-    .optional(),
-  /** Base DN of the search. */
-  bindDN: textField.pipe(z.string().min(1, 'a bindDN (the search base) is required')),
-  /** RFC 4515 filter, e.g. `(&(objectClass=organizationalPerson)(uid=alice))`. */
-  userSearch: textField.optional(),
-  skipTLSVerify: booleanField.optional(),
-});
+const ldapSpecSchema = z
+  .looseObject({
+    ...baseSpecShape,
+    ...connectionShape,
+    /** `ldap://host:389` or `ldaps://host:636` (older specs; newer ones use `url`). */
+    host: textField.optional(),
+    /** Older specs' credentials; `username`/`password` or the connection's win when set. */
+    auth: z
+      .looseObject({ username: valueSourceField.optional(), password: valueSourceField.optional() })
+      .optional(),
+    /** Base DN of the search. */
+    bindDN: textField.pipe(z.string().min(1, 'a bindDN (the search base) is required')),
+    /** RFC 4515 filter, e.g. `(&(objectClass=organizationalPerson)(uid=alice))`. */
+    userSearch: textField.optional(),
+    skipTLSVerify: booleanField.optional(),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.url === undefined && spec.host === undefined && spec.connection === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['host'],
+        message: 'a host (ldap://...), url or connection is required',
+      });
+    }
+    if (spec.userSearch?.trim()) {
+      try {
+        encodeFilter(spec.userSearch);
+      } catch (error) {
+        if (!(error instanceof LdapFilterError)) throw error;
+        ctx.addIssue({ code: 'custom', path: ['userSearch'], message: error.message });
+      }
+    }
+  });
 
 export type LdapCheckSpec = z.infer<typeof ldapSpecSchema>;
 
@@ -113,24 +131,8 @@ async function runLdapCheck(spec: LdapCheckSpec, ctx: CheckContext): Promise<Che
 export const ldapCheck: CheckType<LdapCheckSpec> = {
   type: 'ldap',
   specKey: 'ldap',
-  parse: (raw) => {
-    const spec = parseSpec(ldapSpecSchema, raw, 'ldap');
-    if (spec.url === undefined && spec.host === undefined && spec.connection === undefined) {
-      throw new CheckSpecError(
-        'invalid ldap check: host: a host (ldap://...), url or connection is required',
-      );
-    }
-    if (spec.userSearch?.trim()) {
-      try {
-        encodeFilter(spec.userSearch);
-      } catch (error) {
-        if (error instanceof LdapFilterError)
-          throw new CheckSpecError(`invalid ldap check: userSearch: ${error.message}`);
-        throw error;
-      }
-    }
-    return spec;
-  },
+  schema: ldapSpecSchema,
+  parse: (raw) => parseSpec(ldapSpecSchema, raw, 'ldap'),
   endpoint: (spec) => sanitizeUrl(spec.url ?? spec.host ?? spec.connection ?? ''),
   run: runLdapCheck,
 };

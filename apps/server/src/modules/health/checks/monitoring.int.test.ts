@@ -307,6 +307,6 @@ describe('alertmanager check against a real Alertmanager', () => {
   it('refuses an invalid regular expression as an invalid spec', async () => {
     const run = await runCheck('alertmanager', { name: 'x', url: alertmanagerUrl, alerts: ['('] }, options);
     expect(run.result.invalid).toBe(true);
-    expect(run.result.error).toMatch(/^invalid alertmanager check: alerts: invalid regular expression/);
+    expect(run.result.error).toMatch(/^invalid alertmanager check: alerts.0: invalid regular expression/);
   });
 });

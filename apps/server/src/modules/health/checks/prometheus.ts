@@ -10,15 +10,21 @@ import {
   sanitizeUrl,
   textField,
 } from './spec-fields.js';
-import { CheckSpecError, type CheckContext, type CheckResult, type CheckType } from './types.js';
+import type { CheckContext, CheckResult, CheckType } from './types.js';
 
-const prometheusSpecSchema = z.looseObject({
-  ...baseSpecShape,
-  ...connectionShape,
-  /** Deprecated in the ecosystem in favour of `url`; still accepted. */
-  host: textField.optional(),
-  query: textField.pipe(z.string().refine((text) => text.trim() !== '', 'a query is required')),
-});
+const prometheusSpecSchema = z
+  .looseObject({
+    ...baseSpecShape,
+    ...connectionShape,
+    /** Deprecated in the ecosystem in favour of `url`; still accepted. */
+    host: textField.optional(),
+    query: textField.pipe(z.string().refine((text) => text.trim() !== '', 'a query is required')),
+  })
+  .superRefine((spec, ctx) => {
+    if (spec.url === undefined && spec.host === undefined && spec.connection === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['url'], message: 'a url, host or connection is required' });
+    }
+  });
 
 export type PrometheusCheckSpec = z.infer<typeof prometheusSpecSchema>;
 
@@ -130,13 +136,8 @@ async function runPrometheusCheck(spec: PrometheusCheckSpec, ctx: CheckContext):
 export const prometheusCheck: CheckType<PrometheusCheckSpec> = {
   type: 'prometheus',
   specKey: 'prometheus',
-  parse: (raw) => {
-    const spec = parseSpec(prometheusSpecSchema, raw, 'prometheus');
-    if (spec.url === undefined && spec.host === undefined && spec.connection === undefined) {
-      throw new CheckSpecError('invalid prometheus check: url: a url, host or connection is required');
-    }
-    return spec;
-  },
+  schema: prometheusSpecSchema,
+  parse: (raw) => parseSpec(prometheusSpecSchema, raw, 'prometheus'),
   endpoint: (spec) => sanitizeUrl(spec.url ?? spec.host ?? spec.connection ?? ''),
   run: runPrometheusCheck,
 };

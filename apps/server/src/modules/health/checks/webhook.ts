@@ -34,6 +34,7 @@ export const webhookCheck: CheckType<WebhookCheckSpec> = {
   type: 'webhook',
   specKey: 'webhook',
   pushed: true,
+  schema: webhookSpecSchema,
   parse: (raw) => parseSpec(webhookSpecSchema, raw, 'webhook'),
   endpoint: (spec) => webhookPath(spec.name),
   run: async (spec) => invalidResult(`webhook checks get their results from POST ${webhookPath(spec.name)}`),

@@ -280,6 +280,7 @@ async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise
 export const folderCheck: CheckType<FolderCheckSpec> = {
   type: 'folder',
   specKey: 'folder',
+  schema: folderSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(folderSpecSchema, raw, 'folder');
     // Validate durations, sizes and the regex up front so a typo is an invalid spec, not a failing check.

@@ -18,7 +18,7 @@ spec:
   schedule: "@every 1m"
 `;
 
-describe('canary check entries with a published schema', () => {
+describe('canary check entries of the types that run', () => {
   it('accepts the ecosystem forms of prometheus, alertmanager, ldap and webhook checks', () => {
     const result = validate(`${header}  prometheus:
     - name: queue-depth
@@ -83,6 +83,29 @@ describe('canary check entries with a published schema', () => {
     ]);
     expect(result.issues[1].message).toMatch(/^invalid regular expression "\("/);
     expect(result.issues[2].message).toBe('a host (ldap://...), url or connection is required');
+  });
+
+  it('validates the other running types too (http, tcp, folder, ...) and leaves unsupported ones alone', () => {
+    const result = validate(`${header}  http:
+    - name: home
+      url: http://localhost
+      responseCodes: [200, "two hundred"]
+  tcp:
+    - endpoint: localhost:80
+  folder:
+    - name: backups
+      path: /var/backups
+      minCount: many
+  s3:
+    - anything: goes
+`);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues.map((issue) => issue.path)).toEqual([
+      'spec.http[0].responseCodes[1]',
+      'spec.tcp[0].name',
+      'spec.folder[0].minCount',
+    ]);
   });
 
   it('refuses a check list that is not a list', () => {

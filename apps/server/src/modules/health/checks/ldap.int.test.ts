@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ const options: RunCheckOptions = {
 let workDir = '';
 let slapd: Daemon | undefined;
 let ldapUrl = '';
+let ldapsUrl = '';
 
 function canConnect(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -45,6 +46,28 @@ beforeAll(async () => {
   workDir = await mkdtemp(path.join(tmpdir(), 'opsdeck-ldap-'));
   await mkdir(path.join(workDir, 'data'));
   const config = path.join(workDir, 'slapd.conf');
+  // A self-signed certificate for ldaps://, made by the system openssl.
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      '-keyout',
+      path.join(workDir, 'key.pem'),
+      '-out',
+      path.join(workDir, 'cert.pem'),
+    ],
+    { stdio: 'ignore' },
+  );
   await writeFile(
     config,
     [
@@ -52,6 +75,8 @@ beforeAll(async () => {
       'include /etc/ldap/schema/cosine.schema',
       'include /etc/ldap/schema/inetorgperson.schema',
       `pidfile ${path.join(workDir, 'slapd.pid')}`,
+      `TLSCertificateFile ${path.join(workDir, 'cert.pem')}`,
+      `TLSCertificateKeyFile ${path.join(workDir, 'key.pem')}`,
       'modulepath /usr/lib/ldap',
       'moduleload back_mdb',
       'database mdb',
@@ -92,11 +117,18 @@ beforeAll(async () => {
   );
   await promisify(execFile)(SLAPADD, ['-f', config, '-l', path.join(workDir, 'data.ldif')]);
   const port = await freePort();
+  const securePort = await freePort();
   ldapUrl = `ldap://127.0.0.1:${port}`;
+  ldapsUrl = `ldaps://127.0.0.1:${securePort}`;
   // -d 0 keeps slapd in the foreground, so it is the test's child and stops with it.
-  slapd = await startDaemon(SLAPD, ['-d', '0', '-f', config, '-h', `${ldapUrl}/`], () => canConnect(port), {
-    what: 'slapd',
-  });
+  slapd = await startDaemon(
+    SLAPD,
+    ['-d', '0', '-f', config, '-h', `${ldapUrl}/ ${ldapsUrl}/`],
+    async () => (await canConnect(port)) && canConnect(securePort),
+    {
+      what: 'slapd',
+    },
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -211,6 +243,42 @@ describe('ldap check against slapd', () => {
     expect(scheme.result).toMatchObject({ invalid: true });
     const noBase = await runCheck('ldap', { name: 'b', host: ldapUrl }, options);
     expect(noBase.result.error).toMatch(/^invalid ldap check: bindDN: /);
+  });
+
+  it('speaks ldaps://, refusing an untrusted certificate unless skipTLSVerify', async () => {
+    const spec = {
+      name: 'tls',
+      host: ldapsUrl,
+      auth: { username: { value: `cn=admin,${SUFFIX}` }, password: { value: 'admin-secret' } },
+      bindDN: SUFFIX,
+      userSearch: '(uid=alice)',
+    };
+    const untrusted = await runCheck('ldap', spec, options);
+    expect(untrusted.result.pass).toBe(false);
+    expect(untrusted.result.error).toMatch(/^failed to connect: self[- ]signed certificate/);
+    const skipped = await runCheck('ldap', { ...spec, skipTLSVerify: true }, options);
+    expect(skipped.result, skipped.result.error).toMatchObject({ pass: true });
+  });
+
+  it('times out on a server that accepts connections and never answers', async () => {
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as net.AddressInfo;
+      const started = Date.now();
+      const run = await runCheck(
+        'ldap',
+        { name: 'hung', host: `ldap://127.0.0.1:${port}`, bindDN: SUFFIX },
+        { ...options, timeoutMs: 300 },
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(run.result.pass).toBe(false);
+      expect(run.result.error).toMatch(/timed out after 300ms/);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('encodes filters per RFC 4515', () => {

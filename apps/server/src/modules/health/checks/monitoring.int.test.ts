@@ -205,6 +205,28 @@ describe('prometheus check against a real Prometheus', () => {
     expect(down.result.error).toMatch(/ECONNREFUSED/);
   });
 
+  it('times out on a server that never answers', async () => {
+    const hung: http.ServerResponse[] = [];
+    const silent = http.createServer((_request, response) => void hung.push(response));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      const started = Date.now();
+      const run = await runCheck(
+        'prometheus',
+        { name: 'hung', url: `http://127.0.0.1:${port}`, query: 'up' },
+        { ...options, timeoutMs: 300 },
+      );
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(run.result.pass).toBe(false);
+      expect(run.result.error).toMatch(/timed out after 300ms/);
+    } finally {
+      for (const response of hung) response.destroy();
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('refuses a spec without a query or a url', async () => {
     const noQuery = await runCheck('prometheus', { name: 'q', url: prometheusUrl }, options);
     expect(noQuery.result).toMatchObject({ invalid: true });

@@ -13,7 +13,7 @@ import { resourceSchemaRoutes } from './modules/resources/index.js';
 import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
 import type { SecretBox } from './platform/secrets.js';
 import type { JobsService } from './platform/jobs/index.js';
-import { healthRoutes } from './modules/health/index.js';
+import { healthRoutes, webhookRoutes } from './modules/health/index.js';
 import { canaryEditorRoutes } from './modules/health/canary-routes.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
@@ -126,6 +126,8 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   await app.register(mcpRoutes, { pool, logger });
   await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(canaryEditorRoutes, { pool, logger });
+  // Outside /api: webhook pushes authenticate with the check's own token, not a session.
+  await app.register(webhookRoutes, { pool, logger });
   await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(resourceSchemaRoutes);
   await registerWebApp(app, deps.config.webDistDir);

@@ -2,7 +2,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import { parseSchedule } from '../../platform/jobs/index.js';
 import type { CheckLogger, CheckRetries, CheckRun, RunCheckOptions } from './checks/index.js';
-import { DEFAULT_CHECK_TIMEOUT_MS, runCheck } from './checks/index.js';
+import { DEFAULT_CHECK_TIMEOUT_MS, isPushedCheckType, runCheck } from './checks/index.js';
 import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
 import { syncCanaryChecks, type CanaryRow, type SyncedCheck } from './canary-sync.js';
 
@@ -105,7 +105,9 @@ export async function runCanaryChecks(
 ): Promise<CanaryRunSummary> {
   const summary: CanaryRunSummary = { total: 0, success: 0, failed: 0, errors: [] };
   const synced = await syncCanaryChecks(options.pool, canary);
-  const selected = options.filter ? synced.filter(options.filter) : synced;
+  // Webhook checks get their results from pushes (POST /webhook/{id}), never from a run.
+  const runnable = synced.filter((check) => !isPushedCheckType(check.entry.type));
+  const selected = options.filter ? runnable.filter(options.filter) : runnable;
   const spec = record(canary.spec);
   const retries =
     spec.retries && typeof spec.retries === 'object' ? (spec.retries as CheckRetries) : undefined;

@@ -10,6 +10,7 @@ import { createCanaryScheduler, type CanarySchedulerOptions } from './canary-sch
 import { checkStatusRetentionDays, registerRollupSchedules } from './rollups.js';
 
 export { healthRoutes, type HealthRoutesOptions } from './routes.js';
+export { WEBHOOK_BODY_LIMIT, webhookRoutes, type WebhookRoutesOptions } from './webhook-routes.js';
 export {
   createHealthService,
   HealthRequestError,

@@ -120,6 +120,7 @@ async function runDnsCheck(spec: DnsCheckSpec, ctx: CheckContext): Promise<Check
 export const dnsCheck: CheckType<DnsCheckSpec> = {
   type: 'dns',
   specKey: 'dns',
+  schema: dnsSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(dnsSpecSchema, raw, 'dns');
     queryTypeOf(spec);

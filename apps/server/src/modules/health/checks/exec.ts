@@ -138,6 +138,7 @@ async function runExecCheck(spec: ExecCheckSpec, ctx: CheckContext): Promise<Che
 export const execCheck: CheckType<ExecCheckSpec> = {
   type: 'exec',
   specKey: 'exec',
+  schema: execSpecSchema,
   parse: (raw) => parseSpec(execSpecSchema, raw, 'exec'),
   endpoint: (spec) => spec.script.split('\n')[0].slice(0, 200),
   run: runExecCheck,

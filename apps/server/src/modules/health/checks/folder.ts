@@ -48,6 +48,13 @@ export type FolderCheckSpec = z.infer<typeof folderSpecSchema>;
 const MAX_ENTRIES = 100_000;
 const MAX_FILES_IN_DETAIL = 1_000;
 const REMOTE_PREFIXES = ['s3://', 'gcs://', 'smb://', 'sftp://', '\\\\'];
+/** The ecosystem's remote folder connections; the path is then on that remote, never local. */
+const REMOTE_CONNECTIONS: Record<string, string> = {
+  sftpConnection: 'SFTP',
+  smbConnection: 'SMB',
+  awsConnection: 'S3',
+  gcpConnection: 'GCS',
+};
 
 interface FolderFile {
   name: string;
@@ -163,6 +170,12 @@ async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise
   const lowered = spec.path.toLowerCase();
   const remote = REMOTE_PREFIXES.find((prefix) => lowered.startsWith(prefix));
   if (remote) return invalidResult(`folder checks on ${remote} paths are not supported yet`);
+  const connection = Object.keys(REMOTE_CONNECTIONS).find(
+    (key) =>
+      (spec as Record<string, unknown>)[key] !== undefined && (spec as Record<string, unknown>)[key] !== null,
+  );
+  if (connection)
+    return invalidResult(`folder checks over ${REMOTE_CONNECTIONS[connection]} are not supported yet`);
   const root = path.resolve(spec.path);
   const filter = compileFilter(spec.filter);
   const started = performance.now();
@@ -267,6 +280,7 @@ async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise
 export const folderCheck: CheckType<FolderCheckSpec> = {
   type: 'folder',
   specKey: 'folder',
+  schema: folderSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(folderSpecSchema, raw, 'folder');
     // Validate durations, sizes and the regex up front so a typo is an invalid spec, not a failing check.

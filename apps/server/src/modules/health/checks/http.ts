@@ -444,6 +444,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
 export const httpCheck: CheckType<HttpCheckSpec> = {
   type: 'http',
   specKey: 'http',
+  schema: httpSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(httpSpecSchema, raw, 'http');
     if (spec.tlsConfig?.handshakeTimeout) parseDuration(spec.tlsConfig.handshakeTimeout);

@@ -183,6 +183,7 @@ async function runIcmpCheck(spec: IcmpCheckSpec, ctx: CheckContext): Promise<Che
 export const icmpCheck: CheckType<IcmpCheckSpec> = {
   type: 'icmp',
   specKey: 'icmp',
+  schema: icmpSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(icmpSpecSchema, raw, 'icmp');
     if (!HOST_PATTERN.test(spec.endpoint.trim())) {

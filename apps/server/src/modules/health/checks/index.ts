@@ -6,6 +6,7 @@ export {
   SUPPORTED_CHECK_TYPES,
   UNSUPPORTED_CHECK_TYPES,
   findCheckType,
+  isPushedCheckType,
   listCanaryChecks,
   runCheck,
   runCheckOfType,
@@ -27,3 +28,10 @@ export {
   type ResolvedConnection,
   type ValueFromReference,
 } from './types.js';
+export {
+  pushedWebhookCheck,
+  webhookCheck,
+  webhookPath,
+  type WebhookCheckSpec,
+  type WebhookPayload,
+} from './webhook.js';

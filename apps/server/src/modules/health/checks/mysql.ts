@@ -56,6 +56,7 @@ const queryMysql: SqlDriver = async (target, query) => {
 export const mysqlCheck: CheckType<SqlCheckSpec> = {
   type: 'mysql',
   specKey: 'mysql',
+  schema: sqlSpecSchema,
   parse: (raw) => parseSpec(sqlSpecSchema, raw, 'mysql'),
   endpoint: sqlEndpoint,
   run: (spec, ctx) => runSqlCheck(spec, ctx, queryMysql, 'mysql'),

@@ -40,6 +40,7 @@ const queryPostgres: SqlDriver = async (target, query) => {
 export const postgresCheck: CheckType<SqlCheckSpec> = {
   type: 'postgres',
   specKey: 'postgres',
+  schema: sqlSpecSchema,
   parse: (raw) => parseSpec(sqlSpecSchema, raw, 'postgres'),
   endpoint: sqlEndpoint,
   run: (spec, ctx) => runSqlCheck(spec, ctx, queryPostgres, 'postgres'),

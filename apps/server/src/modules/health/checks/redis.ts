@@ -74,6 +74,7 @@ async function runRedisCheck(spec: RedisCheckSpec, ctx: CheckContext): Promise<C
 export const redisCheck: CheckType<RedisCheckSpec> = {
   type: 'redis',
   specKey: 'redis',
+  schema: redisSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(redisSpecSchema, raw, 'redis');
     if (!spec.addr && !spec.url && !spec.connection)

@@ -48,10 +48,12 @@ describe('the registry', () => {
       'mysql',
       'redis',
       'folder',
+      'prometheus',
+      'alertmanager',
+      'ldap',
+      'webhook',
     ]);
-    expect(UNSUPPORTED_CHECK_TYPES).toEqual(
-      expect.arrayContaining(['kubernetes', 's3', 'mongodb', 'prometheus']),
-    );
+    expect(UNSUPPORTED_CHECK_TYPES).toEqual(expect.arrayContaining(['kubernetes', 's3', 'mongodb']));
     expect(SUPPORTED_CHECK_TYPES.filter((type) => UNSUPPORTED_CHECK_TYPES.includes(type))).toEqual([]);
     expect(findCheckType('postgres')?.specKey).toBe('postgres');
     expect(findCheckType('kubernetes')).toBeUndefined();
@@ -343,7 +345,7 @@ describe('listCanaryChecks', () => {
       { specKey: 'http', type: 'http', index: 0, name: 'home', supported: true },
       { specKey: 'http', type: 'http', index: 1, name: 'http-2', supported: true },
       { specKey: 'kubernetes', type: 'kubernetes', index: 0, name: 'pods', supported: false },
-      { specKey: 'webhook', type: 'webhook', index: 0, name: 'hook', supported: false },
+      { specKey: 'webhook', type: 'webhook', index: 0, name: 'hook', supported: true },
       { specKey: 'somethingNew', type: 'somethingNew', index: 0, name: 'future', supported: false },
     ]);
     expect(listCanaryChecks(null)).toEqual([]);

@@ -9,14 +9,17 @@ import {
   type Expression,
   type JsonValue,
 } from '../expressions/index.js';
+import { alertmanagerCheck } from './alertmanager.js';
 import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { dnsCheck } from './dns.js';
 import { execCheck } from './exec.js';
 import { folderCheck } from './folder.js';
 import { httpCheck } from './http.js';
 import { icmpCheck } from './icmp.js';
+import { ldapCheck } from './ldap.js';
 import { mysqlCheck } from './mysql.js';
 import { postgresCheck } from './postgres.js';
+import { prometheusCheck } from './prometheus.js';
 import { redisCheck } from './redis.js';
 import { parseDuration } from './spec-fields.js';
 import { tcpCheck } from './tcp.js';
@@ -29,6 +32,7 @@ import {
   type CheckSpecBase,
   type CheckType,
 } from './types.js';
+import { webhookCheck } from './webhook.js';
 
 /** Every check type that runs. Adding a type is one new file and one line here. */
 export const CHECK_TYPES: readonly CheckType[] = [
@@ -41,6 +45,10 @@ export const CHECK_TYPES: readonly CheckType[] = [
   mysqlCheck,
   redisCheck,
   folderCheck,
+  prometheusCheck,
+  alertmanagerCheck,
+  ldapCheck,
+  webhookCheck,
 ];
 
 /** The types that run, by their type name. */
@@ -51,7 +59,6 @@ export const SUPPORTED_CHECK_TYPES: readonly string[] = CHECK_TYPES.map((checkTy
  * and their checks report CHECK_TYPE_NOT_SUPPORTED_MESSAGE.
  */
 export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
-  'alertmanager',
   'awsConfig',
   'awsConfigRule',
   'azureDevops',
@@ -72,19 +79,16 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   'junit',
   'kubernetes',
   'kubernetesResource',
-  'ldap',
   'mongodb',
   'mssql',
   'namespace',
   'opensearch',
   'pod',
-  'prometheus',
   'pubsub',
   'restic',
   's3',
   'smb',
   'sftp',
-  'webhook',
 ];
 
 /** Keys of a canary spec that configure the canary rather than list checks. */
@@ -104,6 +108,11 @@ export const CHECK_TYPE_NOT_SUPPORTED_MESSAGE = 'check type not supported yet';
 
 /** Budget for one attempt of a check when the caller gives none. */
 export const DEFAULT_CHECK_TIMEOUT_MS = 60_000;
+
+/** Types whose results are pushed (webhook): scheduled runs and Run Now leave them out. */
+export function isPushedCheckType(typeOrSpecKey: string): boolean {
+  return findCheckType(typeOrSpecKey)?.pushed === true;
+}
 
 /** The check type for a type name or canary spec key ('http', 'postgres', ...). */
 export function findCheckType(typeOrSpecKey: string): CheckType | undefined {

@@ -68,6 +68,7 @@ async function runTcpCheck(spec: TcpCheckSpec, ctx: CheckContext): Promise<Check
 export const tcpCheck: CheckType<TcpCheckSpec> = {
   type: 'tcp',
   specKey: 'tcp',
+  schema: tcpSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(tcpSpecSchema, raw, 'tcp');
     parseHostPort(spec.endpoint);

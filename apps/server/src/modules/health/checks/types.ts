@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { Expression, JsonValue } from '../expressions/index.js';
 
 /** The logging surface a check needs; the platform's pino logger satisfies it. */
@@ -119,8 +120,16 @@ export interface CheckType<Spec extends CheckSpecBase = CheckSpecBase> {
   readonly type: string;
   /** The key under a canary's `spec` that lists checks of this type, e.g. 'http'. */
   readonly specKey: string;
+  /** Results arrive from outside (webhook pushes): the scheduler never runs checks of this type. */
+  readonly pushed?: boolean;
   /** Validates one raw spec entry; throws a CheckSpecError naming the bad field. */
   parse(raw: unknown): Spec;
+  /**
+   * The zod schema `parse` applies. When present, `opsdeck apply` and the API validate the
+   * canary's entries of this type with it (issues carry field paths, e.g.
+   * `spec.prometheus[0].query`) and the canary JSON Schema describes them.
+   */
+  readonly schema?: z.ZodType;
   /** What the check points at, for the checks list (url, host:port, path, ...). */
   endpoint(spec: Spec): string;
   run(spec: Spec, ctx: CheckContext): Promise<CheckResult>;

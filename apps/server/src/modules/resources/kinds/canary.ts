@@ -1,28 +1,77 @@
 import { z } from 'zod';
+import { CHECK_TYPES } from '../../health/checks/registry.js';
 import { defineResourceKind } from '../resource-kind.js';
 import { scheduleField, stringMapField, textOrNull } from '../spec-fields.js';
 
 /** Check severities of the health-check ecosystem, lowest first. */
 export const CANARY_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 
+/** Check types whose entries are validated on apply (those that publish their schema). */
+const VALIDATED_CHECK_TYPES = CHECK_TYPES.filter((checkType) => checkType.schema !== undefined);
+
+/**
+ * A check list field as the JSON Schema shows it (a list of entries, or one entry as the
+ * ecosystem writes `webhook`). It accepts anything itself: the canary's refinement validates the
+ * entries, so that every issue keeps its path (`spec.prometheus[0].query`).
+ */
+function checkListField(schema: z.ZodType) {
+  const { $schema: _draft, ...described } = z.toJSONSchema(z.union([z.array(schema), schema]), {
+    io: 'input',
+    unrepresentable: 'any',
+  });
+  return z.unknown().meta(described).optional();
+}
+
+/** Validates every entry of the check types that publish a schema, with field paths. */
+function validateCheckEntries(spec: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  for (const checkType of VALIDATED_CHECK_TYPES) {
+    const value = spec[checkType.specKey];
+    if (value === undefined || value === null || !checkType.schema) continue;
+    const isEntry = typeof value === 'object' && !Array.isArray(value);
+    if (!isEntry && !Array.isArray(value)) {
+      ctx.addIssue({ code: 'custom', path: [checkType.specKey], message: 'must be a list of checks' });
+      continue;
+    }
+    const entries: Array<[unknown, PropertyKey[]]> = Array.isArray(value)
+      ? value.map((entry, index): [unknown, PropertyKey[]] => [entry, [checkType.specKey, index]])
+      : [[value, [checkType.specKey]]];
+    for (const [entry, path] of entries) {
+      const parsed = checkType.schema.safeParse(entry);
+      if (parsed.success) continue;
+      for (const issue of parsed.error.issues) {
+        ctx.addIssue({ code: 'custom', path: [...path, ...issue.path], message: issue.message });
+      }
+    }
+  }
+}
+
 /**
  * Canary (`canaries.flanksource.com/v1`): a group of health checks run on one schedule. The
- * check lists (`http`, `tcp`, `dns`, ...) are kept as written; the health area validates them.
+ * check lists (`http`, `tcp`, `dns`, ...) are kept as written; entries of the check types that
+ * publish a schema (checks/types.ts) are validated here, the rest when they run.
  */
-export const canarySpec = z.looseObject({
-  schedule: scheduleField.optional(),
-  interval: z
-    .number()
-    .int()
-    .min(0)
-    .optional()
-    .meta({ description: 'Deprecated: seconds between runs; use schedule', deprecated: true }),
-  replicas: z.number().int().min(0).optional(),
-  severity: z.enum(CANARY_SEVERITIES).optional(),
-  owner: z.string().optional(),
-  icon: z.string().optional(),
-  labels: stringMapField.optional(),
-});
+export const canarySpec = z
+  .looseObject({
+    schedule: scheduleField.optional(),
+    interval: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .meta({ description: 'Deprecated: seconds between runs; use schedule', deprecated: true }),
+    replicas: z.number().int().min(0).optional(),
+    severity: z.enum(CANARY_SEVERITIES).optional(),
+    owner: z.string().optional(),
+    icon: z.string().optional(),
+    labels: stringMapField.optional(),
+    ...Object.fromEntries(
+      VALIDATED_CHECK_TYPES.map((checkType) => [
+        checkType.specKey,
+        checkListField(checkType.schema as z.ZodType),
+      ]),
+    ),
+  })
+  .superRefine(validateCheckEntries);
 
 export const canaryKind = defineResourceKind({
   kind: 'Canary',

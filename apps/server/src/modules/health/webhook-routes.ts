@@ -1,0 +1,206 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Pool } from '../../platform/db/pool.js';
+import { HttpError } from '../../platform/http/errors.js';
+import type { Logger } from '../../platform/logger.js';
+import { CANARY_COLUMNS, syncCanaryChecks, type CanaryRow } from './canary-sync.js';
+import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
+import {
+  pushedWebhookCheck,
+  runCheckOfType,
+  webhookCheck,
+  type RunCheckOptions,
+  type WebhookCheckSpec,
+  type WebhookPayload,
+} from './checks/index.js';
+import type { JsonValue } from './expressions/index.js';
+import { resolveValue } from './checks/spec-fields.js';
+import { isUuid } from './health-service.js';
+
+export interface WebhookRoutesOptions {
+  pool: Pool;
+  logger: Logger;
+  /** Resolves `valueFrom` in a webhook's token (and its expressions' checks); static values otherwise. */
+  resolveValueFrom?: RunCheckOptions['resolveValueFrom'];
+}
+
+/** Largest body a push may carry. */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+/** Request headers never kept in a pushed result: they carry credentials. */
+const SECRET_HEADERS = new Set(['authorization', 'cookie', 'proxy-authorization', 'webhook-token']);
+
+interface PushTarget {
+  canary: CanaryRow;
+  checkId: string;
+  spec: unknown;
+}
+
+function record(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/** `content-type` → `Content-Type`, as the ecosystem shows header names. */
+function canonicalHeader(name: string): string {
+  return name.replace(/(^|-)([a-z])/g, (_match, dash: string, letter: string) => dash + letter.toUpperCase());
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'utf8');
+  const right = Buffer.from(b, 'utf8');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * The canaries whose spec declares a webhook check with this id (of its checks row) or name.
+ * The spec is searched rather than the checks rows alone, so a push right after `opsdeck apply`
+ * finds its check before the scheduler's next poll has created the row.
+ */
+async function findCanaries(pool: Pool, idOrName: string): Promise<CanaryRow[]> {
+  if (isUuid(idOrName)) {
+    const { rows } = await pool.query<CanaryRow>(
+      `SELECT ${CANARY_COLUMNS.split(', ')
+        .map((column) => `ca.${column}`)
+        .join(', ')}
+       FROM checks c JOIN canaries ca ON ca.id = c.canary_id
+       WHERE c.id = $1 AND c.type = 'webhook' AND c.deleted_at IS NULL AND ca.deleted_at IS NULL`,
+      [idOrName],
+    );
+    if (rows.length > 0) return rows;
+  }
+  const { rows } = await pool.query<CanaryRow>(
+    `SELECT ${CANARY_COLUMNS} FROM canaries
+     WHERE deleted_at IS NULL
+       AND ((jsonb_typeof(spec->'webhook') = 'object' AND spec->'webhook'->>'name' = $1)
+         OR (jsonb_typeof(spec->'webhook') = 'array'
+             AND spec->'webhook' @> jsonb_build_array(jsonb_build_object('name', $1::text))))`,
+    [idOrName],
+  );
+  return rows;
+}
+
+async function findTarget(pool: Pool, idOrName: string): Promise<PushTarget> {
+  const canaries = await findCanaries(pool, idOrName);
+  if (canaries.length > 1) {
+    throw new HttpError(
+      409,
+      `several canaries have a webhook check named ${idOrName}: push to the check's id`,
+      'id',
+    );
+  }
+  const canary = canaries[0];
+  if (!canary) throw new HttpError(404, `no webhook check ${idOrName}`, 'id');
+  const synced = await syncCanaryChecks(pool, canary);
+  const check = synced.find(
+    (entry) => entry.entry.type === 'webhook' && (entry.id === idOrName || entry.entry.name === idOrName),
+  );
+  if (!check) throw new HttpError(404, `no webhook check ${idOrName}`, 'id');
+  return { canary, checkId: check.id, spec: check.entry.spec };
+}
+
+function readPayload(request: FastifyRequest): WebhookPayload {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || SECRET_HEADERS.has(name.toLowerCase())) continue;
+    headers[canonicalHeader(name)] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  const text = typeof request.body === 'string' ? request.body : '';
+  const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
+  if (/^application\/([\w.+-]*\+)?json\b/.test(contentType) && text.trim() !== '') {
+    try {
+      return { headers, json: JSON.parse(text) as JsonValue };
+    } catch {
+      throw new HttpError(400, 'The request body is not valid JSON', 'body');
+    }
+  }
+  return { headers, content: text };
+}
+
+/**
+ * `POST /webhook/{id}`: pushes a result to a webhook check (by its check id or name). The
+ * request (headers, `json` or `content`) becomes the check's `results`; the spec's transform,
+ * display and test apply, and the outcome is recorded like any run. When the spec has a token,
+ * the push must carry it as `?token=` or a `Webhook-Token` header.
+ */
+export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutesOptions): Promise<void> {
+  const { pool, logger } = options;
+  // Pushes come from other tools with any content type; the body is read as text and parsed here.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'string', bodyLimit: WEBHOOK_BODY_LIMIT },
+    (_request, body, done) => done(null, body),
+  );
+
+  app.post<{ Params: { id: string }; Querystring: { token?: string } }>(
+    '/webhook/:id',
+    { bodyLimit: WEBHOOK_BODY_LIMIT },
+    async (request, reply) => {
+      const idOrName = request.params.id;
+      const target = await findTarget(pool, idOrName);
+      // A push is one outcome: retrying it would only evaluate the same request again.
+      const { retries: _retries, ...checkSpec } = record(target.spec);
+      let spec: WebhookCheckSpec;
+      try {
+        spec = webhookCheck.parse(checkSpec);
+      } catch (error) {
+        throw new HttpError(
+          409,
+          `webhook check ${idOrName} has an invalid spec: ${(error as Error).message}`,
+        );
+      }
+      const canaryRef = {
+        id: target.canary.id,
+        name: target.canary.name,
+        namespace: target.canary.namespace,
+        labels: (target.canary.labels ?? {}) as Record<string, string>,
+      };
+      let expected: string | undefined;
+      try {
+        expected = await resolveValue(
+          spec.token,
+          {
+            signal: new AbortController().signal,
+            timeoutMs: 0,
+            logger,
+            canary: canaryRef,
+            resolveConnection: () => undefined,
+            resolveValueFrom: options.resolveValueFrom,
+          },
+          'token',
+        );
+      } catch (error) {
+        logger.warn(
+          { check: target.checkId, err: (error as Error).message },
+          'webhook token could not be read',
+        );
+        throw new HttpError(503, `the token of webhook check ${idOrName} could not be read`);
+      }
+      if (expected) {
+        const header = request.headers['webhook-token'];
+        const presented = request.query.token ?? (Array.isArray(header) ? header[0] : header) ?? '';
+        if (!safeEqual(presented, expected)) throw new HttpError(401, 'invalid webhook token', 'token');
+      }
+      const payload = readPayload(request);
+      const run = await runCheckOfType(pushedWebhookCheck(payload), checkSpec, {
+        canary: canaryRef,
+        logger,
+        resolveConnection: () => undefined,
+        resolveValueFrom: options.resolveValueFrom,
+      });
+      await recordCheckResult(pool, target.checkId, target.canary.id, run, { nextRuntime: null });
+      for (const derived of run.derived) {
+        await recordDerivedResult(pool, target.canary, run.startedAt, derived, { nextRuntime: null });
+      }
+      return reply.send({
+        message: 'ok',
+        id: target.checkId,
+        pass: run.result.pass,
+        ...(run.result.error ? { error: run.result.error } : {}),
+        derived: run.derived.length,
+      });
+    },
+  );
+}

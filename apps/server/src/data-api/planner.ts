@@ -689,16 +689,13 @@ function resolveEmbed(
   if (node.hint) {
     const hint = node.hint;
     candidates = candidates.filter((r) => {
-      if (r.junction) {
-        return (
-          r.junction.relation.name === hint ||
-          r.junction.sourceKey.name === hint ||
-          r.junction.targetKey.name === hint
-        );
-      }
+      // As PostgREST: a many-to-many only by its junction's name; any other relationship by its
+      // constraint name, or, for a single-column key, by the column on either end.
+      if (r.junction) return r.junction.relation.name === hint;
       return (
         r.foreignKey.name === hint ||
-        (r.fkOnSource ? r.sourceColumns.includes(hint) : r.targetColumns.includes(hint))
+        (r.foreignKey.fromColumns.length === 1 &&
+          (r.foreignKey.fromColumns[0] === hint || r.foreignKey.toColumns[0] === hint))
       );
     });
   }

@@ -238,13 +238,14 @@ function httpGet(
   port: number,
   path: string,
   prefer: string | undefined,
+  base = '/api/db',
 ): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       {
         host: '127.0.0.1',
         port,
-        path: `/api/db${path}`,
+        path: `${base}${path}`,
         agent,
         headers: { accept: 'application/json', ...(prefer ? { prefer } : {}) },
       },
@@ -301,6 +302,26 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     // The hook the RBAC module fills in later; here every request is a signed-in admin.
     authorize: async () => ({ allow: true }),
   });
+  // The transport floor: the same HTTP server and client answering with the same statement run
+  // through pg directly (named, as the API does) and no engine. api − floor is what the engine
+  // adds; floor − directPrepared is what HTTP adds.
+  const floorStatements = new Map<string, Array<{ text: string; values: unknown[] }>>();
+  app.get('/floor/:name', async (request, reply) => {
+    const { name } = request.params as { name: string };
+    const index = Number((request.query as { i?: string }).i ?? 0);
+    const list = floorStatements.get(name) ?? [];
+    const statement = list[index % list.length];
+    const { rows } = await directPool.query<{ body: string; total: string | null; page: string }>({
+      name: `floor_${name}`,
+      text: statement.text,
+      values: statement.values,
+    });
+    const page = Number(rows[0].page);
+    return reply
+      .header('content-type', 'application/json; charset=utf-8')
+      .header('content-range', `${page === 0 ? '*' : `0-${page - 1}`}/${rows[0].total ?? '*'}`)
+      .send(rows[0].body);
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as AddressInfo).port;
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
@@ -337,7 +358,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     note:
       'api = HTTP request to the data API (keep-alive, client in the same process); engine = the same request answered in-process ' +
       '(parse, plan, authorize, execute, response; no HTTP); direct = the same SQL statement and parameters through pg.Pool.query; ' +
-      'directPrepared = the same, as a named prepared statement (the data API prepares a shape from its second use on)',
+      'directPrepared = the same, as a named prepared statement (the data API prepares a shape from its second use on); ' +
+      'httpFloor = the same statement (named) behind the same HTTP server and client without the engine (transport floor)',
   };
   try {
     for (const testCase of cases()) {
@@ -356,6 +378,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         );
       }
       const rows = Number(direct.rows[0].page);
+      floorStatements.set(testCase.name, statements);
 
       const callApi = async (i: number): Promise<void> => {
         const response = await httpGet(
@@ -383,21 +406,35 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         await directPool.query({ name: preparedName, text: statement.text, values: statement.values });
       };
 
+      const callFloor = async (i: number): Promise<void> => {
+        const response = await httpGet(
+          agent,
+          port,
+          `/${testCase.name}?i=${i % statements.length}`,
+          testCase.prefer,
+          '/floor',
+        );
+        if (response.status >= 300) throw new Error(`${testCase.name} floor: ${response.status}`);
+      };
+
       const sides = {
         api: callApi,
         engine: callEngine,
         direct: callDirect,
         directPrepared: callDirectPrepared,
+        httpFloor: callFloor,
       } as const;
       type Side = keyof typeof sides;
-      const samples: Record<Side, number[]> = { api: [], engine: [], direct: [], directPrepared: [] };
+      const samples: Record<Side, number[]> = {
+        api: [],
+        engine: [],
+        direct: [],
+        directPrepared: [],
+        httpFloor: [],
+      };
       for (let i = 0; i < WARMUP; i++) for (const side of Object.keys(sides) as Side[]) await sides[side](i);
-      const rotations: Side[][] = [
-        ['api', 'engine', 'direct', 'directPrepared'],
-        ['directPrepared', 'api', 'engine', 'direct'],
-        ['direct', 'directPrepared', 'api', 'engine'],
-        ['engine', 'direct', 'directPrepared', 'api'],
-      ];
+      const order: Side[] = ['api', 'engine', 'direct', 'directPrepared', 'httpFloor'];
+      const rotations: Side[][] = order.map((_, r) => [...order.slice(r), ...order.slice(0, r)]);
       for (let i = 0; i < ITERATIONS; i++) {
         // Rotate which side goes first so none profits from warmer caches.
         for (const side of rotations[i % rotations.length]) {
@@ -410,6 +447,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       const engineRps = await throughput(callEngine);
       const directRps = await throughput(callDirect);
       const directPreparedRps = await throughput(callDirectPrepared);
+      const floorRps = await throughput(callFloor);
 
       // Parse + plan only (no I/O): the plan cache makes this a parse and a lookup.
       const coldEngine = new DataApiEngine({
@@ -432,6 +470,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       const inProcess = summarize(samples.engine);
       const directSummary = summarize(samples.direct);
       const preparedSummary = summarize(samples.directPrepared);
+      const floorSummary = summarize(samples.httpFloor);
       results[testCase.name] = {
         description: testCase.description,
         rowsPerResponse: rows,
@@ -439,6 +478,11 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         engine: { ...inProcess, requestsPerSecond: engineRps },
         direct: { ...directSummary, requestsPerSecond: directRps },
         directPrepared: { ...preparedSummary, requestsPerSecond: directPreparedRps },
+        httpFloor: { ...floorSummary, requestsPerSecond: floorRps },
+        // The same statement behind the same HTTP server without the engine, against direct SQL:
+        // the part of ratioP50 that is transport.
+        floorRatioP50: Math.round((floorSummary.p50 / directSummary.p50) * 100) / 100,
+        apiVsFloorP50: Math.round((api.p50 / floorSummary.p50) * 100) / 100,
         ratioP50: Math.round((api.p50 / directSummary.p50) * 100) / 100,
         ratioP50VsPrepared: Math.round((api.p50 / preparedSummary.p50) * 100) / 100,
         engineRatioP50: Math.round((inProcess.p50 / directSummary.p50) * 100) / 100,
@@ -449,6 +493,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       ctx.log(
         `${testCase.name}: api p50 ${api.p50} ms p95 ${api.p95} ms ${apiRps} req/s | engine p50 ${inProcess.p50} ms ${engineRps} req/s | ` +
           `direct p50 ${directSummary.p50} ms p95 ${directSummary.p95} ms ${directRps} req/s | prepared p50 ${preparedSummary.p50} ms | ` +
+          `http floor p50 ${floorSummary.p50} ms (${(floorSummary.p50 / directSummary.p50).toFixed(2)}× direct) | ` +
           `ratio ${(api.p50 / directSummary.p50).toFixed(2)} (vs prepared ${(api.p50 / preparedSummary.p50).toFixed(2)}) ` +
           `(engine ${(inProcess.p50 / directSummary.p50).toFixed(2)}) | parse+plan ${parsePlanMicros.toFixed(1)} µs`,
       );

@@ -124,7 +124,8 @@ CREATE TABLE ${S}.evidences (
   hypothesis_id uuid NOT NULL REFERENCES ${S}.hypotheses(id) ON DELETE CASCADE,
   description text NOT NULL,
   component_id uuid,
-  config_id uuid REFERENCES ${S}.config_items(id)
+  config_id uuid REFERENCES ${S}.config_items(id),
+  done boolean
 );
 CREATE TABLE ${S}.access_tokens (
   id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
@@ -210,10 +211,10 @@ INSERT INTO ${S}.hypotheses (id, incident_id, title, type, created_by) VALUES
   ('${ID.hPrimary}', '${ID.dbDown}', 'Primary crashed', 'root', '${ID.alice}'),
   ('${ID.hNetwork}', '${ID.dbDown}', 'Network partition', 'factor', '${ID.bob}'),
   ('${ID.hGc}', '${ID.slowApi}', 'GC pauses', 'root', '${ID.bob}');
-INSERT INTO ${S}.evidences (id, hypothesis_id, description, component_id, config_id) VALUES
-  ('${ID.ePrimaryLog}', '${ID.hPrimary}', 'Crash in the primary log', '${ID.componentDb}', '${ID.dbPrimary}'),
-  ('${ID.eReplicaLag}', '${ID.hPrimary}', 'Replica lag', '${ID.componentDb}', '${ID.dbReplica}'),
-  ('${ID.eHeap}', '${ID.hGc}', 'Heap graph', '${ID.componentApi}', '${ID.apiDeployment}');
+INSERT INTO ${S}.evidences (id, hypothesis_id, description, component_id, config_id, done) VALUES
+  ('${ID.ePrimaryLog}', '${ID.hPrimary}', 'Crash in the primary log', '${ID.componentDb}', '${ID.dbPrimary}', true),
+  ('${ID.eReplicaLag}', '${ID.hPrimary}', 'Replica lag', '${ID.componentDb}', '${ID.dbReplica}', false),
+  ('${ID.eHeap}', '${ID.hGc}', 'Heap graph', '${ID.componentApi}', '${ID.apiDeployment}', NULL);
 INSERT INTO ${S}.access_tokens (name, value, person_id) VALUES ('ci', 'secret-hash-value', '${ID.alice}');
 `;
 

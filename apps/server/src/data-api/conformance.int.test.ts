@@ -142,6 +142,45 @@ const readScenarios: Scenario[] = [
     },
   },
   {
+    name: 'embed by foreign-key column with * (hidden columns left out)',
+    http: { url: '/access_tokens?select=name,person_id(*)' },
+    client: (db) => db.from('access_tokens').select('name,person_id(*)'),
+    expect: {
+      status: 200,
+      check: (body) => {
+        const rows = body as Array<{ name: string; person_id: Record<string, unknown> }>;
+        expect(rows.map((row) => row.name)).toEqual(['ci']);
+        expect(Object.keys(rows[0].person_id).sort()).toEqual([
+          'avatar',
+          'created_at',
+          'deleted_at',
+          'email',
+          'id',
+          'name',
+        ]);
+        expect(rows[0].person_id.name).toBe('Alice');
+      },
+    },
+  },
+  {
+    name: 'a many-to-many is hinted by its junction table only (a junction key name matches nothing)',
+    http: { url: '/people?select=name,teams!team_members(name)&name=eq.Alice' },
+    client: (db) => db.from('people').select('name,teams!team_members(name)').eq('name', 'Alice'),
+    expect: { status: 200, body: [{ name: 'Alice', teams: names('SRE') }] },
+  },
+  {
+    name: 'a junction foreign-key name as a many-to-many hint: 400 PGRST200',
+    http: { url: '/people?select=name,teams!team_members_team_id_fkey(name)' },
+    client: (db) => db.from('people').select('name,teams!team_members_team_id_fkey(name)'),
+    expect: { status: 400, code: 'PGRST200' },
+  },
+  {
+    name: 'GET ignores Prefer: return=representation and Content-Type (clients send them on every call)',
+    http: { url: '/people?select=name&order=name&limit=2', headers: REPRESENTATION },
+    client: (db) => db.from('people').select('name').order('name').limit(2),
+    expect: { status: 200, body: names('Alice', 'Bob') },
+  },
+  {
     name: 'embed by table name with a constraint-name hint and a column hint',
     http: {
       url: `/incidents?select=title,creator:people!incidents_created_by_fkey(name),lead:people!commander_id(name)&id=eq.${ID.certExpiry}`,
@@ -338,6 +377,29 @@ const readScenarios: Scenario[] = [
     http: { url: '/people?select=name&deleted_at=not.is.null' },
     client: (db) => db.from('people').select('name').not('deleted_at', 'is', null),
     expect: { status: 200, body: names('Dan') },
+  },
+  {
+    name: 'is.true',
+    http: { url: '/evidences?select=description&done=is.true' },
+    client: (db) => db.from('evidences').select('description').is('done', true),
+    expect: { status: 200, body: [{ description: 'Crash in the primary log' }] },
+  },
+  {
+    name: 'is.false',
+    http: { url: '/evidences?select=description&done=is.false' },
+    client: (db) => db.from('evidences').select('description').is('done', false),
+    expect: { status: 200, body: [{ description: 'Replica lag' }] },
+  },
+  {
+    name: 'not.is.true keeps NULLs (IS NOT TRUE)',
+    http: { url: '/evidences?select=description&done=not.is.true&order=description' },
+    client: (db) => db.from('evidences').select('description').not('done', 'is', true).order('description'),
+    expect: { status: 200, body: [{ description: 'Heap graph' }, { description: 'Replica lag' }] },
+  },
+  {
+    name: 'is with a value other than null, true, false, unknown: 400 PGRST100',
+    http: { url: '/evidences?select=description&done=is.maybe' },
+    expect: { status: 400, code: 'PGRST100' },
   },
   {
     name: 'empty value: not.eq. (NULLs are not "not empty")',

@@ -106,7 +106,7 @@ export function createDataApiAuthorizer(options: { pool: Pool }): DataApiAuthori
     const scope = ROW_SCOPED_RELATIONS[target.relation];
     if (auth && scope && hasScopedPermissions(auth)) {
       const scoped = await scopedPermissionsOf(options.pool, request, auth);
-      const restriction = rowRestriction(scoped, target.relation, scope, access.object, requested);
+      const restriction = rowRestriction(scoped, scope, access.object, requested);
       if (decision.allow) {
         if (restriction.deny)
           decision = { allow: true, rowFilters: [{ kind: 'not', filter: restriction.deny }] };
@@ -132,9 +132,10 @@ export function createDataApiAuthorizer(options: { pool: Pool }): DataApiAuthori
 interface ScopeBase {
   readonly table: string;
   /** object_selector keys whose selectors match rows of this table. */
-  readonly selectorKey: 'configs' | 'checks' | 'canaries' | 'playbooks' | 'components' | 'connections';
-  /** The single-target column of a permission row that names one row of this table. */
-  readonly target: 'config_id' | 'check_id' | 'canary_id' | 'playbook_id' | 'component_id' | 'connection_id';
+  readonly selectorKey:
+    'configs' | 'checks' | 'canaries' | 'playbooks' | 'components' | 'connections' | 'topologies';
+  /** The single-target column of a permission row that names one row of this table (none for topologies). */
+  readonly target?: 'config_id' | 'check_id' | 'canary_id' | 'playbook_id' | 'component_id' | 'connection_id';
   /** `tags` where the table has them; otherwise tags match `labels`. */
   readonly tagsColumn: 'tags' | 'labels';
   readonly columns: ReadonlySet<string>;
@@ -185,17 +186,99 @@ const BASES: Record<ScopeBase['selectorKey'], ScopeBase> = {
     tagsColumn: 'labels',
     columns: new Set([...COMMON_COLUMNS, 'type']),
   },
+  topologies: {
+    table: 'topologies',
+    selectorKey: 'topologies',
+    tagsColumn: 'labels',
+    columns: new Set(COMMON_COLUMNS),
+  },
 };
 
-/** Relations whose rows are rows of a base table (`key` holds the base row's id). */
-interface RowScope {
+/** One step from a relation's row to rows of `relation` whose `column` equals the row's `from`. */
+type Hop = readonly [relation: string, column: string, from: string];
+
+/** How rows of a relation reach the base rows permission rows match. */
+interface ScopeLink {
   readonly base: ScopeBase;
-  readonly key: string;
+  /** Steps from the relation to the base table; empty when the relation is the base table. */
+  readonly path: readonly Hop[];
+  /**
+   * Only permission rows that name base rows (a target or an object selector) apply through this
+   * link: a check inherits what names its canary, not a tag rule about canaries' labels.
+   */
+  readonly namedOnly?: boolean;
+}
+
+/**
+ * The row scope of a relation. `any`: a row matches a permission row when one link does (a
+ * check by itself or through its canary, an incident through any config item, component or
+ * check its evidences reference). `all`: allow rows must match every link (both ends of a
+ * config relationship); a deny row matching any link hides the row either way.
+ */
+export interface RowScope {
+  readonly links: readonly ScopeLink[];
+  readonly combine: 'any' | 'all';
+  /** Permission rows apply only when their object is this one or `*` (incidents). */
+  readonly object?: string;
+}
+
+/** `key` of the relation holds the id of a base row (the relation is the base table when it is `id` there). */
+function linkTo(base: ScopeBase, relation: string, key: string, namedOnly = false): ScopeLink {
+  return { base, path: relation === base.table && key === 'id' ? [] : [[base.table, 'id', key]], namedOnly };
 }
 
 function scoped(base: ScopeBase, relations: Record<string, string>): Record<string, RowScope> {
-  return Object.fromEntries(Object.entries(relations).map(([relation, key]) => [relation, { base, key }]));
+  return Object.fromEntries(
+    Object.entries(relations).map(([relation, key]) => [
+      relation,
+      { links: [linkTo(base, relation, key)], combine: 'any' },
+    ]),
+  );
 }
+
+/** Checks, their statuses and check views: the check's own scope, and its canary's named rules. */
+function checkScopes(
+  relations: Record<string, { check: string; canary?: string }>,
+): Record<string, RowScope> {
+  return Object.fromEntries(
+    Object.entries(relations).map(([relation, { check, canary }]) => {
+      const own = linkTo(BASES.checks, relation, check);
+      const parent: ScopeLink = canary
+        ? { base: BASES.canaries, path: [['canaries', 'id', canary]], namedOnly: true }
+        : {
+            base: BASES.canaries,
+            path: [...own.path, ['canaries', 'id', 'canary_id']],
+            namedOnly: true,
+          };
+      return [relation, { links: [own, parent], combine: 'any' } satisfies RowScope];
+    }),
+  );
+}
+
+/**
+ * Incident rows are scoped by what their evidences are about: an incident matches a permission
+ * row (whose object is `incident` or `*`) when one of its hypotheses' evidences references a
+ * config item, component or check (or a check of a canary) the row matches. `toIncidentEvidences`
+ * are the steps from the relation to the incident's evidences.
+ */
+function incidentScope(toEvidences: readonly Hop[]): RowScope {
+  return {
+    object: 'incident',
+    combine: 'any',
+    links: [
+      { base: BASES.configs, path: [...toEvidences, ['config_items', 'id', 'config_id']] },
+      { base: BASES.components, path: [...toEvidences, ['components', 'id', 'component_id']] },
+      { base: BASES.checks, path: [...toEvidences, ['checks', 'id', 'check_id']] },
+      {
+        base: BASES.canaries,
+        path: [...toEvidences, ['checks', 'id', 'check_id'], ['canaries', 'id', 'canary_id']],
+        namedOnly: true,
+      },
+    ],
+  };
+}
+
+const EVIDENCES_OF_INCIDENT: Hop = ['evidences', 'hypothesis_id', 'id'];
 
 export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
   ...scoped(BASES.configs, {
@@ -205,12 +288,58 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
     config_changes: 'config_id',
     config_analysis: 'config_id',
     config_analysis_items: 'config_id',
+    config_component_relationships: 'config_id',
   }),
-  ...scoped(BASES.checks, { checks: 'id', check_names: 'id', check_statuses: 'check_id' }),
-  ...scoped(BASES.canaries, { canaries: 'id', canary_names: 'id' }),
+  // An edge is visible when both of its ends are.
+  config_relationships: {
+    combine: 'all',
+    links: [
+      linkTo(BASES.configs, 'config_relationships', 'config_id'),
+      linkTo(BASES.configs, 'config_relationships', 'related_id'),
+    ],
+  },
+  ...checkScopes({
+    checks: { check: 'id', canary: 'canary_id' },
+    check_names: { check: 'id', canary: 'canary_id' },
+    check_statuses: { check: 'check_id' },
+    checks_by_component: { check: 'id', canary: 'canary_id' },
+    check_summary_for_config: { check: 'id', canary: 'canary_id' },
+    check_component_relationships: { check: 'check_id', canary: 'canary_id' },
+    check_config_relationships: { check: 'check_id', canary: 'canary_id' },
+  }),
+  ...scoped(BASES.canaries, { canaries: 'id', canary_names: 'id', canaries_with_status: 'id' }),
   ...scoped(BASES.playbooks, { playbooks: 'id', playbook_names: 'id', playbook_runs: 'playbook_id' }),
-  ...scoped(BASES.components, { components: 'id', component_names: 'id' }),
+  ...Object.fromEntries(
+    ['components', 'component_names'].map((relation) => [
+      relation,
+      {
+        combine: 'any',
+        links: [
+          linkTo(BASES.components, relation, 'id'),
+          { base: BASES.topologies, path: [['topologies', 'id', 'topology_id']], namedOnly: true },
+        ],
+      } satisfies RowScope,
+    ]),
+  ),
+  ...scoped(BASES.topologies, { topologies: 'id' }),
   ...scoped(BASES.connections, { connections: 'id' }),
+  ...Object.fromEntries(
+    ['incidents', 'incident_summary', 'incidents_by_config', 'incidents_by_component'].map((relation) => [
+      relation,
+      incidentScope([['hypotheses', 'incident_id', 'id'], EVIDENCES_OF_INCIDENT]),
+    ]),
+  ),
+  ...Object.fromEntries(
+    ['hypotheses', 'comments', 'responders', 'incident_histories'].map((relation) => [
+      relation,
+      incidentScope([['hypotheses', 'incident_id', 'incident_id'], EVIDENCES_OF_INCIDENT]),
+    ]),
+  ),
+  evidences: incidentScope([
+    ['hypotheses', 'id', 'hypothesis_id'],
+    ['hypotheses', 'incident_id', 'incident_id'],
+    EVIDENCES_OF_INCIDENT,
+  ]),
 };
 
 const TARGET_COLUMNS = [
@@ -299,32 +428,59 @@ function mayUseRowGrants(auth: AuthContext, object: string | undefined, action: 
   return true;
 }
 
-/** OR of the matching rows of the allow rows and of the deny rows that apply to the action. */
+/**
+ * The rows of the relation the allow rows match, and those the deny rows that apply to the
+ * action match (each link's matches OR-ed, then carried to the relation along the link's path).
+ */
 function rowRestriction(
   permissions: readonly ScopedPermission[],
-  relation: string,
   scope: RowScope,
   object: string | undefined,
   action: RequestedAction,
 ): { allow: RowFilter | null; deny: RowFilter | null } {
-  const allows: RowFilter[] = [];
-  const denies: RowFilter[] = [];
+  const allows: RowFilter[][] = scope.links.map(() => []);
+  const denies: RowFilter[][] = scope.links.map(() => []);
   const now = Date.now();
   for (const scopedPermission of permissions) {
     const { permission } = scopedPermission;
     if (permission.until && new Date(permission.until).getTime() <= now) continue;
     if (!actionCovers(permission.action, action, permission.deny ? 'deny' : 'allow')) continue;
-    const match = matchingRows(scopedPermission, scope.base, object, permission.deny);
-    if (!match) continue;
-    (permission.deny ? denies : allows).push(match);
+    if (scope.object && permission.object !== scope.object && permission.object !== '*') continue;
+    const names =
+      isTargeted(permission) ||
+      (scopedPermission.objectSelector !== null && Object.keys(scopedPermission.objectSelector).length > 0);
+    scope.links.forEach((link, i) => {
+      if (link.namedOnly && !names) return;
+      const match = matchingRows(scopedPermission, link.base, object, permission.deny);
+      if (match) (permission.deny ? denies : allows)[i].push(match);
+    });
   }
-  const onRelation = (filters: RowFilter[]): RowFilter | null => {
-    if (filters.length === 0) return null;
-    const filter: RowFilter = filters.length === 1 ? filters[0] : { kind: 'or', filters };
-    if (relation === scope.base.table) return filter;
-    return { kind: 'exists', relation: scope.base.table, on: [['id', scope.key]], where: [filter] };
+  const onLinks = (perLink: RowFilter[][]): Array<RowFilter | null> =>
+    perLink.map((filters, i) => {
+      if (filters.length === 0) return null;
+      let filter: RowFilter = filters.length === 1 ? filters[0] : { kind: 'or', filters };
+      for (const [relation, column, from] of [...scope.links[i].path].reverse()) {
+        filter = { kind: 'exists', relation, on: [[column, from]], where: [filter] };
+      }
+      return filter;
+    });
+  const any = (filters: Array<RowFilter | null>): RowFilter | null => {
+    const present = filters.filter((filter): filter is RowFilter => filter !== null);
+    if (present.length === 0) return null;
+    return present.length === 1 ? present[0] : { kind: 'or', filters: present };
   };
-  return { allow: onRelation(allows), deny: onRelation(denies) };
+  const allowLinks = onLinks(allows);
+  let allow: RowFilter | null;
+  if (scope.combine === 'all') {
+    allow = allowLinks.some((filter) => filter === null)
+      ? null
+      : allowLinks.length === 1
+        ? allowLinks[0]
+        : { kind: 'and', filters: allowLinks as RowFilter[] };
+  } else {
+    allow = any(allowLinks);
+  }
+  return { allow, deny: any(onLinks(denies)) };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -343,11 +499,15 @@ function matchingRows(
 ): RowFilter | null {
   const { permission, objectSelector, tags, agents } = scopedPermission;
   const unsupported = deny ? ALWAYS : NEVER;
+  // A row about another kind of object (an incident rule naming a config item) does not reach
+  // this relation's rows.
+  if (permission.object && permission.object !== '*' && permission.object !== object) return null;
   const conditions: RowFilter[] = [];
   const targets = TARGET_COLUMNS.filter((key) => permission[key] !== null);
   if (targets.length > 0) {
-    if (targets.some((key) => key !== base.target)) return null;
-    const id = permission[base.target]!;
+    const target = base.target;
+    if (!target || targets.some((key) => key !== target)) return null;
+    const id = permission[target]!;
     conditions.push(UUID.test(id) ? { kind: 'compare', column: 'id', op: 'eq', value: id } : NEVER);
   } else if (objectSelector && Object.keys(objectSelector).length > 0) {
     const selectors = objectSelector[base.selectorKey];

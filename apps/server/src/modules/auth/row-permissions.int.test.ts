@@ -324,8 +324,10 @@ describe('every row-scoped relation', () => {
             playbooks: selector,
             components: selector,
             connections: selector,
+            topologies: selector,
           },
         },
+        { action: 'read', object: 'incident', objectSelector: { configs: selector, checks: selector } },
         { action: 'read', deny: true, object: '*', agents: ['edge-agent'] },
       ],
     );

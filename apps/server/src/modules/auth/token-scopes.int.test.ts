@@ -73,7 +73,9 @@ async function createToken(role: Role, scope: readonly Scope[]): Promise<string>
 beforeAll(async () => {
   db = await createTestDatabase();
   testApp = await buildAuthTestApp(db.pool, {
-    register: (app) => app.register(mcpRoutes, { pool: db.pool }),
+    register: async (app) => {
+      await app.register(mcpRoutes, { pool: db.pool });
+    },
   });
   for (const role of ROLES) {
     const person = await createTestPerson(db.pool, { roles: [role] });

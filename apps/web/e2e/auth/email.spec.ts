@@ -1,5 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { AuthScreens, registerAccount, signIn } from '../fixtures/auth';
+import {
+  AuthScreens,
+  expectVerificationScreen,
+  registerAccount,
+  signIn,
+  submitRegistration,
+} from '../fixtures/auth';
 import { codeIn, linkIn, mailsTo, uniqueEmail, waitForMail } from '../fixtures/identity-peer';
 
 /** Whether the signed-in person's email address is verified, as the session says. */
@@ -12,11 +18,14 @@ async function addressVerified(page: Page): Promise<boolean | undefined> {
   return body.identity.verifiable_addresses[0]?.verified;
 }
 
-test('sign up, then verify the address by the link in the email', async ({ page, baseURL }) => {
+test('sign up shows the verification screen; the emailed link verifies and Continue goes on signed in', async ({
+  page,
+  baseURL,
+}) => {
   const email = uniqueEmail('signup');
-  await registerAccount(page, { email, returnTo: '/profile-settings' });
-  const screens = new AuthScreens(page);
-  await expect(screens.section('Profile Settings').getByLabel('Email')).toHaveValue(email);
+  const returnTo = '/profile-settings';
+  await submitRegistration(page, { email, returnTo });
+  await expectVerificationScreen(page, returnTo);
   expect(await addressVerified(page)).toBe(false);
 
   const mail = await waitForMail(email, 'Verify your email address for Opsdeck');
@@ -27,6 +36,10 @@ test('sign up, then verify the address by the link in the email', async ({ page,
   await page.waitForURL((url) => url.pathname === '/verification');
   await expect(page.getByRole('heading', { name: 'Verify your account' })).toBeVisible();
   await expect(page.getByText('Your email address has been verified.')).toBeVisible();
+  await page.getByRole('link', { name: 'Continue', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === returnTo);
+  const screens = new AuthScreens(page);
+  await expect(screens.section('Profile Settings').getByLabel('Email')).toHaveValue(email);
   expect(await addressVerified(page)).toBe(true);
 
   // The link works once.
@@ -35,6 +48,25 @@ test('sign up, then verify the address by the link in the email', async ({ page,
   await expect(
     page.getByText('This verification link is invalid, has expired or was already used. Request a new one.'),
   ).toBeVisible();
+});
+
+test('sign up, then the emailed code typed into the verification screen verifies the address', async ({
+  page,
+}) => {
+  const email = uniqueEmail('signup-code');
+  const returnTo = '/settings/jobs?page=2';
+  await submitRegistration(page, { email, returnTo });
+  await expectVerificationScreen(page, returnTo);
+  const mail = await waitForMail(email, 'Verify your email address for Opsdeck');
+  await page.getByLabel('Verification code').fill(codeIn(mail));
+  await page.getByRole('button', { name: 'Submit', exact: true }).click();
+  await expect(page.getByText('Your email address has been verified.')).toBeVisible();
+  expect(await addressVerified(page)).toBe(true);
+  await page.getByRole('link', { name: 'Continue', exact: true }).click();
+  await page.waitForURL((url) => url.pathname === '/settings/jobs' && url.search === '?page=2');
+  const whoami = await page.request.get('/api/auth/whoami');
+  expect(whoami.status()).toBe(200);
+  expect(((await whoami.json()) as { payload: { user: { email: string } } }).payload.user.email).toBe(email);
 });
 
 test('a forgotten password is recovered with the emailed code, and the new one signs in', async ({

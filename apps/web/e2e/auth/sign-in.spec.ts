@@ -1,4 +1,4 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, request, test, type Page } from '@playwright/test';
 import { ADMIN, AuthScreens, registerAccount, signIn } from '../fixtures/auth.js';
 import { totpCode } from '../fixtures/totp.js';
 
@@ -35,6 +35,32 @@ test('sign out, then signing in again lands back on the same path and query', as
   const screens = new AuthScreens(page);
   await screens.submitPassword(ADMIN.email, ADMIN.password);
   await page.waitForURL((url) => url.pathname === '/settings/jobs' && url.search === '?page=2');
+});
+
+test('a session that ends while the app is open sends the next API call to login, and back', async ({
+  page,
+  baseURL,
+}) => {
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/jobs?page=2');
+  await expect(page.getByRole('heading', { name: 'Jobs History', level: 1 })).toBeVisible();
+  // The session ends on the server (signed out with the same cookie elsewhere); this browser
+  // still holds the cookie, as it would hold an expired one.
+  const elsewhere = await request.newContext({ baseURL, storageState: await page.context().storageState() });
+  const logout = await elsewhere.get('/api/auth/self-service/logout/browser');
+  const { logout_token: token } = (await logout.json()) as { logout_token: string };
+  const ended = await elsewhere.get(`/api/auth/self-service/logout?token=${encodeURIComponent(token)}`, {
+    headers: { Accept: 'application/json' },
+  });
+  expect(ended.status()).toBe(204);
+  await elsewhere.dispose();
+  expect((await page.context().cookies()).some((cookie) => cookie.name === 'opsdeck_session')).toBe(true);
+
+  // Moving within the app (no reload): its next API call answers 401.
+  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Health' }).click();
+  await page.waitForURL((url) => url.pathname === '/login');
+  expect(new URL(page.url()).searchParams.get('return_to')).toMatch(/^\/health/);
+  await new AuthScreens(page).submitPassword(ADMIN.email, ADMIN.password);
+  await page.waitForURL((url) => url.pathname === '/health');
 });
 
 test('an unknown visitor is sent to the login screen with return_to', async ({ page }) => {

@@ -174,11 +174,11 @@ describe('verification by email', () => {
     expect(session.identity.verifiable_addresses[0]?.verified).toBe(true);
   });
 
-  it('the verification link verifies from any browser', async () => {
+  it('the verification link verifies from any browser, and keeps where the person was going', async () => {
     const person = await createTestPerson(db.pool, { roles: ['viewer'], verified: false });
     const browser = new TestBrowser(testApp.app);
     await browser.signIn(person.email, person.password);
-    const flow = await browser.startFlow('verification');
+    const flow = await browser.startFlow('verification', `?return_to=${encodeURIComponent('/health?x=1')}`);
     expect(flow.ui.nodes.find((entry) => entry.name === 'email')?.value).toBe(person.email);
     const before = smtp.messages.length;
     expect((await browser.submitFlow(flow, { method: 'code', email: person.email })).statusCode).toBe(200);
@@ -194,6 +194,7 @@ describe('verification by email', () => {
       )
     ).json<FlowJson>();
     expect(shown.state).toBe('passed_challenge');
+    expect(shown.return_to).toBe('/health?x=1');
     const address = await db.pool.query<{ verified: boolean }>(
       'SELECT verified FROM auth_verifiable_addresses WHERE person_id = $1',
       [person.id],

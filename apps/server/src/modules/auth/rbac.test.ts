@@ -194,6 +194,14 @@ describe('token scopes', () => {
     expect(authorize(auth, 'canaries', 'read').allow).toBe(false);
   });
 
+  it('count together per object: create, update and delete scopes allow a generic write', () => {
+    const writes = ['create', 'update', 'delete'].map((action) => ({ object: 'canaries', action }));
+    expect(authorize(context(['editor'], [], writes), 'canaries', 'write').allow).toBe(true);
+    expect(authorize(context(['editor'], [], writes.slice(0, 2)), 'canaries', 'write').allow).toBe(false);
+    const spread = [...writes.slice(0, 2), { object: 'playbooks', action: 'delete' }];
+    expect(authorize(context(['editor'], [], spread), 'canaries', 'write').allow).toBe(false);
+  });
+
   it('an unscoped token has the owner rights', () => {
     const auth = context(['editor'], [], []);
     expect(authorize(auth, 'canaries', 'write').allow).toBe(true);

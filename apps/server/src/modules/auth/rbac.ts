@@ -176,18 +176,21 @@ export function authorize(
   return { allow: true };
 }
 
-/** Whether a token's scopes cover an action on a scope object ('mcp' takes only '*'). */
+/**
+ * Whether a token's scopes cover an action on a scope object ('mcp' takes only '*'). The
+ * object's scopes count together: a generic `write` needs create, update and delete, which
+ * settings §3 only offers as three scopes.
+ */
 export function tokenScopesAllow(
   scopes: readonly TokenScope[],
   object: string | undefined,
   action: RequestedAction | '*',
 ): boolean {
   if (!object || !(TOKEN_SCOPE_OBJECTS as readonly string[]).includes(object)) return false;
-  return scopes.some((scope) => {
-    if (scope.object !== object) return false;
-    if (action === '*') return scope.action === '*';
-    return actionCovers(scope.action, action, 'allow');
-  });
+  const actions = scopes.filter((scope) => scope.object === object).map((scope) => scope.action);
+  if (actions.length === 0) return false;
+  if (action === '*') return actions.includes('*');
+  return actionCovers(actions.join(','), action, 'allow');
 }
 
 /**

@@ -16,6 +16,7 @@ import {
   flowErrors,
   flowView,
   insertFlow,
+  loadFlow,
   node,
   REQUIRED,
   saveFlow,
@@ -357,15 +358,23 @@ export async function followRecoveryLink(deps: FlowDeps, call: FlowCall, token: 
   return screenUrl('settings', { flow: settings.id });
 }
 
-/** GET of a verification link from an email: marks the address verified and shows the result. */
+/**
+ * GET of a verification link from an email: marks the address verified and shows the result,
+ * keeping the return_to of the flow that sent the link (after registration: where the person
+ * was going), so the screen's Continue leads there.
+ */
 export async function followVerificationLink(deps: FlowDeps, call: FlowCall, token: string): Promise<string> {
   const redeemed = await redeemLinkToken(deps.pool, 'verification', token);
+  let returnTo = '/';
   if (redeemed?.personId) {
     await markAddressVerified(deps.pool, redeemed.personId, redeemed.address);
-    if (redeemed.flowId) await expireFlow(deps.pool, redeemed.flowId);
+    if (redeemed.flowId) {
+      returnTo = (await loadFlow(deps.pool, redeemed.flowId, 'verification'))?.returnTo ?? '/';
+      await expireFlow(deps.pool, redeemed.flowId);
+    }
   }
   const flow = await createCodeFlow(deps, call, 'verification', {
-    returnTo: '/',
+    returnTo,
     state: redeemed?.personId ? 'passed_challenge' : 'choose_method',
     messages: [
       redeemed?.personId

@@ -1,4 +1,4 @@
-import { RESOURCES, type Role } from '@opsdeck/contracts';
+import { RESOURCES, TOKEN_SCOPE_OBJECTS, type Role } from '@opsdeck/contracts';
 import Fastify, {
   type FastifyInstance,
   type FastifyServerOptions,
@@ -38,8 +38,10 @@ export interface TestApp {
 
 /**
  * An app with the auth plugin and routes, the real data API at /api/db, one route per resource
- * at /api/test/<resource> (GET needs read, POST write, through requirePermission) and the open
- * /api/version.
+ * at /api/test/<resource> (GET needs read, POST write, through requirePermission), one per token
+ * scope object at /api/test/object/<object> (the database resource under that object, as the
+ * catalog routes do), POST /api/test/playbooks/run and /approve (playbook:run, playbook:approve)
+ * and the open /api/version. `register` adds more routes before the app is ready.
  */
 export async function buildAuthTestApp(
   pool: Pool,
@@ -49,6 +51,7 @@ export async function buildAuthTestApp(
     logger?: Logger;
     fastify?: FastifyServerOptions;
     secrets?: SecretBox;
+    register?: (app: FastifyInstance) => Promise<void> | void;
   } = {},
 ): Promise<TestApp> {
   const config = testAuthConfig(options.config);
@@ -76,7 +79,27 @@ export async function buildAuthTestApp(
       ok: true,
     }));
   }
+  for (const object of TOKEN_SCOPE_OBJECTS.filter((name) => name !== 'mcp')) {
+    app.get(
+      `/api/test/object/${object}`,
+      { preHandler: requirePermission('database', 'read', { object }) },
+      async () => ({ ok: true }),
+    );
+    app.post(
+      `/api/test/object/${object}`,
+      { preHandler: requirePermission('database', 'write', { object }) },
+      async () => ({ ok: true }),
+    );
+  }
+  for (const verb of ['run', 'approve'] as const) {
+    app.post(
+      `/api/test/playbooks/${verb}`,
+      { preHandler: requirePermission('playbooks', `playbook:${verb}`) },
+      async () => ({ ok: true }),
+    );
+  }
   app.get('/api/version', async () => ({ version: 'test' }));
+  await options.register?.(app);
   await app.ready();
   return { app, config };
 }

@@ -91,6 +91,25 @@ export function getFlow(type: FlowType, id: string): Promise<Flow> {
 }
 
 /**
+ * Where a finished flow continues when the server asks for more than the redirect: after a
+ * registration whose address needs verifying, `continue_with` holds `show_verification_ui` with
+ * the verification flow (its code was just emailed), shown at /verification; return_to goes
+ * along, so the verification screen leads on to where the user was going.
+ */
+export function continueWithLocation(continueWith: unknown, returnTo: string): string | undefined {
+  if (!Array.isArray(continueWith)) return undefined;
+  for (const item of continueWith as unknown[]) {
+    if (!item || typeof item !== 'object') continue;
+    const entry = item as { action?: unknown; flow?: { id?: unknown } };
+    if (entry.action === 'show_verification_ui' && typeof entry.flow?.id === 'string') {
+      const params = new URLSearchParams({ flow: entry.flow.id, return_to: returnTo });
+      return `/verification?${params.toString()}`;
+    }
+  }
+  return undefined;
+}
+
+/**
  * Submits a flow. A 400 carrying the flow is not a failure: the form re-renders with the
  * server's messages. Other errors are thrown as ApiError (read them with flowErrorOf).
  */
@@ -113,7 +132,7 @@ export async function submitFlow(
         : typeof record.return_to === 'string'
           ? record.return_to
           : '/';
-    return { kind: 'done', redirectTo };
+    return { kind: 'done', redirectTo: continueWithLocation(record.continue_with, redirectTo) ?? redirectTo };
   } catch (error) {
     if (error instanceof ApiError && error.status === 400 && isFlow(error.body)) {
       return { kind: 'flow', flow: error.body, status: 400 };

@@ -241,6 +241,8 @@ export class DataApiEngine {
     const prepared = this.prepare(request, catalog);
     const { method, media, prefs, body, plan } = prepared;
     if (method === 'PATCH' && body?.isEmptyPatch) {
+      // Nothing to write, but the caller must still be allowed to write here.
+      await this.authorizeTouched(plan, authorize);
       return this.emptyPatchResponse(prefs, media);
     }
     const bound = await this.bind(request, prepared, catalog, authorize);
@@ -265,16 +267,13 @@ export class DataApiEngine {
     return this.buildResponse(request, plan, result, bound.paging, media, prefs);
   }
 
-  /** Authorization of every relation the plan touches (before any SQL runs), then the bound statements. */
-  private async bind(
-    request: EngineRequest,
-    prepared: PreparedRequest,
-    catalog: Catalog,
+  /** Every (relation, action) the plan touches, decided together (the hook may query the database):
+   * throws the first refusal, else returns the row filters to add per relation. */
+  private async authorizeTouched(
+    plan: PreparedRequest['plan'],
     authorize: TargetAuthorizer,
-  ): Promise<{ main: BoundStatement; plannedCount: BoundStatement | null; paging: Paging }> {
-    const { plan, query, body, method, argsText } = prepared;
+  ): Promise<Map<string, RowFilter[]>> {
     const rowFilters = new Map<string, RowFilter[]>();
-    // Every (relation, action) the plan touches, decided together (the hook may query the database).
     const decisions = await Promise.all(
       plan.touched.map((touched) =>
         authorize({ relation: touched.relation, kind: touched.kind }, touched.action),
@@ -289,6 +288,18 @@ export class DataApiEngine {
         rowFilters.set(touched.relation, list);
       }
     });
+    return rowFilters;
+  }
+
+  /** Authorization of every relation the plan touches (before any SQL runs), then the bound statements. */
+  private async bind(
+    request: EngineRequest,
+    prepared: PreparedRequest,
+    catalog: Catalog,
+    authorize: TargetAuthorizer,
+  ): Promise<{ main: BoundStatement; plannedCount: BoundStatement | null; paging: Paging }> {
+    const { plan, query, body, method, argsText } = prepared;
+    const rowFilters = await this.authorizeTouched(plan, authorize);
     const final = finalizePlan(catalog, plan, rowFilters);
     const paging = computePaging(
       query,

@@ -118,3 +118,20 @@ describe('every role × data-API relation × read/write', () => {
     expect(wrong).toEqual([]);
   });
 });
+
+describe('a PATCH with an empty body', () => {
+  it('is authorized like any write: refused for a viewer, a no-op for an admin', async () => {
+    const request = (role: Role) =>
+      testApp.app.inject({
+        method: 'PATCH',
+        url: '/api/db/connections?id=not.is.null',
+        headers: { ...bearer(tokens[role]), 'content-type': 'application/json' },
+        payload: {},
+      });
+    const viewer = await request('viewer');
+    expect(viewer.statusCode).toBe(403);
+    expect(viewer.json()).toMatchObject({ code: '42501' });
+    const admin = await request('admin');
+    expect(admin.statusCode).toBeLessThan(300);
+  });
+});

@@ -90,7 +90,10 @@ async function ruleJobs(ruleId: string) {
      FROM job_history WHERE resource_id = $1 ORDER BY time_start, created_at`,
     [ruleId],
   );
-  return rows.map(({ errors, ...row }) => (errors ? { ...row, errors } : row));
+  // errors only where there are some, so the rows compare with toEqual.
+  return rows.map(({ errors, ...row }): typeof row & { errors?: string[] } =>
+    errors ? { ...row, errors } : row,
+  );
 }
 
 describe('incident rules on the event queue', () => {

@@ -125,7 +125,24 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   // The durations come from the status changes just made.
   await expect(page.getByText('Time to resolve').locator('..')).not.toContainText('-');
 
-  await page.goto(`/incidents?status=resolved&severity=high`);
+  // Title, severity and type stay editable; a responder can be removed.
+  await page.getByRole('button', { name: 'Edit title' }).click();
+  await page.getByRole('textbox', { name: 'Title' }).fill(`${title} (db)`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: `${title} (db)`, level: 1 })).toBeVisible();
+  await page.getByLabel('Severity', { exact: true }).selectOption('critical');
+  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
+  await page.getByLabel('Type', { exact: true }).selectOption('availability');
+  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('availability');
+  await page.getByRole('button', { name: `Remove ${me.name}` }).click();
+  await expect(page.getByText('No responders')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `${title} (db)`, level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
+  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('availability');
+  await expect(page.getByText('No responders')).toBeVisible();
+
+  await page.goto(`/incidents?status=resolved&severity=critical`);
   await page.getByRole('searchbox', { name: 'Search incidents' }).fill(title);
   await page.getByRole('searchbox', { name: 'Search incidents' }).press('Enter');
   await expect(

@@ -49,6 +49,7 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await page.getByLabel('New responder').selectOption(`person:${me.id}`);
   await page.getByRole('button', { name: 'Add responder' }).click();
   await expect(page.getByRole('list', { name: 'Responders' })).toContainText(me.name);
+  await expect(changelog(page).locator('li', { hasText: 'responder.created' })).toContainText(me.name);
 
   await page.getByLabel('New root hypothesis').fill('Database saturated');
   await page.getByRole('button', { name: 'Add root hypothesis' }).click();
@@ -64,6 +65,11 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await page.getByLabel('New solution under Missing index').fill('Add the index');
   await page.getByRole('button', { name: 'Add solution' }).click();
   await expect(factor.getByRole('listitem', { name: 'solution hypothesis Add the index' })).toBeVisible();
+  for (const idea of ['Database saturated', 'Missing index', 'Add the index']) {
+    await expect(
+      changelog(page).locator('li', { hasText: 'hypothesis.created' }).filter({ hasText: idea }),
+    ).toContainText(me.name);
+  }
 
   const patched = page.waitForResponse(
     (response) => response.url().includes('/api/db/hypotheses') && response.request().method() === 'PATCH',
@@ -79,6 +85,11 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await factor.getByRole('button', { name: 'Comment' }).first().click();
   await expect(factorComments).toContainText('Seq scans on orders');
   await expect(factorComments).toContainText(me.name);
+  await expect(
+    changelog(page)
+      .locator('li', { hasText: 'responder.commented' })
+      .filter({ hasText: 'Seq scans on orders' }),
+  ).toContainText(me.name);
 
   const solution = factor.getByRole('listitem', { name: 'solution hypothesis Add the index' });
   await solution.getByLabel('New evidence').fill('Query plan uses the index');
@@ -88,7 +99,11 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
     .getByRole('list', { name: 'Evidence' })
     .locator('li', { hasText: 'Query plan uses the index' });
   await expect(evidence).toContainText('Definition of done');
-  await expect(changelog(page)).toContainText('evidence.done_definition_added');
+  for (const type of ['evidence.created', 'evidence.done_definition_added']) {
+    await expect(
+      changelog(page).locator('li', { hasText: type }).filter({ hasText: 'Query plan uses the index' }),
+    ).toContainText(me.name);
+  }
   await evidence.getByLabel('Done').click();
   await expect(evidence.getByLabel('Done')).toBeChecked();
   await page.reload();
@@ -110,7 +125,24 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   // The durations come from the status changes just made.
   await expect(page.getByText('Time to resolve').locator('..')).not.toContainText('-');
 
-  await page.goto(`/incidents?status=resolved&severity=high`);
+  // Title, severity and type stay editable; a responder can be removed.
+  await page.getByRole('button', { name: 'Edit title' }).click();
+  await page.getByRole('textbox', { name: 'Title' }).fill(`${title} (db)`);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { name: `${title} (db)`, level: 1 })).toBeVisible();
+  await page.getByLabel('Severity', { exact: true }).selectOption('critical');
+  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
+  await page.getByLabel('Type', { exact: true }).selectOption('availability');
+  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('availability');
+  await page.getByRole('button', { name: `Remove ${me.name}` }).click();
+  await expect(page.getByText('No responders')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('heading', { name: `${title} (db)`, level: 1 })).toBeVisible();
+  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
+  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('availability');
+  await expect(page.getByText('No responders')).toBeVisible();
+
+  await page.goto(`/incidents?status=resolved&severity=critical`);
   await page.getByRole('searchbox', { name: 'Search incidents' }).fill(title);
   await page.getByRole('searchbox', { name: 'Search incidents' }).press('Enter');
   await expect(
@@ -119,6 +151,50 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await page.getByLabel('Severity').selectOption('low');
   await expect(page).toHaveURL(/severity=low/);
   await expect(page.getByText('No data available')).toBeVisible();
+});
+
+test('the list filters by type, sorts by a column and pages on the server', async ({ page, baseURL }) => {
+  const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const stamp = `Paging ${Date.now()}`;
+  // Created one after another: the default order (newest first) is 6 … 1.
+  for (const n of [1, 2, 3, 4, 5, 6]) {
+    const created = await admin.post('/api/db/incidents', {
+      headers: await csrfHeader(admin),
+      data: { title: `${stamp} ${n}`, severity: 'low', type: n <= 2 ? 'security' : 'cost', description: '' },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+  }
+  await admin.dispose();
+
+  await signIn(
+    page,
+    ADMIN.email,
+    ADMIN.password,
+    `/incidents?search=${encodeURIComponent(stamp)}&pageSize=5`,
+  );
+  const table = page.getByRole('table', { name: 'Incidents' });
+  const titles = table.getByRole('link', { name: new RegExp(`^${stamp} `) });
+  const pagination = page.getByRole('navigation', { name: 'Pagination' });
+  await expect(titles).toHaveText([6, 5, 4, 3, 2].map((n) => `${stamp} ${n}`));
+  await expect(pagination).toContainText('1–5 of 6');
+  await pagination.getByRole('button', { name: 'Next page' }).click();
+  await expect(page).toHaveURL(/pageIndex=1/);
+  await expect(titles).toHaveText([`${stamp} 1`]);
+  await expect(pagination).toContainText('6–6 of 6');
+
+  await pagination.getByRole('button', { name: 'First page' }).click();
+  await table.getByRole('button', { name: 'Title' }).click();
+  await expect(page).toHaveURL(/sortBy=title/);
+  await expect(table.getByRole('columnheader', { name: 'Title' })).toHaveAttribute('aria-sort', 'ascending');
+  await expect(titles).toHaveText([1, 2, 3, 4, 5].map((n) => `${stamp} ${n}`));
+  await table.getByRole('button', { name: 'Title' }).click();
+  await expect(table.getByRole('columnheader', { name: 'Title' })).toHaveAttribute('aria-sort', 'descending');
+  await expect(titles).toHaveText([6, 5, 4, 3, 2].map((n) => `${stamp} ${n}`));
+
+  await page.getByLabel('Type').selectOption('security');
+  await expect(page).toHaveURL(/type=security/);
+  await expect(titles).toHaveText([`${stamp} 2`, `${stamp} 1`]);
+  await expect(pagination).toContainText('1–2 of 2');
 });
 
 test('deleting a hypothesis asks first and removes its sub-hypotheses', async ({ page, baseURL }) => {

@@ -1,6 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheck, createIncident, createPerson } from '../../../test/harness/factories.js';
+import {
+  createCheck,
+  createConfigItem,
+  createIncident,
+  createPerson,
+} from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { dataApiRoutes, defaultDataApiAllowlist } from '../../data-api/index.js';
 import { registerErrorHandling } from '../../platform/http/errors.js';
@@ -270,6 +275,111 @@ describe('status updates and mentions', () => {
     expect(events).toHaveLength(1);
     expect(events[0]!.properties.mentions).toEqual([alice.id]);
     expect(events[0]!.properties).not.toHaveProperty('status');
+  });
+});
+
+describe('what data-API clients read', () => {
+  it('serves every incident table and view to a viewer, with what commanders and responders wrote', async () => {
+    const incident = await newIncident('commander', { severity: 'high', type: 'security' });
+    const hypothesis = await newHypothesis('commander', incident.id);
+    const config = await createConfigItem(db.pool);
+    const component = await db.pool.query<{ id: string }>(
+      `INSERT INTO components (name, type) VALUES ('checkout', 'Service') RETURNING id`,
+    );
+    const componentId = component.rows[0]!.id;
+    for (const evidence of [
+      { type: 'config', config_id: config.id, description: 'the deployment' },
+      { type: 'topology', component_id: componentId, description: 'the service' },
+    ]) {
+      const written = await send('POST', '/api/db/evidences', 'responder', {
+        hypothesis_id: hypothesis.id,
+        ...evidence,
+      });
+      expect(written.statusCode, written.body).toBe(201);
+    }
+    const responder = await send('POST', '/api/db/responders', 'commander', {
+      incident_id: incident.id,
+      type: 'person',
+      person_id: people.responder.id,
+    });
+    expect(responder.statusCode, responder.body).toBe(201);
+    const commented = await send('POST', '/api/db/comments', 'responder', {
+      incident_id: incident.id,
+      hypothesis_id: hypothesis.id,
+      comment: 'Looking at the rollout',
+    });
+    expect(commented.statusCode, commented.body).toBe(201);
+    await db.pool.query(`INSERT INTO incident_rules (name, spec) VALUES ('read-by-clients', '{}')`);
+
+    const read = async (path: string) => {
+      const response = await send('GET', `/api/db/${path}`, 'viewer');
+      expect(response.statusCode, `${path}: ${response.body}`).toBe(200);
+      return response.json<Record<string, unknown>[]>();
+    };
+    const id = `eq.${incident.id}`;
+    expect(await read(`incidents?select=id,status,severity&id=${id}`)).toEqual([
+      { id: incident.id, status: 'open', severity: 'high' },
+    ]);
+    expect(
+      await read(
+        `incident_summary?select=id,responders_count,hypotheses_count,evidences_count,comments_count,component_ids,config_ids&id=${id}`,
+      ),
+    ).toEqual([
+      {
+        id: incident.id,
+        responders_count: 1,
+        hypotheses_count: 1,
+        evidences_count: 2,
+        comments_count: 1,
+        component_ids: [componentId],
+        config_ids: [config.id],
+      },
+    ]);
+    // The list's component filter.
+    expect(await read(`incident_summary?select=id&component_ids=cs.{${componentId}}`)).toEqual([
+      { id: incident.id },
+    ]);
+    expect(
+      await read(`incidents_by_component?select=id,type,component_id&component_id=eq.${componentId}`),
+    ).toEqual([{ id: incident.id, type: 'security', component_id: componentId }]);
+    expect(await read(`incidents_by_config?select=id,severity,config_id&config_id=eq.${config.id}`)).toEqual([
+      { id: incident.id, severity: 'high', config_id: config.id },
+    ]);
+    const history = await read(
+      `incident_histories?select=type,created_by&incident_id=${id}&order=created_at`,
+    );
+    expect(history.map((entry) => entry.type)).toEqual([
+      'incident.created',
+      'hypothesis.created',
+      'evidence.created',
+      'evidence.created',
+      'responder.created',
+      'responder.commented',
+    ]);
+    expect(history.at(-1)).toEqual({ type: 'responder.commented', created_by: people.responder.id });
+    expect(await read(`hypotheses?select=id,type,status&incident_id=${id}`)).toEqual([
+      { id: hypothesis.id, type: 'root', status: 'possible' },
+    ]);
+    expect(await read(`evidences?select=type&hypothesis_id=eq.${hypothesis.id}&order=type`)).toEqual([
+      { type: 'config' },
+      { type: 'topology' },
+    ]);
+    expect(await read(`comments?select=comment,created_by&incident_id=${id}`)).toEqual([
+      { comment: 'Looking at the rollout', created_by: people.responder.id },
+    ]);
+    expect(await read(`responders?select=type,person_id&incident_id=${id}`)).toEqual([
+      { type: 'person', person_id: people.responder.id },
+    ]);
+    expect(await read(`incident_rules?select=name&name=eq.read-by-clients`)).toEqual([
+      { name: 'read-by-clients' },
+    ]);
+    // Reading is all a viewer may do.
+    const refused = await send('POST', '/api/db/responders', 'viewer', {
+      incident_id: incident.id,
+      type: 'person',
+      person_id: people.viewer.id,
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });
 

@@ -11,6 +11,7 @@ import {
   applyScheduledRule,
   startIncidentWorkers,
   type IncidentWorkers,
+  type RuleEvaluation,
 } from './index.js';
 
 const logger = pino({ level: 'silent' });
@@ -71,6 +72,28 @@ async function incidentsOfCheck(checkId: string) {
     [checkId],
   );
   return rows;
+}
+
+async function ruleJobs(ruleId: string) {
+  const { rows } = await db.pool.query<{
+    name: string;
+    resource_type: string;
+    status: string;
+    success_count: number;
+    error_count: number;
+    summary: Record<string, unknown> | null;
+    errors: string[] | null;
+    finished: boolean;
+  }>(
+    `SELECT name, resource_type, status, success_count, error_count, details -> 'summary' AS summary,
+            details -> 'errors' AS errors, time_end IS NOT NULL AND duration_millis IS NOT NULL AS finished
+     FROM job_history WHERE resource_id = $1 ORDER BY time_start, created_at`,
+    [ruleId],
+  );
+  // errors only where there are some, so the rows compare with toEqual.
+  return rows.map(({ errors, ...row }): typeof row & { errors?: string[] } =>
+    errors ? { ...row, errors } : row,
+  );
 }
 
 describe('incident rules on the event queue', () => {
@@ -186,6 +209,85 @@ describe('incident rules on the event queue', () => {
       [incident.id],
     );
     expect(timeline.rows).toEqual([{ type: 'incident.status_updated', description: 'resolved' }]);
+
+    // Every evaluation the events ran is in the rule's job history, newest last.
+    const history = await waitFor(
+      async () => {
+        const rows = await ruleJobs(ruleId);
+        return rows.length === 3 && rows.every((row) => row.finished) ? rows : undefined;
+      },
+      { what: 'three job history rows of the rule', timeoutMs: 5000 },
+    );
+    expect(history).toEqual([
+      {
+        name: 'IncidentRule',
+        resource_type: 'incident_rule',
+        status: 'SUCCESS',
+        success_count: 1,
+        error_count: 0,
+        summary: {
+          event: 'check.failed',
+          rule: 'http-down',
+          check: { id: check.id, name: 'checkout-api' },
+          result: 'opened',
+          incident_id: incident.id,
+        },
+        finished: true,
+      },
+      expect.objectContaining({
+        status: 'SUCCESS',
+        success_count: 0,
+        summary: expect.objectContaining({ event: 'check.failed', result: 'open', incident_id: incident.id }),
+      }),
+      expect.objectContaining({
+        status: 'SUCCESS',
+        success_count: 1,
+        summary: expect.objectContaining({
+          event: 'check.passed',
+          result: 'resolved',
+          incident_id: incident.id,
+        }),
+      }),
+    ]);
+  });
+
+  it('writes a rule that does not select the check, and a failed evaluation, to job history', async () => {
+    const other = await createRule('other-checks', { checks: [{ name: 'nothing-like-this' }] });
+    const missing = '00000000-0000-4000-8000-00000000dead';
+    const broken = await createRule('broken-commander', {
+      priority: 1,
+      checks: [{ name: 'ledger-api' }],
+      template: { commander_id: missing },
+    });
+    const check = await failingCheck({ name: 'ledger-api' });
+    await enqueueEvent(db.pool, 'check.failed', { id: check.id, check_id: check.id, status: 'unhealthy' });
+
+    const [failed] = await waitFor(
+      async () => {
+        const rows = await ruleJobs(broken);
+        return rows[0]?.finished ? rows : undefined;
+      },
+      { what: 'the failed evaluation', timeoutMs: 5000 },
+    );
+    // The commander does not exist: the incident insert fails, nothing is kept, the event is retried.
+    expect(failed).toMatchObject({
+      status: 'FAILED',
+      success_count: 0,
+      error_count: 1,
+      finished: true,
+      summary: { event: 'check.failed', rule: 'broken-commander', result: 'failed' },
+    });
+    expect(failed!.errors?.[0]).toMatch(/commander_id_fkey/);
+    expect(await incidentsOfCheck(check.id)).toEqual([]);
+    // The rule that ran before it in the same attempt: its outcome was not kept either.
+    const [skipped] = await ruleJobs(other);
+    expect(skipped).toMatchObject({
+      status: 'FAILED',
+      summary: { event: 'check.failed', rule: 'other-checks', result: 'not selected' },
+    });
+    expect(skipped!.errors?.[0]).toMatch(/^not applied: rule broken-commander failed: /);
+    // Stop the retries: without the broken rule the next attempt has nothing to do.
+    await db.pool.query('DELETE FROM incident_rules WHERE id = $1', [broken]);
   });
 });
 
@@ -279,22 +381,40 @@ describe('incident rule order', () => {
 
     // Five minutes later the check is still failing: the delayed evaluation opens the incident.
     await setCheckStatus(check.id, 'unhealthy', new Date(Date.now() - 301_000));
-    const opened = await applyScheduledRule(db.pool, check.id, ruleId, {}, logger);
+    const evaluations: RuleEvaluation[] = [];
+    const opened = await applyScheduledRule(db.pool, check.id, ruleId, {}, logger, evaluations);
     expect(opened).toMatchObject({ result: 'opened' });
     const [incident] = await incidentsOfCheck(check.id);
 
     const passedAt = new Date();
     await setCheckStatus(check.id, 'healthy', passedAt);
-    const recovery = await applyCheckRecovery(db.pool, check.id, passedAt.toISOString(), logger);
+    const recovery = await applyCheckRecovery(db.pool, check.id, passedAt.toISOString(), logger, evaluations);
     expect(recovery).toEqual([{ incidentId: incident.id, status: 'unchanged', scheduled: ['close'] }]);
     // A failure in between cancels the pending close.
     await setCheckStatus(check.id, 'unhealthy', new Date(passedAt.getTime() + 1000));
     await setCheckStatus(check.id, 'healthy', new Date(passedAt.getTime() + 2000));
     expect(
-      await applyScheduledRecovery(db.pool, incident.id, check.id, 'close', passedAt.toISOString()),
+      await applyScheduledRecovery(
+        db.pool,
+        incident.id,
+        check.id,
+        'close',
+        passedAt.toISOString(),
+        evaluations,
+      ),
     ).toBe(false);
     const laterPass = new Date(passedAt.getTime() + 2000).toISOString();
-    expect(await applyScheduledRecovery(db.pool, incident.id, check.id, 'close', laterPass)).toBe(true);
+    expect(
+      await applyScheduledRecovery(db.pool, incident.id, check.id, 'close', laterPass, evaluations),
+    ).toBe(true);
     expect((await incidentsOfCheck(check.id))[0].status).toBe('closed');
+    // What each step reports for the rule's job history.
+    expect(evaluations.map(({ event, result, scheduled }) => [event, result, scheduled])).toEqual([
+      ['incident_rules.evaluate', 'opened', undefined],
+      ['check.passed', 'unchanged', ['incident_rules.recover (close)']],
+      ['incident_rules.recover', 'unchanged', undefined],
+      ['incident_rules.recover', 'closed', undefined],
+    ]);
+    expect(new Set(evaluations.map((evaluation) => evaluation.ruleId))).toEqual(new Set([ruleId]));
   });
 });

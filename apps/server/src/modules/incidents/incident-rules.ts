@@ -9,7 +9,9 @@ import {
   enqueueEvent,
   type EventContext,
   type EventProperties,
+  type JobRun,
   type JobsLogger,
+  type StartJobOptions,
 } from '../../platform/jobs/index.js';
 import { renderTemplate } from '../health/expressions/index.js';
 import { isUuid, parseIncidentRule, sortRules, type IncidentRule } from './rule-spec.js';
@@ -21,6 +23,9 @@ export const CHECK_PASSED_EVENT = 'check.passed';
 /** Our own follow-ups: a rule whose filter.age was not yet reached, and delayed auto-resolve/close. */
 export const RULE_EVALUATE_EVENT = 'incident_rules.evaluate';
 export const RULE_RECOVER_EVENT = 'incident_rules.recover';
+/** Job history of rule evaluations: one row per rule an event ran, on the rule's Job History tab. */
+export const RULE_JOB_NAME = 'IncidentRule';
+export const RULE_RESOURCE_TYPE = 'incident_rule';
 
 export interface CheckRow {
   id: string;
@@ -51,6 +56,36 @@ export interface RuleOutcome {
   /** opened: a new incident; open: one was already open for this rule and check; scheduled: filter.age pending. */
   result: 'opened' | 'open' | 'scheduled';
   incidentId?: string;
+}
+
+/**
+ * One rule looked at for one event: what the rule engine did with it. The event consumers write
+ * each as a job history row of the rule (`IncidentRule`, resource `incident_rule`).
+ */
+export interface RuleEvaluation {
+  ruleId: string;
+  ruleName: string;
+  /** The event that ran the rule. */
+  event: string;
+  checkId: string;
+  checkName?: string;
+  /**
+   * opened / open / scheduled (check.failed, incident_rules.evaluate); not selected: the rule's
+   * filter or selectors do not take the check; check not failing: a delayed evaluation whose check
+   * recovered meanwhile; resolved / closed / unchanged (check.passed, incident_rules.recover);
+   * failed: the evaluation threw, so the event's whole transaction was rolled back (it is retried).
+   */
+  result:
+    | RuleOutcome['result']
+    | 'not selected'
+    | 'check not failing'
+    | 'resolved'
+    | 'closed'
+    | 'unchanged'
+    | 'failed';
+  incidentId?: string;
+  /** Delayed follow-ups queued by this evaluation (filter.age, autoResolve/autoClose timeouts). */
+  scheduled?: string[];
 }
 
 type Logger = Pick<JobsLogger, 'info' | 'warn' | 'error' | 'debug'>;
@@ -300,6 +335,7 @@ export async function applyRulesToFailedCheck(
   checkId: string,
   details: CheckEventDetails,
   logger: Logger,
+  evaluations: RuleEvaluation[] = [],
 ): Promise<RuleOutcome[]> {
   return withTransaction(pool, async (client) => {
     await lockCheck(client, checkId);
@@ -313,8 +349,25 @@ export async function applyRulesToFailedCheck(
       : [];
     const outcomes: RuleOutcome[] = [];
     const now = Date.now();
+    const evaluated = (rule: IncidentRule, result: RuleEvaluation['result']) => {
+      const entry: RuleEvaluation = {
+        ruleId: rule.id,
+        ruleName: rule.name,
+        event: CHECK_FAILED_EVENT,
+        checkId: check.id,
+        checkName: check.name,
+        result,
+      };
+      evaluations.push(entry);
+      return entry;
+    };
     for (const rule of rules) {
-      if (!ruleSelectsCheck(rule, resource, components)) continue;
+      if (!ruleSelectsCheck(rule, resource, components)) {
+        evaluated(rule, 'not selected');
+        continue;
+      }
+      // 'failed' until the rule's work is done: a throw leaves it so.
+      const entry = evaluated(rule, 'failed');
       const wait = rule.filter.ageMs - failingForMs(check, now);
       if (wait > 0) {
         await enqueueEvent(
@@ -324,6 +377,7 @@ export async function applyRulesToFailedCheck(
           { delayMs: wait },
         );
         outcomes.push({ ruleId: rule.id, ruleName: rule.name, result: 'scheduled' });
+        Object.assign(entry, { result: 'scheduled', scheduled: [`${RULE_EVALUATE_EVENT} in ${wait} ms`] });
       } else {
         const { incidentId, created } = await openIncidentFor(client, rule, check, details, logger);
         outcomes.push({
@@ -332,6 +386,7 @@ export async function applyRulesToFailedCheck(
           result: created ? 'opened' : 'open',
           incidentId,
         });
+        Object.assign(entry, { result: created ? 'opened' : 'open', incidentId });
         if (created)
           logger.info(
             { rule: rule.name, check: check.name, incident: incidentId },
@@ -351,13 +406,29 @@ export async function applyScheduledRule(
   ruleId: string,
   details: CheckEventDetails,
   logger: Logger,
+  evaluations: RuleEvaluation[] = [],
 ): Promise<RuleOutcome | null> {
   return withTransaction(pool, async (client) => {
     await lockCheck(client, checkId);
     const check = await loadCheck(client, checkId);
-    if (!check || check.deleted_at || check.status !== 'unhealthy') return null;
+    if (!check || check.deleted_at) return null;
     const rule = (await loadIncidentRules(client, logger)).find((candidate) => candidate.id === ruleId);
     if (!rule) return null;
+    const entry: RuleEvaluation = {
+      ruleId: rule.id,
+      ruleName: rule.name,
+      event: RULE_EVALUATE_EVENT,
+      checkId: check.id,
+      checkName: check.name,
+      result: 'failed',
+    };
+    evaluations.push(entry);
+    const evaluated = (result: RuleEvaluation['result'], extra: Partial<RuleEvaluation> = {}) =>
+      Object.assign(entry, { result, ...extra });
+    if (check.status !== 'unhealthy') {
+      evaluated('check not failing');
+      return null;
+    }
     const components = rule.components.length > 0 ? await relatedComponents(client, checkId) : [];
     if (
       !ruleSelectsCheck(
@@ -365,8 +436,10 @@ export async function applyScheduledRule(
         { ...checkResource(check), status: check.status, severity: check.severity },
         components,
       )
-    )
+    ) {
+      evaluated('not selected');
       return null;
+    }
     const wait = rule.filter.ageMs - failingForMs(check, Date.now());
     if (wait > 0) {
       // The check failed again after recovering in between: wait for the new failure's age.
@@ -376,9 +449,11 @@ export async function applyScheduledRule(
         { check_id: check.id, rule_id: rule.id, ...details },
         { delayMs: wait },
       );
+      evaluated('scheduled', { scheduled: [`${RULE_EVALUATE_EVENT} in ${wait} ms`] });
       return { ruleId: rule.id, ruleName: rule.name, result: 'scheduled' };
     }
     const { incidentId, created } = await openIncidentFor(client, rule, check, details, logger);
+    evaluated(created ? 'opened' : 'open', { incidentId });
     return { ruleId: rule.id, ruleName: rule.name, result: created ? 'opened' : 'open', incidentId };
   });
 }
@@ -428,6 +503,7 @@ export async function applyCheckRecovery(
   checkId: string,
   passedAt: string,
   logger: Logger,
+  evaluations: RuleEvaluation[] = [],
 ): Promise<RecoveryOutcome[]> {
   return withTransaction(pool, async (client) => {
     await lockCheck(client, checkId);
@@ -443,6 +519,16 @@ export async function applyCheckRecovery(
     }>(OPEN_RULE_INCIDENTS, [checkId]);
     const outcomes: RecoveryOutcome[] = [];
     for (const row of rows) {
+      const entry: RuleEvaluation = {
+        ruleId: row.rule_id,
+        ruleName: row.name,
+        event: CHECK_PASSED_EVENT,
+        checkId: check.id,
+        checkName: check.name,
+        result: 'failed',
+        incidentId: row.id,
+      };
+      evaluations.push(entry);
       await client.query(
         `UPDATE evidences e SET done = true FROM hypotheses h
          WHERE h.id = e.hypothesis_id AND h.incident_id = $1 AND e.check_id = $2 AND NOT e.done`,
@@ -462,6 +548,7 @@ export async function applyCheckRecovery(
           'incident rule spec unreadable',
         );
         outcomes.push({ incidentId: row.id, status: 'unchanged', scheduled: [] });
+        entry.result = 'unchanged';
         continue;
       }
       const outcome: RecoveryOutcome = { incidentId: row.id, status: 'unchanged', scheduled: [] };
@@ -487,6 +574,9 @@ export async function applyCheckRecovery(
         }
       }
       outcomes.push(outcome);
+      entry.result = outcome.status;
+      if (outcome.scheduled.length > 0)
+        entry.scheduled = outcome.scheduled.map((action) => `${RULE_RECOVER_EVENT} (${action})`);
     }
     return outcomes;
   });
@@ -499,26 +589,53 @@ export async function applyScheduledRecovery(
   checkId: string,
   action: 'resolve' | 'close',
   passedAt: string,
+  evaluations: RuleEvaluation[] = [],
 ): Promise<boolean> {
   return withTransaction(pool, async (client) => {
     await lockCheck(client, checkId);
     const check = await loadCheck(client, checkId);
-    if (!check || check.status !== 'healthy') return false;
-    const passed = Date.parse(passedAt);
-    if (
-      check.last_transition_time &&
-      Number.isFinite(passed) &&
-      check.last_transition_time.getTime() > passed
-    )
-      return false;
-    const { rows } = await client.query<{ status: string }>(
-      'SELECT status FROM incidents WHERE id = $1 FOR UPDATE',
+    const { rows } = await client.query<{ status: string; rule_id: string | null; rule_name: string | null }>(
+      `SELECT i.status, r.id AS rule_id, r.name AS rule_name
+       FROM incidents i LEFT JOIN incident_rules r ON r.id = i.incident_rule_id
+       WHERE i.id = $1 FOR UPDATE OF i`,
       [incidentId],
     );
-    const status = rows[0]?.status;
-    if (!status || status === 'closed' || (action === 'resolve' && status === 'resolved')) return false;
-    if (!(await allChecksHealthy(client, incidentId))) return false;
-    await setStatus(client, incidentId, action === 'resolve' ? 'resolved' : 'closed');
+    const incident = rows[0];
+    const entry: RuleEvaluation | undefined =
+      incident?.rule_id && check
+        ? {
+            ruleId: incident.rule_id,
+            ruleName: incident.rule_name ?? '',
+            event: RULE_RECOVER_EVENT,
+            checkId: check.id,
+            checkName: check.name,
+            result: 'failed',
+            incidentId,
+          }
+        : undefined;
+    if (entry) evaluations.push(entry);
+    const evaluated = (result: RuleEvaluation['result']) => {
+      if (entry) entry.result = result;
+    };
+    const passed = Date.parse(passedAt);
+    const transitionedSince =
+      check?.last_transition_time && Number.isFinite(passed) && check.last_transition_time.getTime() > passed;
+    const status = incident?.status;
+    if (
+      !check ||
+      check.status !== 'healthy' ||
+      transitionedSince ||
+      !status ||
+      status === 'closed' ||
+      (action === 'resolve' && status === 'resolved') ||
+      !(await allChecksHealthy(client, incidentId))
+    ) {
+      evaluated('unchanged');
+      return false;
+    }
+    const next = action === 'resolve' ? 'resolved' : 'closed';
+    await setStatus(client, incidentId, next);
+    evaluated(next);
     return true;
   });
 }
@@ -534,32 +651,136 @@ function checkDetails(properties: EventProperties): CheckEventDetails {
   return { ...(message ? { message } : {}), ...(error ? { error } : {}) };
 }
 
+/** The consumers' context; with `startJob` each rule evaluation is written to job history. */
+export interface RuleEventContext extends EventContext {
+  startJob?: (options: StartJobOptions) => Promise<JobRun>;
+}
+
+/** Results that changed an incident count as the job's successes. */
+const ACTED: ReadonlySet<RuleEvaluation['result']> = new Set(['opened', 'resolved', 'closed']);
+
+/**
+ * Writes one job history row per evaluation, after the evaluation's transaction ended: SUCCESS
+ * with its summary, or FAILED with the error when the transaction failed (the event is retried).
+ * A failing history write is logged, never turned into a failure of work already committed.
+ */
+async function recordRuleJobs(
+  context: RuleEventContext,
+  evaluations: readonly RuleEvaluation[],
+  failure: unknown,
+): Promise<void> {
+  const { startJob } = context;
+  if (!startJob) return;
+  for (const evaluation of evaluations) {
+    try {
+      const job = await startJob({
+        name: RULE_JOB_NAME,
+        resourceType: RULE_RESOURCE_TYPE,
+        resourceId: evaluation.ruleId,
+      });
+      job.setDetail('summary', {
+        event: evaluation.event,
+        rule: evaluation.ruleName,
+        check: { id: evaluation.checkId, name: evaluation.checkName ?? null },
+        result: evaluation.result,
+        ...(evaluation.incidentId ? { incident_id: evaluation.incidentId } : {}),
+        ...(evaluation.scheduled ? { scheduled: evaluation.scheduled } : {}),
+      });
+      if (failure !== undefined) {
+        // Nothing of the attempt was kept; the rule that threw carries the error itself.
+        const failing = evaluations.find((candidate) => candidate.result === 'failed');
+        await job.failure(
+          evaluation.result === 'failed' || !failing
+            ? failure
+            : `not applied: rule ${failing.ruleName} failed: ${failure instanceof Error ? failure.message : String(failure)}`,
+        );
+        continue;
+      }
+      if (ACTED.has(evaluation.result)) job.incrementSuccess();
+      await job.success();
+    } catch (error) {
+      context.logger.warn(
+        { rule: evaluation.ruleName, err: error instanceof Error ? error.message : String(error) },
+        'could not write the job history of an incident rule evaluation',
+      );
+    }
+  }
+}
+
+/** Runs one event's rule work and writes its evaluations to job history, whether it succeeded or not. */
+async function withRuleJobs(
+  context: RuleEventContext,
+  work: (evaluations: RuleEvaluation[]) => Promise<unknown>,
+): Promise<void> {
+  const evaluations: RuleEvaluation[] = [];
+  try {
+    await work(evaluations);
+  } catch (error) {
+    await recordRuleJobs(context, evaluations, error);
+    throw error;
+  }
+  await recordRuleJobs(context, evaluations, undefined);
+}
+
 /** The event handlers, for the jobs service's `events.on` (or a fan-out consumer's own). */
 export const incidentRuleHandlers = {
-  async [CHECK_FAILED_EVENT](event: { properties: EventProperties }, context: EventContext): Promise<void> {
+  async [CHECK_FAILED_EVENT](
+    event: { properties: EventProperties },
+    context: RuleEventContext,
+  ): Promise<void> {
     const checkId = text(event.properties, 'check_id') ?? text(event.properties, 'id');
     if (!checkId || !isUuid(checkId)) return;
-    await applyRulesToFailedCheck(context.pool, checkId, checkDetails(event.properties), context.logger);
+    await withRuleJobs(context, (evaluations) =>
+      applyRulesToFailedCheck(
+        context.pool,
+        checkId,
+        checkDetails(event.properties),
+        context.logger,
+        evaluations,
+      ),
+    );
   },
-  async [CHECK_PASSED_EVENT](event: { properties: EventProperties }, context: EventContext): Promise<void> {
+  async [CHECK_PASSED_EVENT](
+    event: { properties: EventProperties },
+    context: RuleEventContext,
+  ): Promise<void> {
     const checkId = text(event.properties, 'check_id') ?? text(event.properties, 'id');
     if (!checkId || !isUuid(checkId)) return;
     const passedAt = text(event.properties, 'last_runtime') ?? new Date().toISOString();
-    await applyCheckRecovery(context.pool, checkId, passedAt, context.logger);
+    await withRuleJobs(context, (evaluations) =>
+      applyCheckRecovery(context.pool, checkId, passedAt, context.logger, evaluations),
+    );
   },
-  async [RULE_EVALUATE_EVENT](event: { properties: EventProperties }, context: EventContext): Promise<void> {
+  async [RULE_EVALUATE_EVENT](
+    event: { properties: EventProperties },
+    context: RuleEventContext,
+  ): Promise<void> {
     const checkId = text(event.properties, 'check_id');
     const ruleId = text(event.properties, 'rule_id');
     if (!checkId || !ruleId || !isUuid(checkId) || !isUuid(ruleId)) return;
-    await applyScheduledRule(context.pool, checkId, ruleId, checkDetails(event.properties), context.logger);
+    await withRuleJobs(context, (evaluations) =>
+      applyScheduledRule(
+        context.pool,
+        checkId,
+        ruleId,
+        checkDetails(event.properties),
+        context.logger,
+        evaluations,
+      ),
+    );
   },
-  async [RULE_RECOVER_EVENT](event: { properties: EventProperties }, context: EventContext): Promise<void> {
+  async [RULE_RECOVER_EVENT](
+    event: { properties: EventProperties },
+    context: RuleEventContext,
+  ): Promise<void> {
     const incidentId = text(event.properties, 'incident_id');
     const checkId = text(event.properties, 'check_id');
     const action = text(event.properties, 'action');
     const passedAt = text(event.properties, 'passed_at') ?? '';
     if (!incidentId || !checkId || !isUuid(incidentId) || !isUuid(checkId)) return;
     if (action !== 'resolve' && action !== 'close') return;
-    await applyScheduledRecovery(context.pool, incidentId, checkId, action, passedAt);
+    await withRuleJobs(context, (evaluations) =>
+      applyScheduledRecovery(context.pool, incidentId, checkId, action, passedAt, evaluations),
+    );
   },
 } as const;

@@ -26,9 +26,13 @@ export {
   loadIncidentRules,
   ruleSelectsCheck,
   RULE_EVALUATE_EVENT,
+  RULE_JOB_NAME,
   RULE_RECOVER_EVENT,
+  RULE_RESOURCE_TYPE,
   type CheckEventDetails,
   type RecoveryOutcome,
+  type RuleEvaluation,
+  type RuleEventContext,
   type RuleOutcome,
 } from './incident-rules.js';
 export {
@@ -52,7 +56,8 @@ export {
 
 export interface IncidentWorkersOptions {
   pool: Pool;
-  jobs: Pick<JobsService, 'events'>;
+  /** startJob: each rule evaluation is written to job history. */
+  jobs: Pick<JobsService, 'events' | 'startJob'>;
   logger: Logger;
 }
 
@@ -75,7 +80,12 @@ export function startIncidentWorkers(options: IncidentWorkersOptions): IncidentW
   for (const name of INCIDENT_WORKER_EVENTS) {
     const handler = incidentRuleHandlers[name];
     options.jobs.events.on(name, (event, context) =>
-      handler(event, { ...context, pool: options.pool, logger }),
+      handler(event, {
+        ...context,
+        pool: options.pool,
+        logger,
+        startJob: (job) => options.jobs.startJob(job),
+      }),
     );
   }
   return {

@@ -1,4 +1,5 @@
-import { IncidentRuleEditPage, IncidentRulesPage } from '../../features/incidents';
+import { IncidentRuleEditPage, IncidentRulesPage, type RenderRuleJobHistory } from '../../features/incidents';
+import { ResourceJobHistory } from '../../features/jobs';
 import { RouteGuard } from '../guards/route-guard';
 
 export function SettingsIncidentRulesRoute() {
@@ -9,10 +10,15 @@ export function SettingsIncidentRulesRoute() {
   );
 }
 
+/** Settings §2.4: the rule editor's Job History tab is the shared jobs table for the rule. */
+const ruleJobHistory: RenderRuleJobHistory = (ruleId) => (
+  <ResourceJobHistory resourceId={ruleId} tableId="incident-rule-jobs" />
+);
+
 export function SettingsIncidentRuleRoute() {
   return (
     <RouteGuard resource="database" action="read" feature="incidents">
-      <IncidentRuleEditPage />
+      <IncidentRuleEditPage renderJobHistory={ruleJobHistory} />
     </RouteGuard>
   );
 }

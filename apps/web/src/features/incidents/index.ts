@@ -8,4 +8,4 @@ export {
 } from './components/incident-link-dialog';
 export type { IncidentLinkTarget } from './lib/incident-link-form';
 export { IncidentRulesPage, INCIDENT_RULES_PATH } from './components/incident-rules-page';
-export { IncidentRuleEditPage } from './components/incident-rule-edit-page';
+export { IncidentRuleEditPage, type RenderRuleJobHistory } from './components/incident-rule-edit-page';

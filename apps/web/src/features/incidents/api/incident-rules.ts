@@ -31,28 +31,6 @@ export const useIncidentRule = (id: string | undefined) =>
     },
   });
 
-export interface RuleJobHistory {
-  id: string;
-  name: string;
-  status: string;
-  time_start: string;
-  duration_millis: number | null;
-  success_count: number;
-  error_count: number;
-}
-
-/** Job history of one rule (settings §9: the resource tab shows 150 rows). */
-export const useRuleJobHistory = (id: string | undefined) =>
-  useQuery({
-    queryKey: [...INCIDENT_RULES_QUERY_KEY, 'jobs', id],
-    enabled: Boolean(id),
-    queryFn: ({ signal }) =>
-      apiFetch<RuleJobHistory[]>(
-        `/api/db/job_histories?select=id,name,status,time_start,duration_millis,success_count,error_count&resource_id=eq.${encodeURIComponent(id!)}&order=time_start.desc&limit=150`,
-        { signal },
-      ),
-  });
-
 /** Create (source UI) or update; updates send only the editable columns (settings §7). */
 export function useSaveIncidentRule() {
   const client = useQueryClient();

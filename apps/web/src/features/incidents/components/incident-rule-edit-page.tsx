@@ -1,20 +1,17 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { asJsonSchema, validateJsonSchema } from '../../../components/code-editor/json-schema';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
-import { FormattedDate } from '../../../components/date/age';
-import { EmptyState, NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
-import { formatLatency } from '../../../lib/format';
 import { useCan } from '../../../lib/permissions';
 import {
   useDeleteIncidentRule,
   useIncidentRule,
   useIncidentRuleSchema,
-  useRuleJobHistory,
   useSaveIncidentRule,
 } from '../api/incident-rules';
 import {
@@ -39,44 +36,19 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
   );
 }
 
-function JobHistoryTab({ ruleId }: { ruleId: string }) {
-  const jobs = useRuleJobHistory(ruleId);
-  if (jobs.isPending) return <PageSkeleton lines={3} label="Loading job history" />;
-  if (jobs.isError) return <EmptyState message="Could not load the job history" />;
-  if (jobs.data.length === 0) return <EmptyState />;
-  return (
-    <table aria-label="Job history" className="w-full text-left text-sm">
-      <thead className="text-xs text-gray-600 uppercase">
-        <tr>
-          <th className="py-1 pr-3">Job</th>
-          <th className="py-1 pr-3">Status</th>
-          <th className="py-1 pr-3">Started</th>
-          <th className="py-1 pr-3">Duration</th>
-          <th className="py-1">Success / Errors</th>
-        </tr>
-      </thead>
-      <tbody>
-        {jobs.data.map((job) => (
-          <tr key={job.id} className="border-t border-gray-100">
-            <td className="py-1 pr-3">{job.name}</td>
-            <td className="py-1 pr-3">{job.status}</td>
-            <td className="py-1 pr-3">
-              <FormattedDate value={job.time_start} />
-            </td>
-            <td className="py-1 pr-3">
-              {job.duration_millis === null ? '' : formatLatency(job.duration_millis)}
-            </td>
-            <td className="py-1">
-              {job.success_count} / {job.error_count}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
-}
+/**
+ * The Job History tab's content for a saved rule: the app composes the shared jobs table in
+ * (features do not import each other), showing the rule's evaluations (job `IncidentRule`).
+ */
+export type RenderRuleJobHistory = (ruleId: string) => ReactNode;
 
-function RuleForm({ rule }: { rule: IncidentRuleRow | null }) {
+function RuleForm({
+  rule,
+  renderJobHistory,
+}: {
+  rule: IncidentRuleRow | null;
+  renderJobHistory: RenderRuleJobHistory;
+}) {
   const navigate = useNavigate();
   const canWrite = useCan('database', 'write');
   const [values, setValues] = useState<IncidentRuleFormValues>(rule ? ruleToForm(rule) : EMPTY_RULE_FORM);
@@ -208,11 +180,7 @@ function RuleForm({ rule }: { rule: IncidentRuleRow | null }) {
         </TabList>
         <TabPanels className="pt-3">
           <TabPanel unmount={false}>{specTab}</TabPanel>
-          {rule && (
-            <TabPanel>
-              <JobHistoryTab ruleId={rule.id} />
-            </TabPanel>
-          )}
+          {rule && <TabPanel>{renderJobHistory(rule.id)}</TabPanel>}
         </TabPanels>
       </TabGroup>
       {canWrite && (
@@ -257,13 +225,13 @@ function RuleForm({ rule }: { rule: IncidentRuleRow | null }) {
 }
 
 /** /settings/incident_rules/{id} ('new' to add one): the incident rule editor (settings §2.4). */
-export function IncidentRuleEditPage() {
+export function IncidentRuleEditPage({ renderJobHistory }: { renderJobHistory: RenderRuleJobHistory }) {
   const { id = 'new' } = useParams();
   const isNew = id === 'new';
   const rule = useIncidentRule(isNew ? undefined : id);
-  if (isNew) return <RuleForm rule={null} />;
+  if (isNew) return <RuleForm rule={null} renderJobHistory={renderJobHistory} />;
   if (rule.isPending) return <PageSkeleton label="Loading rule" />;
   if (rule.isError) throw rule.error;
   if (!rule.data) return <NoDetailsFound />;
-  return <RuleForm key={rule.data.id} rule={rule.data} />;
+  return <RuleForm key={rule.data.id} rule={rule.data} renderJobHistory={renderJobHistory} />;
 }

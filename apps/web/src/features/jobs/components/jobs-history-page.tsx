@@ -27,7 +27,11 @@ const TABLE = {
 
 const stopRowClick = (event: { stopPropagation(): void }) => event.stopPropagation();
 
-function useColumns(filterByName: (name: string) => void): DataTableColumn<JobHistoryItem>[] {
+/**
+ * The Jobs History columns (settings §2.1). Without `filterByName` the job name is plain text
+ * (a resource's Job History tab has no filters).
+ */
+export function useJobColumns(filterByName?: (name: string) => void): DataTableColumn<JobHistoryItem>[] {
   return useMemo(
     () => [
       {
@@ -40,19 +44,22 @@ function useColumns(filterByName: (name: string) => void): DataTableColumn<JobHi
         id: 'name',
         header: 'Job Name',
         accessorKey: 'name',
-        cell: ({ row }) => (
-          <button
-            type="button"
-            title={`Filter by ${row.original.name}`}
-            onClick={(event) => {
-              stopRowClick(event);
-              filterByName(row.original.name);
-            }}
-            className="text-left text-gray-900 hover:text-blue-700 hover:underline"
-          >
-            {row.original.name}
-          </button>
-        ),
+        cell: ({ row }) =>
+          !filterByName ? (
+            row.original.name
+          ) : (
+            <button
+              type="button"
+              title={`Filter by ${row.original.name}`}
+              onClick={(event) => {
+                stopRowClick(event);
+                filterByName(row.original.name);
+              }}
+              className="text-left text-gray-900 hover:text-blue-700 hover:underline"
+            >
+              {row.original.name}
+            </button>
+          ),
       },
       {
         id: 'agent',
@@ -140,7 +147,7 @@ export function JobsHistoryPage() {
   });
   const [selected, setSelected] = useState<JobHistoryItem>();
   const filterByName = useCallback((name: string) => setFilter(FILTER_PARAMS.name, name), [setFilter]);
-  const columns = useColumns(filterByName);
+  const columns = useJobColumns(filterByName);
 
   if (query.isError && !query.data) throw query.error;
 

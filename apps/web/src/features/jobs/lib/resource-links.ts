@@ -17,6 +17,8 @@ export function resourceLink(
       return `/catalog/${encoded}`;
     case 'playbook':
       return `/playbooks/${encoded}`;
+    case 'incident_rule':
+      return `/settings/incident_rules/${encoded}`;
     default:
       return undefined;
   }

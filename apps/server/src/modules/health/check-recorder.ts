@@ -1,6 +1,6 @@
-import type { Pool } from '../../platform/db/pool.js';
+import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
-import type { Queryable } from '../../platform/jobs/index.js';
+import { enqueueEvent } from '../../platform/jobs/index.js';
 import type { CheckResult, CheckRun, DerivedCheckResult } from './checks/index.js';
 
 export const CHECK_PASSED_EVENT = 'check.passed';
@@ -29,14 +29,13 @@ function clip(value: string): string | null {
 }
 
 /**
- * Writes one result in one statement (so in one transaction): the check_statuses row (time =
- * when the run started), the check's current status and run times, and, when the status changed
- * from a known different one, check.passed or check.failed in the event queue: the event exists
- * if and only if the status row does. The checks row is locked first, so concurrent results of
- * one check (a tick and a Run Now) see each other's status.
+ * Writes one result in its own transaction: the check_statuses row (time = when the run
+ * started), the check's current status and run times, and, when the status changed from a
+ * known different one, check.passed or check.failed in the event queue: the event exists if and
+ * only if the status row does.
  */
 async function recordInTransaction(
-  db: Queryable,
+  client: PoolClient,
   checkId: string,
   canaryId: string,
   startedAt: Date,
@@ -44,41 +43,19 @@ async function recordInTransaction(
   options: RecordOptions,
 ): Promise<RecordedCheck> {
   const status: CheckHealth = result.pass ? 'healthy' : 'unhealthy';
+  const { rows } = await client.query<{ status: CheckHealth | null; name: string; type: string }>(
+    'SELECT status, name, type FROM checks WHERE id = $1 FOR UPDATE',
+    [checkId],
+  );
+  if (rows.length === 0) throw new Error(`check ${checkId} does not exist`);
+  const previous = rows[0].status;
   const duration = Math.max(0, Math.round(result.duration));
-  const { rows } = await db.query<{ previous: CheckHealth | null; event_id: string | null }>(
-    `WITH previous AS (
-       SELECT id, status, name, type FROM checks WHERE id = $1 FOR UPDATE
-     ),
-     status_row AS (
-       INSERT INTO check_statuses (check_id, time, duration, status, message, error, details)
-       SELECT id, $2::timestamptz, $3::integer, $4::boolean, $5::text, $6::text, $7::jsonb FROM previous
-       ON CONFLICT (check_id, time) DO UPDATE
-       SET duration = EXCLUDED.duration, status = EXCLUDED.status, message = EXCLUDED.message,
-           error = EXCLUDED.error, details = EXCLUDED.details
-       RETURNING 1
-     ),
-     current AS (
-       UPDATE checks
-       SET status = $8::text,
-           last_runtime = $2,
-           next_runtime = $9::timestamptz,
-           last_transition_time = CASE WHEN previous.status IS DISTINCT FROM $8::text THEN $2::timestamptz
-                                       ELSE checks.last_transition_time END
-       FROM previous WHERE checks.id = previous.id
-       RETURNING 1
-     ),
-     -- The event queue's own enqueueEvents does this insert too; here it shares the statement.
-     event AS (
-       INSERT INTO event_queue (id, name, properties)
-       SELECT gen_random_uuid(), $10::text,
-              $11::jsonb || jsonb_build_object('name', previous.name, 'type', previous.type,
-                                               'previous_status', previous.status)
-       FROM previous
-       WHERE previous.status IS NOT NULL AND previous.status <> $8::text
-       RETURNING id
-     )
-     SELECT previous.status AS previous, (SELECT id FROM event) AS event_id
-     FROM previous, (SELECT count(*) FROM status_row) AS s, (SELECT count(*) FROM current) AS c`,
+  await client.query(
+    `INSERT INTO check_statuses (check_id, time, duration, status, message, error, details)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)
+     ON CONFLICT (check_id, time) DO UPDATE
+     SET duration = EXCLUDED.duration, status = EXCLUDED.status, message = EXCLUDED.message,
+         error = EXCLUDED.error, details = EXCLUDED.details`,
     [
       checkId,
       startedAt,
@@ -87,23 +64,34 @@ async function recordInTransaction(
       clip(result.message),
       clip(result.error),
       result.detail === undefined || result.detail === null ? null : JSON.stringify(result.detail),
-      status,
-      options.nextRuntime ?? null,
-      status === 'healthy' ? CHECK_PASSED_EVENT : CHECK_FAILED_EVENT,
-      JSON.stringify({
-        id: checkId,
-        canary_id: canaryId,
-        check_id: checkId,
-        status,
-        last_runtime: startedAt.toISOString(),
-        message: result.message,
-        error: result.error,
-      }),
     ],
   );
-  if (rows.length === 0) throw new Error(`check ${checkId} does not exist`);
+  const changed = previous !== status;
+  await client.query(
+    `UPDATE checks
+     SET status = $2,
+         last_runtime = $3,
+         next_runtime = $4,
+         last_transition_time = CASE WHEN $5::boolean THEN $3 ELSE last_transition_time END
+     WHERE id = $1`,
+    [checkId, status, startedAt, options.nextRuntime ?? null, changed],
+  );
   const recorded: RecordedCheck = { checkId, status };
-  if (rows[0].event_id !== null) recorded.transition = status;
+  if (changed && previous !== null) {
+    await enqueueEvent(client, status === 'healthy' ? CHECK_PASSED_EVENT : CHECK_FAILED_EVENT, {
+      id: checkId,
+      canary_id: canaryId,
+      check_id: checkId,
+      name: rows[0].name,
+      type: rows[0].type,
+      status,
+      previous_status: previous,
+      last_runtime: startedAt.toISOString(),
+      message: result.message,
+      error: result.error,
+    });
+    recorded.transition = status;
+  }
   return recorded;
 }
 
@@ -115,7 +103,9 @@ export async function recordCheckResult(
   run: Pick<CheckRun, 'startedAt' | 'result'>,
   options: RecordOptions = {},
 ): Promise<RecordedCheck> {
-  return recordInTransaction(pool, checkId, canaryId, new Date(run.startedAt), run.result, options);
+  return withTransaction(pool, (client) =>
+    recordInTransaction(client, checkId, canaryId, new Date(run.startedAt), run.result, options),
+  );
 }
 
 /**

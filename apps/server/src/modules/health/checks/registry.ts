@@ -566,14 +566,7 @@ async function runAttempt(
   const finalVariables =
     transformed.result === result
       ? variables
-      : expressionVariables(
-          transformed.result,
-          spec,
-          checkType,
-          endpoint,
-          options.canary,
-          options.variables,
-        );
+      : expressionVariables(transformed.result, spec, checkType, endpoint, options.canary, options.variables);
   return {
     result: await applyTemplates(transformed.result, spec, finalVariables, options),
     derived: transformed.derived,

@@ -13,7 +13,12 @@ import { resourceSchemaRoutes } from './modules/resources/index.js';
 import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
 import type { SecretBox } from './platform/secrets.js';
 import type { JobsService } from './platform/jobs/index.js';
-import { healthRoutes, webhookRoutes } from './modules/health/index.js';
+import {
+  checkMetricLabels,
+  createCheckMetrics,
+  healthRoutes,
+  webhookRoutes,
+} from './modules/health/index.js';
 import { canaryEditorRoutes } from './modules/health/canary-routes.js';
 import { catalogRoutes } from './modules/catalog/index.js';
 import { settingsRoutes } from './modules/settings/routes.js';
@@ -124,7 +129,12 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   });
   await app.register(settingsRoutes, { pool });
   await app.register(mcpRoutes, { pool, logger });
-  await app.register(healthRoutes, { pool, jobs: deps.jobs, logger });
+  await app.register(healthRoutes, {
+    pool,
+    jobs: deps.jobs,
+    logger,
+    runner: { metrics: createCheckMetrics(metrics.registry, checkMetricLabels()) },
+  });
   await app.register(canaryEditorRoutes, { pool, logger });
   // Outside /api: webhook pushes authenticate with the check's own token, not a session.
   await app.register(webhookRoutes, { pool, logger });

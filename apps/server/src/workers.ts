@@ -4,7 +4,7 @@ import { createJobsService, registerJobsMaintenance, type JobsService } from './
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
-import { startHealthWorkers } from './modules/health/index.js';
+import { checkMetricLabels, createCheckMetrics, startHealthWorkers } from './modules/health/index.js';
 import { startIncidentWorkers } from './modules/incidents/index.js';
 import { startCatalogWorkers } from './modules/catalog/index.js';
 
@@ -41,7 +41,12 @@ export async function startWorkers(deps: {
     });
   }
   const health = deps.config.workers
-    ? await startHealthWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'health' }) })
+    ? await startHealthWorkers({
+        pool: deps.pool,
+        jobs,
+        logger: deps.logger.child({ component: 'health' }),
+        runner: { metrics: createCheckMetrics(deps.metrics.registry, checkMetricLabels()) },
+      })
     : undefined;
   const catalog = deps.config.workers
     ? await startCatalogWorkers({

@@ -1,10 +1,19 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import { parseSchedule } from '../../platform/jobs/index.js';
-import type { CheckLogger, CheckRetries, CheckRun, RunCheckOptions } from './checks/index.js';
+import type {
+  CheckLogger,
+  CheckMetric,
+  CheckResult,
+  CheckRetries,
+  CheckRun,
+  RunCheckOptions,
+} from './checks/index.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, isPushedCheckType, runCheck } from './checks/index.js';
 import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
+import { evaluateCheckMetrics, type CheckIdentity, type CheckMetrics } from './check-metrics.js';
 import { syncCanaryChecks, type CanaryRow, type SyncedCheck } from './canary-sync.js';
+import { planCanaryRun, type PlannedCheck } from './check-dependencies.js';
 
 /** A canary without schedule or interval runs this often. */
 export const DEFAULT_CANARY_SCHEDULE = '@every 5m';
@@ -21,6 +30,8 @@ export interface CanaryRunnerOptions {
   /** Looks up named connections for checks that use one; without it they find none. */
   resolveConnection?: RunCheckOptions['resolveConnection'];
   resolveValueFrom?: RunCheckOptions['resolveValueFrom'];
+  /** Where check results and the checks' own `metrics` are exported (the /metrics registry). */
+  metrics?: CheckMetrics;
 }
 
 export interface CanaryRunSummary {
@@ -89,17 +100,60 @@ async function forEachLimited<T>(
   await Promise.all(lanes);
 }
 
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, item] of Object.entries(record(value))) {
+    if (typeof item === 'string') out[key] = item;
+    else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
+  }
+  return out;
+}
+
+function textOrNull(value: unknown): string | null {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
+function withErrors(result: CheckResult, errors: string[]): CheckResult {
+  if (errors.length === 0) return result;
+  const added = errors.join(', ');
+  return { ...result, pass: false, error: result.error ? `${result.error}, ${added}` : added };
+}
+
+/** A result for a check that did not run: its spec's dependsOn is wrong, or a dependency failed. */
+function notRun(error: string, message = ''): CheckResult {
+  return { pass: false, duration: 0, message, error, data: {} };
+}
+
+/** What a check's expressions see of a check it depends on (`dependsOn.<name>`). */
+function dependencyView(result: CheckResult): Record<string, unknown> {
+  return {
+    ...result.data,
+    pass: result.pass,
+    message: result.message,
+    error: result.error,
+    duration: result.duration,
+  };
+}
+
 /**
  * Syncs a canary's checks rows from its spec, runs the selected checks (all by default) with a
  * concurrency limit and a per-attempt deadline, and records every result in its own
  * transaction. A hung target holds only its own lane, and only until its deadline.
+ *
+ * A check whose spec has `dependsOn: [names]` runs after those checks of the same canary (they
+ * run too when only it was selected) and sees their results as `dependsOn.<name>` in its
+ * expressions; when one of them failed it does not run and is recorded failing with
+ * 'skipped: dependency "<name>" failed'. An unknown name or a cycle is an invalid check.
+ * The checks' `metrics` are evaluated after each run and exported with the results.
  */
 export async function runCanaryChecks(
   canary: CanaryRow,
   options: CanaryRunnerOptions & {
     signal?: AbortSignal;
     nextRuntime?: Date | null;
-    /** Runs only the declared checks this accepts. */
+    /** Runs only the declared checks this accepts (and the checks they depend on). */
     filter?: (check: SyncedCheck) => boolean;
   },
 ): Promise<CanaryRunSummary> {
@@ -107,12 +161,13 @@ export async function runCanaryChecks(
   const synced = await syncCanaryChecks(options.pool, canary);
   // Webhook checks get their results from pushes (POST /webhook/{id}), never from a run.
   const runnable = synced.filter((check) => !isPushedCheckType(check.entry.type));
-  const selected = options.filter ? runnable.filter(options.filter) : runnable;
+  const plan = planCanaryRun(runnable, options.filter);
   const spec = record(canary.spec);
   const retries =
     spec.retries && typeof spec.retries === 'object' ? (spec.retries as CheckRetries) : undefined;
   const labels = record(canary.labels) as Record<string, string>;
   const recordOptions = { nextRuntime: options.nextRuntime ?? null };
+  const canaryVariables = { id: canary.id, name: canary.name, namespace: canary.namespace, labels };
 
   const count = (name: string, result: { pass: boolean; error: string; message: string }) => {
     summary.total += 1;
@@ -123,52 +178,167 @@ export async function runCanaryChecks(
     }
   };
 
+  // Each check's final result, settled once it is recorded (or could not run).
+  const settled = new Map<
+    string,
+    { promise: Promise<CheckResult>; resolve: (result: CheckResult) => void }
+  >();
+  for (const planned of plan) {
+    let resolve: (result: CheckResult) => void = () => undefined;
+    const promise = new Promise<CheckResult>((done) => {
+      resolve = done;
+    });
+    settled.set(planned.check.id, { promise, resolve });
+  }
+
+  /** Evaluates the spec's metrics and exports them with the check's reported ones. */
+  const applyMetrics = (
+    result: CheckResult,
+    specMetrics: unknown,
+    variables: Record<string, unknown>,
+    reported: readonly CheckMetric[] | undefined,
+  ): CheckResult => {
+    const evaluated = evaluateCheckMetrics(specMetrics, variables);
+    const exportErrors = options.metrics?.exportMetrics([...(reported ?? []), ...evaluated.metrics]) ?? [];
+    return withErrors(result, [...evaluated.errors, ...exportErrors]);
+  };
+
+  const identityOf = (check: SyncedCheck): CheckIdentity => {
+    const entrySpec = record(check.entry.spec);
+    return {
+      checkId: check.id,
+      name: check.entry.name,
+      type: check.entry.type,
+      canaryName: canary.name,
+      canaryNamespace: textOrNull(entrySpec.namespace) ?? canary.namespace,
+      owner: textOrNull(spec.owner),
+      severity: textOrNull(entrySpec.severity) ?? textOrNull(spec.severity),
+      labels: { ...stringMap(canary.labels), ...stringMap(entrySpec.labels) },
+    };
+  };
+
+  const recordOwn = async (
+    identity: CheckIdentity,
+    startedAt: string,
+    result: CheckResult,
+  ): Promise<void> => {
+    try {
+      await recordCheckResult(
+        options.pool,
+        identity.checkId,
+        canary.id,
+        { startedAt, result },
+        recordOptions,
+      );
+      count(identity.name, result);
+      options.metrics?.observeResult(identity, result);
+    } catch (error) {
+      summary.total += 1;
+      summary.failed += 1;
+      summary.errors.push(`${identity.name}: recording the result failed: ${errorMessage(error)}`);
+    }
+  };
+
+  const recordDerived = async (identity: CheckIdentity, run: CheckRun): Promise<void> => {
+    for (const derived of run.derived) {
+      try {
+        const exportErrors = options.metrics?.exportMetrics(derived.metrics ?? []) ?? [];
+        const result = { ...derived, ...withErrors(derived, exportErrors) };
+        const recorded = await recordDerivedResult(
+          options.pool,
+          canary,
+          run.startedAt,
+          result,
+          recordOptions,
+        );
+        if (!recorded) continue;
+        count(derived.name, result);
+        options.metrics?.observeResult(
+          {
+            ...identity,
+            checkId: recorded.checkId,
+            name: derived.name,
+            type: derived.type,
+            canaryNamespace: derived.namespace ?? identity.canaryNamespace,
+            labels: derived.labels ?? {},
+          },
+          result,
+        );
+      } catch (error) {
+        summary.total += 1;
+        summary.failed += 1;
+        summary.errors.push(`${derived.name}: recording the result failed: ${errorMessage(error)}`);
+      }
+    }
+  };
+
+  /** Runs one planned check (or decides it cannot run); the result is not recorded yet. */
+  const execute = async (planned: PlannedCheck): Promise<{ result: CheckResult; run?: CheckRun }> => {
+    const { check } = planned;
+    if (planned.problem) return { result: notRun(planned.problem) };
+    const dependencies: Record<string, unknown> = {};
+    for (const dependency of planned.dependsOn) {
+      const result = await settled.get(dependency.id)!.promise;
+      if (!result.pass) {
+        const name = dependency.entry.name;
+        return { result: notRun(`skipped: dependency "${name}" failed`, `not run because "${name}" failed`) };
+      }
+      dependencies[dependency.entry.name] = dependencyView(result);
+    }
+    const variables = planned.dependsOn.length > 0 ? { dependsOn: dependencies } : undefined;
+    const run = await runCheck(check.entry.type, check.entry.spec, {
+      canary: { ...canaryVariables, retries },
+      logger: options.logger,
+      resolveConnection: options.resolveConnection ?? (() => undefined),
+      resolveValueFrom: options.resolveValueFrom,
+      signal: options.signal,
+      timeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
+      variables,
+    });
+    if (run.result.invalid) return { result: run.result, run };
+    const entrySpec = record(check.entry.spec);
+    const result = applyMetrics(
+      run.result,
+      entrySpec.metrics,
+      {
+        ...variables,
+        ...run.result.data,
+        check: {
+          name: check.entry.name,
+          description: textOrNull(entrySpec.description) ?? '',
+          labels: stringMap(entrySpec.labels),
+          endpoint: run.endpoint,
+          type: run.type,
+        },
+        canary: canaryVariables,
+      },
+      run.result.metrics,
+    );
+    return { result, run };
+  };
+
   await forEachLimited(
-    selected,
+    plan,
     options.concurrency ?? DEFAULT_CHECK_CONCURRENCY,
     options.signal,
-    async (check) => {
-      let run: CheckRun;
+    async (planned) => {
+      const identity = identityOf(planned.check);
+      let outcome: { result: CheckResult; run?: CheckRun };
       try {
-        run = await runCheck(check.entry.type, check.entry.spec, {
-          canary: { id: canary.id, name: canary.name, namespace: canary.namespace, labels, retries },
-          logger: options.logger,
-          resolveConnection: options.resolveConnection ?? (() => undefined),
-          resolveValueFrom: options.resolveValueFrom,
-          signal: options.signal,
-          timeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
-        });
+        outcome = await execute(planned);
       } catch (error) {
         // runCheck answers failures as results; this is a bug in it, kept out of other checks.
+        const result = notRun(errorMessage(error));
+        settled.get(planned.check.id)!.resolve(result);
         summary.total += 1;
         summary.failed += 1;
-        summary.errors.push(`${check.entry.name}: ${errorMessage(error)}`);
+        summary.errors.push(`${identity.name}: ${errorMessage(error)}`);
         return;
       }
-      try {
-        await recordCheckResult(options.pool, check.id, canary.id, run, recordOptions);
-        count(check.entry.name, run.result);
-      } catch (error) {
-        summary.total += 1;
-        summary.failed += 1;
-        summary.errors.push(`${check.entry.name}: recording the result failed: ${errorMessage(error)}`);
-      }
-      for (const derived of run.derived) {
-        try {
-          const recorded = await recordDerivedResult(
-            options.pool,
-            canary,
-            run.startedAt,
-            derived,
-            recordOptions,
-          );
-          if (recorded) count(derived.name, derived);
-        } catch (error) {
-          summary.total += 1;
-          summary.failed += 1;
-          summary.errors.push(`${derived.name}: recording the result failed: ${errorMessage(error)}`);
-        }
-      }
+      // Dependents go on as soon as the result is known; recording happens alongside.
+      settled.get(planned.check.id)!.resolve(outcome.result);
+      await recordOwn(identity, outcome.run?.startedAt ?? new Date().toISOString(), outcome.result);
+      if (outcome.run) await recordDerived(identity, outcome.run);
     },
   );
   return summary;

@@ -49,6 +49,16 @@ export {
   type RecordedCheck,
 } from './check-recorder.js';
 export {
+  CHECK_METRIC_LABELS_ENV,
+  checkMetricLabels,
+  createCheckMetrics,
+  evaluateCheckMetrics,
+  metricLabelName,
+  type CheckIdentity,
+  type CheckMetrics,
+} from './check-metrics.js';
+export { planCanaryRun, type PlannedCheck } from './check-dependencies.js';
+export {
   applyCheckStatusRetention,
   checkStatusRetentionDays,
   DEFAULT_CHECK_STATUS_RETENTION_DAYS,

@@ -182,6 +182,8 @@ export interface RunCheckOptions {
   timeoutMs?: number;
   /** Limits for the check's expressions (JavaScript time and memory, template size). */
   expressions?: EvaluateOptions;
+  /** More variables for the check's expressions (`dependsOn`: the results of earlier checks). */
+  variables?: Record<string, unknown>;
 }
 
 /** A check produced by a `transform` that names new checks (fan-out). */
@@ -403,8 +405,10 @@ function expressionVariables(
   checkType: CheckType,
   endpoint: string,
   canary: CanaryMetadata,
+  extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
   return {
+    ...extra,
     ...result.data,
     check: {
       name: spec.name,
@@ -565,13 +569,13 @@ async function runAttempt(
   if (result.invalid) return { result, derived: [] };
   if (spec.markFailOnEmpty && result.empty && result.pass)
     result = failing(result, 'check returned an empty result');
-  const variables = expressionVariables(result, spec, checkType, endpoint, options.canary);
+  const variables = expressionVariables(result, spec, checkType, endpoint, options.canary, options.variables);
   const transformed = await transformResult(result, spec, checkType, endpoint, variables, options);
   if (transformed.result.invalid) return transformed;
   const finalVariables =
     transformed.result === result
       ? variables
-      : expressionVariables(transformed.result, spec, checkType, endpoint, options.canary);
+      : expressionVariables(transformed.result, spec, checkType, endpoint, options.canary, options.variables);
   return {
     result: await applyTemplates(transformed.result, spec, finalVariables, options),
     derived: transformed.derived,

@@ -221,7 +221,9 @@ async function startProfile(page: Page) {
   const directory = process.env.BENCH_PROFILE;
   if (!directory) return undefined;
   const browser = page.context().browser()!;
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -232,7 +234,10 @@ async function startProfile(page: Page) {
       await fs.mkdir(directory, { recursive: true });
       await fs.writeFile(path.join(directory, `health-page-${phase}.cpuprofile`), JSON.stringify(profile));
       await cdp.detach();
-      await fs.writeFile(path.join(directory, `health-page-${phase}.trace.json`), await browser.stopTracing());
+      await fs.writeFile(
+        path.join(directory, `health-page-${phase}.trace.json`),
+        await browser.stopTracing(),
+      );
     },
   };
 }

@@ -212,6 +212,36 @@ async function measureScroll(page: Page) {
   };
 }
 
+/**
+ * With BENCH_PROFILE=<directory>, records a Chromium CPU profile of a phase into
+ * <directory>/health-page-<phase>.cpuprofile and a timeline trace (.trace.json) for the browser's
+ * DevTools Performance panel.
+ */
+async function startProfile(page: Page) {
+  const directory = process.env.BENCH_PROFILE;
+  if (!directory) return undefined;
+  const browser = page.context().browser()!;
+  await browser.startTracing(page, {
+    categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'],
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  await cdp.send('Profiler.start');
+  return {
+    async stop(phase: string) {
+      const { profile } = await cdp.send('Profiler.stop');
+      await fs.mkdir(directory, { recursive: true });
+      await fs.writeFile(path.join(directory, `health-page-${phase}.cpuprofile`), JSON.stringify(profile));
+      await cdp.detach();
+      await fs.writeFile(
+        path.join(directory, `health-page-${phase}.trace.json`),
+        await browser.stopTracing(),
+      );
+    },
+  };
+}
+
 export default async function run(ctx: BenchContext): Promise<Record<string, unknown>> {
   const build = spawnSync(process.execPath, ['scripts/build.mjs', '--if-needed'], {
     cwd: PROJECT_ROOT,
@@ -275,12 +305,16 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     // Each term matches some checks (name, description, endpoint or canary), from thousands to one.
     const terms = ['bench-check-00', 'bench-canary-7', '4999', 'service-12', 'generated check 3'];
     const searches = [];
+    const searchProfile = await startProfile(page);
     for (const term of terms) searches.push({ term, ...(await measureSearch(page, term)) });
+    await searchProfile?.stop('search');
     ctx.log(
       `search: rows updated ${searches.map((s) => Math.round(s.commitToRowsMs)).join(', ')} ms after the debounced commit`,
     );
 
+    const profile = await startProfile(page);
     const scroll = await measureScroll(page);
+    await profile?.stop('scroll');
     ctx.log(
       `scroll: ${scroll.frames} frames, p95 ${scroll.frameP95Ms} ms, ${scroll.longFrames} over 50 ms, reached end: ${scroll.reachedEnd}`,
     );

@@ -116,6 +116,102 @@ test('the check panel opens by click and by URL, shows history, validates durati
   await expect(page.getByRole('dialog').getByTestId('check-history-row').first()).toBeVisible();
 });
 
+test('label filters, tabs, sorting and the card layout all live in the URL', async ({ page }) => {
+  test.setTimeout(150_000);
+  await signIn(page, ADMIN.email, ADMIN.password, '/health?hidePassing=false&groupBy=no-group');
+  await waitForClosedPort(page);
+  const rows = table(page).getByTestId('health-check-row');
+  const names = async () =>
+    (await rows.locator('td:nth-child(2)').allTextContents()).map((name) => name.trim());
+  // Expected rows from the API: the demo canaries opsdeck-self (app=opsdeck) and scripts
+  // (app=demo), plus whatever other tests of the run created.
+  const summary = (await (await page.request.get('/api/canary/api/summary?start=1h')).json()) as {
+    checks_summary: { name: string; labels?: Record<string, string> | null }[];
+  };
+  const sortedNames = (keep: (labels: Record<string, string>) => boolean) =>
+    summary.checks_summary
+      .filter((check) => keep(check.labels ?? {}))
+      .map((check) => check.name)
+      .sort((a, b) => {
+        // As the page sorts by name: lower-cased code units, ties by locale.
+        const [left, right] = [a.toLowerCase(), b.toLowerCase()];
+        return left < right ? -1 : left > right ? 1 : a.localeCompare(b);
+      });
+  const everyCheck = sortedNames(() => true);
+  const opsdeckChecks = sortedNames((labels) => labels.app === 'opsdeck');
+  const notOpsdeck = sortedNames((labels) => labels.app !== 'opsdeck');
+  const scriptChecks = sortedNames((labels) => labels.app === 'demo');
+  const appTabs = [...new Set(summary.checks_summary.map((check) => check.labels?.app).filter(Boolean))];
+  expect(opsdeckChecks).toEqual(expect.arrayContaining(['closed-port', 'opsdeck-healthz', 'opsdeck-readyz']));
+  expect(scriptChecks).toEqual(expect.arrayContaining(['demo-resources', 'flaky-minute']));
+  await expect(rows).toHaveCount(everyCheck.length);
+
+  // Filter by Label: include, then exclude; the sidebar's badge counts the active filters.
+  const filters = page.getByRole('complementary', { name: 'Filters' });
+  await filters.getByRole('button', { name: 'Include app=opsdeck' }).click();
+  await expect(page).toHaveURL(/labels=/);
+  expect(JSON.parse(new URL(page.url()).searchParams.get('labels')!)).toEqual({ 'app=opsdeck': 1 });
+  await expect(rows).toHaveCount(opsdeckChecks.length);
+  expect(await names()).toEqual(opsdeckChecks);
+  await filters.getByRole('button', { name: 'Exclude app=opsdeck' }).click();
+  await expect.poll(() => new URL(page.url()).searchParams.get('labels')).toBe('{"app=opsdeck":-1}');
+  await expect(rows).toHaveCount(notOpsdeck.length);
+  expect(await names()).toEqual(notOpsdeck);
+  await page.reload();
+  await expect(filters.getByRole('button', { name: 'Exclude app=opsdeck' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  );
+  await expect(rows).toHaveCount(notOpsdeck.length);
+  await filters.getByRole('button', { name: 'Exclude app=opsdeck' }).click();
+  await expect(page).not.toHaveURL(/labels=/);
+  await expect(rows).toHaveCount(everyCheck.length);
+
+  // Tab By a label key: 'All' first, the rest alphabetical; a tab shows its checks only.
+  await page.getByLabel('Tab By').selectOption('app');
+  await expect(page).toHaveURL(/tabBy=app/);
+  const tabs = page.getByRole('tablist', { name: 'Tabs' }).getByRole('tab');
+  await expect(tabs).toHaveText(['All', ...appTabs.sort((a, b) => a!.localeCompare(b!))] as string[]);
+  const demoTab = page.getByRole('tab', { name: 'demo', exact: true });
+  await demoTab.click();
+  await expect(demoTab).toHaveAttribute('aria-selected', 'true');
+  await expect(rows).toHaveCount(scriptChecks.length);
+  expect(await names()).toEqual(scriptChecks);
+  await page.getByRole('tab', { name: 'All', exact: true }).click();
+  await expect(rows).toHaveCount(everyCheck.length);
+
+  // Single-column sort: ascending, descending, then back to the default by name.
+  const byName = page.getByRole('columnheader', { name: 'Checks' });
+  const sorted = everyCheck;
+  await byName.getByRole('button').click();
+  await expect(page).toHaveURL(/sortBy=name/);
+  await expect(byName).toHaveAttribute('aria-sort', 'ascending');
+  expect(await names()).toEqual(sorted);
+  await byName.getByRole('button').click();
+  await expect(page).toHaveURL(/sortDesc=true/);
+  await expect(byName).toHaveAttribute('aria-sort', 'descending');
+  expect(await names()).toEqual([...sorted].reverse());
+  await page.reload();
+  await expect(byName).toHaveAttribute('aria-sort', 'descending');
+  expect(await names()).toEqual([...sorted].reverse());
+  await byName.getByRole('button').click();
+  await expect(page).not.toHaveURL(/sortBy=/);
+  await expect(byName).toHaveAttribute('aria-sort', 'none');
+  expect(await names()).toEqual(sorted);
+
+  // The card layout shows the same checks and survives a reload.
+  await page.getByLabel('Layout').selectOption('card');
+  await expect(page).toHaveURL(/layout=card/);
+  await page.reload();
+  const cards = page.getByTestId('health-check-card');
+  await expect(cards).toHaveCount(everyCheck.length);
+  await expect(
+    cards.filter({ hasText: 'closed-port' }).getByRole('img', { name: 'unhealthy' }),
+  ).toBeVisible();
+  await cards.filter({ hasText: 'closed-port' }).click();
+  await expect(page.getByRole('dialog').getByRole('heading', { name: 'closed-port' })).toBeVisible();
+});
+
 test('a viewer sees the check but not Run Now', async ({ page, baseURL }) => {
   test.setTimeout(120_000);
   if (!baseURL) throw new Error('no baseURL');
@@ -134,9 +230,19 @@ test('a viewer sees the check but not Run Now', async ({ page, baseURL }) => {
   const id = await closedPortId(page);
   await page.goto(`/health?checkId=${id}&timeRange=1h`);
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByRole('heading', { name: 'closed-port' })).toBeVisible();
+  // On a loaded machine the summary behind the panel can take longer than the default 5 s.
+  await expect(dialog.getByRole('heading', { name: 'closed-port' })).toBeVisible({ timeout: 20_000 });
   await expect(dialog.getByTestId('check-history-row').first()).toBeVisible();
   await expect(dialog.getByRole('button', { name: 'Run Now' })).toHaveCount(0);
+
+  // The server is the authority: the viewer's own session cannot run the check either.
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'opsdeck_csrf')?.value;
+  expect(csrf).toBeTruthy();
+  const refused = await page.request.post(`/api/canary/run/check/${id}`, {
+    headers: { 'X-CSRF-Token': csrf! },
+    data: {},
+  });
+  expect(refused.status(), await refused.text()).toBe(403);
 });
 
 test('a pivot by label with its cell type survives a reload and opens the check with its Health Overview', async ({

@@ -96,15 +96,45 @@ test('a feature flag set through the API hides its entry and refuses its page', 
   await expect(page.getByRole('table', { name: 'Feature Flags' })).toContainText('demo.loaded');
 });
 
-test('the preferences change how the jobs page shows a date', async ({ page }) => {
+test('the preferences change every date on the jobs page and are kept over a reload', async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/jobs');
   await waitForJobRows(page);
-  const firstDate = page.getByRole('table', { name: 'Jobs History' }).locator('tbody time').first();
-  await expect(firstDate).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+  const dates = page.getByRole('table', { name: 'Jobs History' }).locator('tbody time');
+  await expect(dates.first()).toHaveText(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\.\d{3}$/);
+  expect(await dates.count()).toBeGreaterThan(0);
 
+  // Timezone: every date moves to the zone (Sri Lanka is UTC+05:30 all year), in the default format.
   await page.getByRole('button', { name: 'Preferences' }).click();
+  await page.getByLabel('Timezone').selectOption('Asia/Colombo');
+  const notInColombo = () =>
+    dates.evaluateAll(
+      (elements) =>
+        elements.filter((element) => {
+          const at = Date.parse(element.getAttribute('datetime') ?? '');
+          const wall = new Date(at + 330 * 60_000).toISOString().slice(0, 23).replace('T', ' ');
+          return element.textContent !== wall;
+        }).length,
+    );
+  await expect.poll(notInColombo).toBe(0);
+
+  // Format: every date on the page follows it.
   await page.getByLabel('Date/Time Format').selectOption({ label: 'Full' });
-  await expect(firstDate).toHaveText(/^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), /);
+  const full = /^(Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), /;
+  const notFull = () =>
+    dates.evaluateAll(
+      (elements, pattern) =>
+        elements.filter((element) => !new RegExp(pattern).test(element.textContent ?? '')).length,
+      full.source,
+    );
+  await expect.poll(notFull).toBe(0);
+
+  // Kept in the browser for this user.
+  await page.reload();
+  await expect(dates.first()).toHaveText(full);
+  await expect.poll(notFull).toBe(0);
+  await page.getByRole('button', { name: 'Preferences' }).click();
+  await expect(page.getByLabel('Timezone')).toHaveValue('Asia/Colombo');
+  await expect(page.getByLabel('Date/Time Format')).toHaveValue('full');
 });
 
 test('the jobs table keeps its page size across visits and its state in the URL', async ({ page }) => {

@@ -285,4 +285,44 @@ describe('DataTable', () => {
     });
     expect(query().get('pageSize')).toBe('200');
   });
+
+  it('redraws only the rows entering the window when a virtual table scrolls', () => {
+    giveScrollBoxHeight(400);
+    const drawn: string[] = [];
+    const columns: DataTableColumn<Check>[] = [
+      {
+        accessorKey: 'name',
+        header: 'Name',
+        size: 240,
+        cell: ({ row }) => {
+          drawn.push(row.original.name);
+          return row.original.name;
+        },
+      },
+      { accessorKey: 'namespace', header: 'Namespace' },
+    ];
+    const data = makeChecks(5000);
+    renderAt(
+      '/',
+      <DataTable tableId="memo" label="Configs" columns={columns} data={data} virtual virtualHeight={400} />,
+    );
+    // Fixed column widths: the column's own size, the others share the rest.
+    const table = screen.getByRole('table', { name: 'Configs' });
+    expect(table.className).toContain('table-fixed');
+    const widths = [...table.querySelectorAll('col')].map((col) => col.style.width);
+    expect(widths).toEqual(['240px', '']);
+
+    const scroller = screen.getByTestId('virtual-scroll');
+    let scrollTop = 0;
+    Object.defineProperty(scroller, 'scrollTop', { configurable: true, get: () => scrollTop });
+    const before = new Set(drawn);
+    drawn.length = 0;
+    act(() => {
+      scrollTop = 40;
+      fireEvent.scroll(scroller);
+    });
+    // One row scrolled: only rows that were not on screen before are drawn again.
+    expect(drawn.length).toBeGreaterThan(0);
+    expect(drawn.filter((name) => before.has(name))).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
@@ -111,13 +111,20 @@ export function HealthPage() {
     else next[pair] = mode;
     setParams({ labels: Object.keys(next).length ? JSON.stringify(next) : undefined });
   };
+  // Stable handlers (they read the latest URL state) so the memoised table skips the renders
+  // caused by typing in the search box.
+  const latest = useRef({ params, setParams });
+  useEffect(() => {
+    latest.current = { params, setParams };
+  });
   // Single-column sort: ascending, then descending, then removed (back to the default by name).
-  const onSort = (column: SortColumn) => {
-    if (params.sortBy !== column) setParams({ sortBy: column, sortDesc: undefined });
-    else if (!params.sortDesc) setParams({ sortDesc: 'true' });
-    else setParams({ sortBy: undefined, sortDesc: undefined });
-  };
-  const open = (check: CheckSummary) => setParams({ checkId: check.id });
+  const onSort = useCallback((column: SortColumn) => {
+    const { params: current, setParams: set } = latest.current;
+    if (current.sortBy !== column) set({ sortBy: column, sortDesc: undefined });
+    else if (!current.sortDesc) set({ sortDesc: 'true' });
+    else set({ sortBy: undefined, sortDesc: undefined });
+  }, []);
+  const open = useCallback((check: CheckSummary) => latest.current.setParams({ checkId: check.id }), []);
 
   if (summary.isError && !summary.data) throw summary.error;
 

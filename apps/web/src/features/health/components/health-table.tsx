@@ -1,7 +1,6 @@
 import { ChevronDown, ChevronRight, ChevronUp } from 'lucide-react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Age } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { GroupStatusDot, StatusDot } from '../../../components/status-dot/status-dot';
 import {
@@ -12,6 +11,7 @@ import {
   showsLastRunAge,
   showsTransitionTime,
 } from '../../../lib/format';
+import { useDateFormatter, type DateFormatter } from '../../../lib/preferences/use-preferences';
 import { isHealthy, type CheckSummary, type HealthRow, type SortColumn } from '../lib/checks';
 
 const COLUMNS: { id: SortColumn; header: string }[] = [
@@ -30,39 +30,77 @@ export interface HealthTableProps {
   onOpen(check: CheckSummary): void;
 }
 
-function CheckCells({ check, nested }: { check: CheckSummary; nested: boolean }) {
+/** Formats a date as an age with its tooltip; one formatter for the whole table (settings §9). */
+type FormatAge = DateFormatter['formatAge'];
+
+/** An age such as '3h' with the full timestamp as tooltip, formatted by the table's formatter. */
+function RowAge({
+  value,
+  formatAge,
+  className,
+}: {
+  value: string;
+  formatAge: FormatAge;
+  className?: string;
+}) {
+  const age = formatAge(value);
+  if (!age.text) return null;
+  return (
+    <time dateTime={age.iso} title={age.title} className={className}>
+      {age.text}
+    </time>
+  );
+}
+
+function CheckCells({
+  check,
+  nested,
+  formatAge,
+}: {
+  check: CheckSummary;
+  nested: boolean;
+  formatAge: FormatAge;
+}) {
   const latency = pickLatency(check.latency);
   return (
     <>
-      <td className={nested ? 'py-2 pr-3 pl-8' : 'py-2 pr-3'}>
+      <td className={nested ? 'truncate py-2 pr-3 pl-8' : 'truncate py-2 pr-3'}>
         <span className="text-gray-900">{check.name}</span>
       </td>
       <td className="py-2 pr-3">
         <span className="flex items-center gap-2">
           <StatusDot status={check.status ?? 'unknown'} label={check.status ?? 'unknown'} />
           {showsLastRunAge(check.last_runtime) && (
-            <Age value={check.last_runtime} className="text-xs text-gray-500" />
+            <RowAge value={check.last_runtime!} formatAge={formatAge} className="text-xs text-gray-500" />
           )}
         </span>
       </td>
       <td className="py-2 pr-3">{formatUptime(check.uptime, 1)}</td>
       <td className="py-2 pr-3">{latency === undefined ? '' : formatLatency(latency)}</td>
       <td className="py-2 pr-3">
-        {showsTransitionTime(check.last_transition_time) && <Age value={check.last_transition_time} />}
+        {showsTransitionTime(check.last_transition_time) && (
+          <RowAge value={check.last_transition_time!} formatAge={formatAge} />
+        )}
       </td>
     </>
   );
 }
 
-/** A check's row; memoised so scrolling draws only the rows that enter the window. */
+/**
+ * A check's row. Memoised with props that stay the same while scrolling, so a scroll step draws
+ * only the rows entering the window; the user's date preferences come in once through formatAge
+ * instead of a store subscription per row.
+ */
 const CheckRow = memo(function CheckRow({
   check,
   nested,
   onOpen,
+  formatAge,
 }: {
   check: CheckSummary;
   nested: boolean;
   onOpen(check: CheckSummary): void;
+  formatAge: FormatAge;
 }) {
   return (
     <tr
@@ -72,7 +110,46 @@ const CheckRow = memo(function CheckRow({
       onClick={() => onOpen(check)}
     >
       <td />
-      <CheckCells check={check} nested={nested} />
+      <CheckCells check={check} nested={nested} formatAge={formatAge} />
+    </tr>
+  );
+});
+
+const GroupRow = memo(function GroupRow({
+  row,
+  open,
+  onToggle,
+}: {
+  row: Extract<HealthRow, { kind: 'group' }>;
+  open: boolean;
+  onToggle(id: string): void;
+}) {
+  const uptime = groupUptime(row.checks.map((check) => check.uptime));
+  return (
+    <tr
+      data-testid="health-group-row"
+      style={{ height: ROW_PX }}
+      className="cursor-pointer border-b border-gray-100 bg-gray-50/50 hover:bg-gray-50"
+      onClick={() => onToggle(row.id)}
+    >
+      <td className="py-2 pl-2">
+        <button
+          type="button"
+          aria-label={open ? `Collapse ${row.name}` : `Expand ${row.name}`}
+          aria-expanded={open}
+        >
+          {open ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
+        </button>
+      </td>
+      <td className="truncate py-2 pr-3 font-medium text-gray-900">
+        {row.name} <span className="text-xs text-gray-500">({row.checks.length})</span>
+      </td>
+      <td className="py-2 pr-3">
+        <GroupStatusDot label={`${row.name} status`}>{row.checks.map(isHealthy)}</GroupStatusDot>
+      </td>
+      <td className="py-2 pr-3">{`${uptime.passed}/${row.checks.length}`}</td>
+      <td />
+      <td />
     </tr>
   );
 });
@@ -103,6 +180,8 @@ function linesOf(rows: readonly HealthRow[], collapsed: ReadonlySet<string>): Li
   return lines;
 }
 
+const estimateSize = () => ROW_PX;
+
 /**
  * Which lines to draw: all of them for short lists, else a window around the viewport (the page
  * scrolls, so the window follows the page's scroll) with spacer rows keeping the scroll height.
@@ -114,13 +193,15 @@ function useVisibleLines(lines: Line[]) {
   const bodyRef = useCallback((node: HTMLTableSectionElement | null) => {
     if (node) setScrollMargin(node.getBoundingClientRect().top + window.scrollY);
   }, []);
+  // A new getItemKey makes the virtualizer recompute the offsets of every line: keep it per list.
+  const getItemKey = useCallback((index: number) => lines[index].key, [lines]);
   const virtualizer = useWindowVirtualizer({
     count: lines.length,
-    estimateSize: () => ROW_PX,
+    estimateSize,
     overscan: 20,
     scrollMargin,
     enabled: virtual,
-    getItemKey: (index) => lines[index].key,
+    getItemKey,
   });
   if (!virtual) return [{ items: lines, top: 0, bottom: 0 }, bodyRef] as const;
   const windowed = virtualizer.getVirtualItems();
@@ -139,30 +220,55 @@ function useVisibleLines(lines: Line[]) {
   ] as const;
 }
 
-/** The health table (core §2): groups expand and collapse; checks open their detail panel. */
-export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTableProps) {
+/**
+ * The health table (core §2): groups expand and collapse; checks open their detail panel.
+ * Fixed column widths keep the layout of a scroll step to the rows that change.
+ */
+export const HealthTable = memo(function HealthTable({
+  rows,
+  sortBy,
+  sortDesc,
+  onSort,
+  onOpen,
+}: HealthTableProps) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const lines = useMemo(() => linesOf(rows, collapsed), [rows, collapsed]);
   const [visible, bodyRef] = useVisibleLines(lines);
-  // The page passes a new onOpen on every render; rows get one that never changes.
-  const onOpenRef = useRef(onOpen);
+  const { formatAge } = useDateFormatter();
+  // The page passes new handlers on every render; rows get ones that never change.
+  const handlers = useRef({ onOpen, onSort });
   useEffect(() => {
-    onOpenRef.current = onOpen;
+    handlers.current = { onOpen, onSort };
   });
-  const openCheck = useCallback((check: CheckSummary) => onOpenRef.current(check), []);
+  const openCheck = useCallback((check: CheckSummary) => handlers.current.onOpen(check), []);
+  const toggle = useCallback(
+    (id: string) =>
+      setCollapsed((previous) => {
+        const next = new Set(previous);
+        if (next.has(id)) next.delete(id);
+        else next.add(id);
+        return next;
+      }),
+    [],
+  );
   if (rows.length === 0) return <EmptyState />;
-  const toggle = (id: string) =>
-    setCollapsed((previous) => {
-      const next = new Set(previous);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
   return (
-    <table className="w-full text-left text-sm" aria-label="Health checks" aria-rowcount={lines.length + 1}>
+    <table
+      className="w-full table-fixed text-left text-sm"
+      aria-label="Health checks"
+      aria-rowcount={lines.length + 1}
+    >
+      <colgroup>
+        <col className="w-8" />
+        <col />
+        <col className="w-36" />
+        <col className="w-24" />
+        <col className="w-24" />
+        <col className="w-28" />
+      </colgroup>
       <thead className="border-b border-gray-200 text-xs text-gray-600 uppercase">
         <tr>
-          <th className="w-8" aria-label="Expand" />
+          <th aria-label="Expand" />
           {COLUMNS.map((column) => {
             const active = sortBy === column.id;
             return (
@@ -173,7 +279,7 @@ export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTa
               >
                 <button
                   type="button"
-                  onClick={() => onSort(column.id)}
+                  onClick={() => handlers.current.onSort(column.id)}
                   className="flex items-center gap-1 uppercase"
                 >
                   {column.header}
@@ -187,43 +293,21 @@ export function HealthTable({ rows, sortBy, sortDesc, onSort, onOpen }: HealthTa
       </thead>
       <tbody ref={bodyRef}>
         {visible.top > 0 && <tr aria-hidden style={{ height: visible.top }} />}
-        {visible.items.map((line) => {
-          if (line.kind === 'check') {
-            return <CheckRow key={line.key} check={line.check} nested={line.nested} onOpen={openCheck} />;
-          }
-          const { row, open } = line;
-          const uptime = groupUptime(row.checks.map((check) => check.uptime));
-          return (
-            <tr
+        {visible.items.map((line) =>
+          line.kind === 'check' ? (
+            <CheckRow
               key={line.key}
-              data-testid="health-group-row"
-              style={{ height: ROW_PX }}
-              className="cursor-pointer border-b border-gray-100 bg-gray-50/50 hover:bg-gray-50"
-              onClick={() => toggle(row.id)}
-            >
-              <td className="py-2 pl-2">
-                <button
-                  type="button"
-                  aria-label={open ? `Collapse ${row.name}` : `Expand ${row.name}`}
-                  aria-expanded={open}
-                >
-                  {open ? <ChevronDown className="size-4" /> : <ChevronRight className="size-4" />}
-                </button>
-              </td>
-              <td className="py-2 pr-3 font-medium text-gray-900">
-                {row.name} <span className="text-xs text-gray-500">({row.checks.length})</span>
-              </td>
-              <td className="py-2 pr-3">
-                <GroupStatusDot label={`${row.name} status`}>{row.checks.map(isHealthy)}</GroupStatusDot>
-              </td>
-              <td className="py-2 pr-3">{`${uptime.passed}/${row.checks.length}`}</td>
-              <td />
-              <td />
-            </tr>
-          );
-        })}
+              check={line.check}
+              nested={line.nested}
+              onOpen={openCheck}
+              formatAge={formatAge}
+            />
+          ) : (
+            <GroupRow key={line.key} row={line.row} open={line.open} onToggle={toggle} />
+          ),
+        )}
         {visible.bottom > 0 && <tr aria-hidden style={{ height: visible.bottom }} />}
       </tbody>
     </table>
   );
-}
+});

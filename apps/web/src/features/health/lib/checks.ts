@@ -61,22 +61,51 @@ export function parseLabelFilter(raw: string | null | undefined): LabelFilter {
   return result;
 }
 
+// Per-check values the filters need, computed once per check object: a data load brings new
+// objects, so the caches follow it and are dropped with it.
+const searchTexts = new WeakMap<CheckSummary, string>();
+const labelPairSets = new WeakMap<CheckSummary, ReadonlySet<string>>();
+
 const labelPairs = (check: CheckSummary): string[] =>
   Object.entries(check.labels ?? {}).map(([key, value]) => `${key}=${value}`);
 
+function labelPairSet(check: CheckSummary): ReadonlySet<string> {
+  let pairs = labelPairSets.get(check);
+  if (!pairs) {
+    pairs = new Set(labelPairs(check));
+    labelPairSets.set(check, pairs);
+  }
+  return pairs;
+}
+
+/** The searched fields in lower case, separated by a character no query holds. */
+function searchText(check: CheckSummary): string {
+  let text = searchTexts.get(check);
+  if (text === undefined) {
+    text = [check.description, check.canary_name, check.endpoint, check.name]
+      .filter((field): field is string => typeof field === 'string')
+      .map((field) => field.toLowerCase())
+      .join('\u0000');
+    searchTexts.set(check, text);
+  }
+  return text;
+}
+
+const searchNeedle = (query: string) => query.trim().toLowerCase().replaceAll('\u0000', '');
+
 /** Partial, case-insensitive match against description, canary_name, endpoint and name (core §5). */
 export function matchesSearch(check: CheckSummary, query: string): boolean {
-  const needle = query.trim().toLowerCase();
-  if (!needle) return true;
-  return [check.description, check.canary_name, check.endpoint, check.name].some(
-    (field) => typeof field === 'string' && field.toLowerCase().includes(needle),
-  );
+  const needle = searchNeedle(query);
+  return !needle || searchText(check).includes(needle);
 }
 
 /** A check passes the label filter when it has every included pair and none of the excluded ones. */
 export function matchesLabels(check: CheckSummary, filter: LabelFilter): boolean {
-  const pairs = new Set(labelPairs(check));
-  return Object.entries(filter).every(([pair, mode]) => (mode === 1 ? pairs.has(pair) : !pairs.has(pair)));
+  const pairs = labelPairSet(check);
+  for (const pair in filter) {
+    if ((filter[pair] === 1) !== pairs.has(pair)) return false;
+  }
+  return true;
 }
 
 export const isHealthy = (check: CheckSummary): boolean => (check.status ?? '').toLowerCase() === 'healthy';
@@ -88,11 +117,13 @@ export interface CheckFilters {
 }
 
 export function filterChecks(checks: readonly CheckSummary[], filters: CheckFilters): CheckSummary[] {
+  const needle = searchNeedle(filters.query);
+  const byLabel = Object.keys(filters.labels).length > 0;
   return checks.filter(
     (check) =>
       !(filters.hidePassing && isHealthy(check)) &&
-      matchesSearch(check, filters.query) &&
-      matchesLabels(check, filters.labels),
+      (!needle || searchText(check).includes(needle)) &&
+      (!byLabel || matchesLabels(check, filters.labels)),
   );
 }
 
@@ -216,20 +247,30 @@ function rowValue(row: HealthRow, column: SortColumn): number | string {
   }
 }
 
-/** Single-column sort of rows and of each group's checks; ties fall back to the name. */
+const collator = new Intl.Collator();
+
+/**
+ * Single-column sort of rows and of each group's checks; ties fall back to the name. Each row's
+ * sort value is computed once, not in every comparison.
+ */
 export function sortRows(rows: readonly HealthRow[], column: SortColumn, desc: boolean): HealthRow[] {
-  const compare = (a: HealthRow, b: HealthRow): number => {
-    const left = rowValue(a, column);
-    const right = rowValue(b, column);
-    const order = left < right ? -1 : left > right ? 1 : 0;
-    const result = order === 0 ? rowName(a).localeCompare(rowName(b)) : order;
-    return desc ? -result : result;
-  };
+  const sign = desc ? -1 : 1;
+  const sorted = <T>(items: readonly T[], row: (item: T) => HealthRow): T[] =>
+    items
+      .map((item) => {
+        const asRow = row(item);
+        return { item, value: rowValue(asRow, column), name: rowName(asRow) };
+      })
+      .sort((a, b) => {
+        const order = a.value < b.value ? -1 : a.value > b.value ? 1 : 0;
+        return sign * (order === 0 ? collator.compare(a.name, b.name) : order);
+      })
+      .map((keyed) => keyed.item);
   const asRow = (check: CheckSummary): HealthRow => ({ kind: 'check', id: check.id, check });
-  const byCheck = (a: CheckSummary, b: CheckSummary) => compare(asRow(a), asRow(b));
-  return rows
-    .map((row) => (row.kind === 'group' ? { ...row, checks: [...row.checks].sort(byCheck) } : row))
-    .sort(compare);
+  return sorted(
+    rows.map((row) => (row.kind === 'group' ? { ...row, checks: sorted(row.checks, asRow) } : row)),
+    (row) => row,
+  );
 }
 
 /** The health time range options (spec core §9), from the shared formatters. */

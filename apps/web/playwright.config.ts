@@ -45,7 +45,7 @@ export default defineConfig({
       env: { E2E_PORT: String(port) },
     },
     {
-      // A real server on a fresh data directory (or on TEST_DATABASE_URL's server when set).
+      // A real server on a fresh data directory with its own embedded PostgreSQL.
       command: `rm -rf "${dataDir}" && node bin/opsdeck.mjs serve`,
       cwd: root,
       url: `http://localhost:${port}/readyz`,

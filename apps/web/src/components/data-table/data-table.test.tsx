@@ -238,7 +238,6 @@ describe('DataTable', () => {
 
   it('renders only a window of 5,000 rows in virtual mode', () => {
     giveScrollBoxHeight(400);
-    const started = performance.now();
     renderAt(
       '/?pageSize=5000',
       <DataTable
@@ -250,7 +249,6 @@ describe('DataTable', () => {
         virtualHeight={400}
       />,
     );
-    const elapsed = performance.now() - started;
     const table = screen.getByRole('table', { name: 'Configs' });
     expect(table.getAttribute('aria-rowcount')).toBe('5000');
     const rows = within(table).getAllByRole('row');
@@ -258,9 +256,8 @@ describe('DataTable', () => {
     expect(rows.length).toBeGreaterThan(10);
     expect(rows.length).toBeLessThan(30);
     expect(rows[1].textContent).toContain('check-0000');
+    // Only the window is rendered (the row count above); speed is measured by `npm run bench data-table`.
     expect(screen.queryByRole('navigation', { name: 'Pagination' })).toBeNull();
-    // Generous bound: a non-virtual render of 5,000 rows takes seconds in jsdom.
-    expect(elapsed).toBeLessThan(3000);
   });
 
   it('doubles the page size when the last row is reached in virtual mode', () => {

@@ -42,3 +42,26 @@ export async function fetchCounted<T>(path: string, signal: AbortSignal): Promis
 /** GET on the data API returning rows. */
 export const fetchRows = <T>(path: string, signal: AbortSignal): Promise<T[]> =>
   apiFetch<T[]>(path, { signal });
+
+/** Inserts one row and returns it as stored (with its id and defaults). */
+export async function insertRow<T>(table: string, row: Record<string, unknown>): Promise<T> {
+  const rows = await apiFetch<T[]>(`/api/db/${table}`, {
+    method: 'POST',
+    headers: { Prefer: 'return=representation' },
+    body: JSON.stringify(row),
+  });
+  const [first] = rows;
+  if (!first) throw new ApiError(500, `No ${table} row returned`, rows);
+  return first;
+}
+
+export async function updateRow(table: string, id: string, changes: Record<string, unknown>): Promise<void> {
+  await apiFetch<unknown>(`/api/db/${table}?id=eq.${encodeURIComponent(id)}`, {
+    method: 'PATCH',
+    body: JSON.stringify(changes),
+  });
+}
+
+export async function deleteRow(table: string, id: string): Promise<void> {
+  await apiFetch<unknown>(`/api/db/${table}?id=eq.${encodeURIComponent(id)}`, { method: 'DELETE' });
+}

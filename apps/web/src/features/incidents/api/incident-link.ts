@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import type { IncidentLinkPlan } from '../lib/incident-link-form';
-import { insertRow } from './data-api';
+import { insertRow } from '../../../lib/data-api';
 
 export interface IncidentOption {
   id: string;

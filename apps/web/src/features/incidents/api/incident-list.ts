@@ -6,7 +6,7 @@ import {
   type IncidentListPage,
 } from '../lib/incident-list-query';
 import type { PersonRef } from './incident-detail';
-import { fetchCounted } from './data-api';
+import { fetchCounted } from '../../../lib/data-api';
 
 /** A row of incident_summary as the list selects it. */
 export interface IncidentListItem {

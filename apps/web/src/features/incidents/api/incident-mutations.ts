@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NewIncident } from '../lib/incident-form';
 import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
-import { deleteRow, insertRow, updateRow } from './data-api';
+import { deleteRow, insertRow, updateRow } from '../../../lib/data-api';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 
 /** The server fills status open, commander, communicator and created_by (spec core §4, §6). */

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import type { IncidentRuleInput, IncidentRuleRow } from '../lib/incident-rule-form';
-import { insertRow, updateRow } from './data-api';
+import { insertRow, updateRow } from '../../../lib/data-api';
 
 export const INCIDENT_RULES_QUERY_KEY = ['incident_rules'] as const;
 

@@ -80,9 +80,3 @@ export function incidentListSearch(filters: IncidentListFilters, page: IncidentL
   search.set('offset', String(page.pageIndex * page.pageSize));
   return search;
 }
-
-/** The total of 'items 0-49/123' (or '*\/123'); undefined when unknown. */
-export function totalFromContentRange(header: string | null): number | undefined {
-  const match = header?.match(/\/(\d+)$/);
-  return match ? Number(match[1]) : undefined;
-}

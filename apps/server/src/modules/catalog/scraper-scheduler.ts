@@ -1,6 +1,11 @@
 import type { Pool } from '../../platform/db/pool.js';
-import type { JobRun, JobsLogger, JobsService } from '../../platform/jobs/index.js';
-import { errorMessage } from '../../platform/jobs/support.js';
+import {
+  createResourceScheduleSync,
+  type JobRun,
+  type JobsLogger,
+  type JobsService,
+  type ResourceScheduleSync,
+} from '../../platform/jobs/index.js';
 import { runScrape, type ScrapeOutcome, type ScraperRow } from './scrape-engine.js';
 
 /** The job history name of scrapes (scheduled and Run Now). */
@@ -68,33 +73,43 @@ export interface ScraperSchedulerOptions {
   baseDir?: string;
 }
 
-export interface ScraperScheduler {
-  refresh(): Promise<void>;
-  registered(): string[];
-  stop(): Promise<void>;
-}
-
-interface Known {
-  updatedAt: number;
-  schedule: string | null;
-}
+export type ScraperScheduler = ResourceScheduleSync;
 
 /**
  * One schedule per live scraper (`config_scraper:<id>`), kept in step with config_scrapers by
  * polling updated_at; deleted scrapers are unregistered and their items marked deleted.
  */
 export function createScraperScheduler(options: ScraperSchedulerOptions): ScraperScheduler {
-  const { pool, jobs, logger } = options;
-  const known = new Map<string, Known>();
-  let timer: NodeJS.Timeout | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  let stopped = false;
-
-  const register = async (scraper: ScraperRecord, schedule: string): Promise<void> => {
-    await jobs.schedules.register({
-      name: scraperScheduleName(scraper.id),
+  const { pool } = options;
+  return createResourceScheduleSync<ScraperRecord>({
+    jobs: options.jobs,
+    logger: options.logger,
+    kind: 'scraper',
+    pollIntervalMs: options.pollIntervalMs ?? DEFAULT_SCRAPER_POLL_INTERVAL_MS,
+    load: async (knownIds) =>
+      (
+        await pool.query<ScraperRecord>(
+          `SELECT ${SCRAPER_COLUMNS} FROM config_scrapers
+           WHERE deleted_at IS NULL OR id = ANY($1::uuid[])
+              OR EXISTS (SELECT 1 FROM config_items i WHERE i.scraper_id = config_scrapers.id AND i.deleted_at IS NULL)`,
+          [knownIds],
+        )
+      ).rows,
+    idOf: (scraper) => scraper.id,
+    updatedAtOf: (scraper) => scraper.updated_at,
+    scheduleName: scraperScheduleName,
+    decide: async (scraper) => {
+      if (scraper.deleted_at === null) return { schedule: scheduleOf(scraper) };
+      // The scraper's own soft delete marks its items deleted (0004 config_items comment).
+      await pool.query(
+        `UPDATE config_items SET deleted_at = now(), delete_reason = 'scraper deleted'
+         WHERE scraper_id = $1 AND deleted_at IS NULL`,
+        [scraper.id],
+      );
+      return { schedule: null, forget: true };
+    },
+    definition: (scraper) => ({
       jobName: SCRAPER_JOB_NAME,
-      schedule,
       timeoutMs: options.runTimeoutMs,
       resource: { type: SCRAPER_RESOURCE_TYPE, id: scraper.id },
       agentId: scraper.agent_id,
@@ -103,89 +118,6 @@ export function createScraperScheduler(options: ScraperSchedulerOptions): Scrape
         if (!current || current.deleted_at !== null) return;
         await runScrapeJob(pool, current, job, { signal, baseDir: options.baseDir });
       },
-    });
-  };
-
-  const apply = async (scraper: ScraperRecord): Promise<void> => {
-    const name = scraperScheduleName(scraper.id);
-    const previous = known.get(scraper.id);
-    const updatedAt = scraper.updated_at.getTime();
-    if (previous && previous.updatedAt === updatedAt) return;
-    if (scraper.deleted_at !== null) {
-      if (previous === undefined || previous.schedule) await jobs.schedules.unregister(name);
-      // The scraper's own soft delete marks its items deleted (0004 config_items comment).
-      await pool.query(
-        `UPDATE config_items SET deleted_at = now(), delete_reason = 'scraper deleted'
-         WHERE scraper_id = $1 AND deleted_at IS NULL`,
-        [scraper.id],
-      );
-      known.delete(scraper.id);
-      return;
-    }
-    const schedule = scheduleOf(scraper);
-    try {
-      await register(scraper, schedule);
-      known.set(scraper.id, { updatedAt, schedule });
-    } catch (error) {
-      logger.warn(
-        { scraper: scraper.id, schedule, err: errorMessage(error) },
-        'scraper schedule not registered',
-      );
-      if (previous?.schedule) await jobs.schedules.unregister(name);
-      known.set(scraper.id, { updatedAt, schedule: null });
-    }
-  };
-
-  const refreshOnce = async (): Promise<void> => {
-    const { rows } = await pool.query<ScraperRecord>(
-      `SELECT ${SCRAPER_COLUMNS} FROM config_scrapers
-       WHERE deleted_at IS NULL OR id = ANY($1::uuid[])
-          OR EXISTS (SELECT 1 FROM config_items i WHERE i.scraper_id = config_scrapers.id AND i.deleted_at IS NULL)`,
-      [[...known.keys()]],
-    );
-    const seen = new Set<string>();
-    for (const scraper of rows) {
-      seen.add(scraper.id);
-      try {
-        await apply(scraper);
-      } catch (error) {
-        logger.error({ scraper: scraper.id, err: errorMessage(error) }, 'syncing a scraper failed');
-      }
-    }
-    for (const [id, entry] of known) {
-      if (seen.has(id)) continue;
-      if (entry.schedule) await jobs.schedules.unregister(scraperScheduleName(id));
-      known.delete(id);
-    }
-  };
-
-  const refresh = (): Promise<void> => {
-    const next = chain.then(refreshOnce, refreshOnce);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-
-  const poll = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      refresh()
-        .catch((error: unknown) => logger.error({ err: errorMessage(error) }, 'reading scrapers failed'))
-        .finally(poll);
-    }, options.pollIntervalMs ?? DEFAULT_SCRAPER_POLL_INTERVAL_MS);
-    timer.unref();
-  };
-  poll();
-
-  return {
-    refresh,
-    registered: () =>
-      [...known.entries()]
-        .filter(([, entry]) => entry.schedule !== null)
-        .map(([id]) => scraperScheduleName(id)),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await chain;
-    },
-  };
+    }),
+  });
 }

@@ -1,6 +1,10 @@
 import type { Pool } from '../../platform/db/pool.js';
-import type { JobsLogger, JobsService } from '../../platform/jobs/index.js';
-import { errorMessage } from '../../platform/jobs/support.js';
+import {
+  createResourceScheduleSync,
+  type JobsLogger,
+  type JobsService,
+  type ResourceScheduleSync,
+} from '../../platform/jobs/index.js';
 import type { CheckLogger } from './checks/index.js';
 import { CANARY_COLUMNS, loadCanary, syncCanaryChecks, type CanaryRow } from './canary-sync.js';
 import {
@@ -30,18 +34,8 @@ export interface CanarySchedulerOptions extends Omit<CanaryRunnerOptions, 'pool'
   runTimeoutMs?: number;
 }
 
-interface Known {
-  updatedAt: number;
-  schedule: string | null;
-}
-
-export interface CanaryScheduler {
-  /** Reads canaries and (re)registers, or unregisters, their schedules. */
-  refresh(): Promise<void>;
-  /** Names of the canary schedules registered by this process. */
-  registered(): string[];
-  stop(): Promise<void>;
-}
+/** Reads canaries and (re)registers, or unregisters, their schedules. */
+export type CanaryScheduler = ResourceScheduleSync;
 
 /**
  * One schedule per live canary (`canary:<id>`), so each tick runs once across processes.
@@ -49,127 +43,50 @@ export interface CanaryScheduler {
  * and its schedule re-registered; deleted or paused canaries are unregistered.
  */
 export function createCanaryScheduler(options: CanarySchedulerOptions): CanaryScheduler {
-  const { pool, jobs, logger } = options;
-  const known = new Map<string, Known>();
-  let timer: NodeJS.Timeout | undefined;
-  let chain: Promise<void> = Promise.resolve();
-  let stopped = false;
+  const { pool, jobs, logger, pollIntervalMs, runTimeoutMs, ...runner } = options;
+  // Every runner option (concurrency, timeouts, resolvers, metrics) reaches the scheduled runs.
+  const runnerOptions: CanaryRunnerOptions = { ...runner, pool, logger };
 
-  const runnerOptions: CanaryRunnerOptions = {
-    pool,
+  return createResourceScheduleSync<CanaryRow>({
+    jobs,
     logger,
-    concurrency: options.concurrency,
-    checkTimeoutMs: options.checkTimeoutMs,
-    resolveConnection: options.resolveConnection,
-    resolveValueFrom: options.resolveValueFrom,
-  };
-
-  const register = async (canary: CanaryRow, schedule: string): Promise<void> => {
-    const name = canaryScheduleName(canary.id);
-    await jobs.schedules.register({
-      name,
+    kind: 'canary',
+    pollIntervalMs: pollIntervalMs ?? DEFAULT_CANARY_POLL_INTERVAL_MS,
+    load: async (knownIds) =>
+      (
+        await pool.query<CanaryRow>(
+          `SELECT ${CANARY_COLUMNS} FROM canaries
+           WHERE deleted_at IS NULL OR id = ANY($1::uuid[])
+              OR EXISTS (SELECT 1 FROM checks WHERE checks.canary_id = canaries.id AND checks.deleted_at IS NULL)`,
+          [knownIds],
+        )
+      ).rows,
+    idOf: (canary) => canary.id,
+    updatedAtOf: (canary) => canary.updated_at,
+    scheduleName: canaryScheduleName,
+    decide: async (canary) => {
+      // A changed canary's checks rows are synced at once (a deleted one's checks are marked deleted).
+      await syncCanaryChecks(pool, canary);
+      if (canary.deleted_at !== null) return { schedule: null, forget: true };
+      return { schedule: canaryScheduleOf(canary) };
+    },
+    definition: (canary) => ({
       jobName: CANARY_JOB_NAME,
-      schedule,
-      timeoutMs: options.runTimeoutMs,
+      timeoutMs: runTimeoutMs,
       resource: { type: CANARY_RESOURCE_TYPE, id: canary.id },
       agentId: canary.agent_id,
       handler: async ({ signal, job }) => {
         // The tick reads the row itself: a change since the last poll applies at once.
         const current = await loadCanary(pool, canary.id);
         if (!current || current.deleted_at !== null) return;
-        const currentSchedule = canaryScheduleOf(current);
         const summary = await runCanaryChecks(current, {
           ...runnerOptions,
           signal,
-          nextRuntime: nextRuntimeOf(currentSchedule, name),
+          nextRuntime: nextRuntimeOf(canaryScheduleOf(current), canaryScheduleName(canary.id)),
         });
         if (summary.success > 0) job.incrementSuccess(summary.success);
         for (const error of summary.errors) job.addError(error);
       },
-    });
-  };
-
-  const apply = async (canary: CanaryRow): Promise<void> => {
-    const name = canaryScheduleName(canary.id);
-    const previous = known.get(canary.id);
-    const updatedAt = canary.updated_at.getTime();
-    if (previous && previous.updatedAt === updatedAt) return;
-    await syncCanaryChecks(pool, canary);
-    const schedule = canary.deleted_at === null ? canaryScheduleOf(canary) : null;
-    if (schedule === null) {
-      // An unknown one may have a schedule row left from when no process watched it.
-      if (previous === undefined || previous.schedule) await jobs.schedules.unregister(name);
-      if (canary.deleted_at === null) known.set(canary.id, { updatedAt, schedule: null });
-      else known.delete(canary.id);
-      return;
-    }
-    try {
-      await register(canary, schedule);
-      known.set(canary.id, { updatedAt, schedule });
-    } catch (error) {
-      // An invalid schedule keeps the canary off the scheduler until its spec changes.
-      logger.warn(
-        { canary: canary.id, schedule, err: errorMessage(error) },
-        'canary schedule not registered',
-      );
-      if (previous?.schedule) await jobs.schedules.unregister(name);
-      known.set(canary.id, { updatedAt, schedule: null });
-    }
-  };
-
-  const refreshOnce = async (): Promise<void> => {
-    const { rows } = await pool.query<CanaryRow>(
-      `SELECT ${CANARY_COLUMNS} FROM canaries
-       WHERE deleted_at IS NULL OR id = ANY($1::uuid[])
-          OR EXISTS (SELECT 1 FROM checks WHERE checks.canary_id = canaries.id AND checks.deleted_at IS NULL)`,
-      [[...known.keys()]],
-    );
-    const seen = new Set<string>();
-    for (const canary of rows) {
-      seen.add(canary.id);
-      try {
-        await apply(canary);
-      } catch (error) {
-        logger.error({ canary: canary.id, err: errorMessage(error) }, 'syncing a canary failed');
-      }
-    }
-    // Rows removed outright (not soft-deleted) take their checks with them (ON DELETE CASCADE).
-    for (const [id, entry] of known) {
-      if (seen.has(id)) continue;
-      if (entry.schedule) await jobs.schedules.unregister(canaryScheduleName(id));
-      known.delete(id);
-    }
-  };
-
-  // One refresh at a time: a poll landing during a slow one waits for it and then runs.
-  const refresh = (): Promise<void> => {
-    const next = chain.then(refreshOnce, refreshOnce);
-    chain = next.catch(() => undefined);
-    return next;
-  };
-
-  const poll = () => {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      refresh()
-        .catch((error: unknown) => logger.error({ err: errorMessage(error) }, 'reading canaries failed'))
-        .finally(poll);
-    }, options.pollIntervalMs ?? DEFAULT_CANARY_POLL_INTERVAL_MS);
-    timer.unref();
-  };
-  poll();
-
-  return {
-    refresh,
-    registered: () =>
-      [...known.entries()]
-        .filter(([, entry]) => entry.schedule !== null)
-        .map(([id]) => canaryScheduleName(id)),
-    async stop() {
-      // Schedules stay registered in the database: other processes keep running them.
-      stopped = true;
-      clearTimeout(timer);
-      await chain;
-    },
-  };
+    }),
+  });
 }

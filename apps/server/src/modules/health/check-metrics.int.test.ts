@@ -12,7 +12,8 @@ import { createTokenForUser } from '../auth/index.js';
 import { runCanaryChecks } from './canary-runner.js';
 import { loadCanary, type CanaryRow } from './canary-sync.js';
 import { checkMetricLabels, createCheckMetrics, metricLabelName } from './check-metrics.js';
-import { startTestTarget, type TestTarget } from './test-fixtures/targets.js';
+import { startHealthWorkers } from './index.js';
+import { startTestTarget, waitFor, type TestTarget } from './test-fixtures/targets.js';
 
 const logger = createLogger('silent');
 let db: TestDatabase;
@@ -203,5 +204,35 @@ describe('check metrics on /metrics', () => {
       },
     ]);
     expect(samples(lines, 'canary_check', 'name="bad-metric"')).toEqual([expect.stringMatching(/ 1$/)]);
+  });
+});
+
+describe('scheduled runs', () => {
+  it('export their results on /metrics like Run Now does', async () => {
+    await createCanary(db.pool, {
+      name: 'scheduled-metrics',
+      spec: { schedule: '@every 1s', http: [{ name: 'scheduled-home', url: `${target.baseUrl}/ok` }] },
+    });
+    // What workers.ts starts: the scheduler's runs export to the registry the app serves.
+    const workers = await startHealthWorkers({
+      pool: db.pool,
+      jobs,
+      logger,
+      pollIntervalMs: 200,
+      runner: { metrics: createCheckMetrics(metrics.registry, checkMetricLabels()) },
+    });
+    await jobs.start();
+    try {
+      await waitFor(
+        async () =>
+          samples(await scrape(), 'canary_check_success_count', 'name="scheduled-home"').some((line) =>
+            / [1-9]\d*$/.test(line),
+          ),
+        { timeoutMs: 15_000, what: 'a scheduled run of scheduled-home on /metrics' },
+      );
+    } finally {
+      await workers.stop();
+      await jobs.stop({ graceMs: 2000 });
+    }
   });
 });

@@ -14,6 +14,12 @@ export {
 export { MAX_STORED_ERRORS, type JobDetailKey, type JobRun, type StartJobOptions } from './job-history.js';
 export { applyJobsRetention, registerJobsMaintenance, type RetentionOptions } from './maintenance.js';
 export { createJobsService, type JobsService, type JobsServiceOptions } from './jobs-service.js';
+export {
+  createResourceScheduleSync,
+  type ResourceScheduleDecision,
+  type ResourceScheduleSync,
+  type ResourceScheduleSyncOptions,
+} from './resource-schedules.js';
 export { InvalidScheduleError, parseDuration, parseSchedule } from './schedule-expression.js';
 export { DEFAULT_SCHEDULE_TIMEOUT_MS, type ScheduleContext, type ScheduleDefinition } from './schedules.js';
 export type { JobsLogger, Queryable } from './support.js';

@@ -1,0 +1,131 @@
+import type { JobsService } from './jobs-service.js';
+import type { ScheduleDefinition } from './schedules.js';
+import { errorMessage, type JobsLogger } from './support.js';
+
+/** What a resource wants after a change: a schedule, none (kept and watched), or to be forgotten. */
+export interface ResourceScheduleDecision {
+  schedule: string | null;
+  /** The resource is gone for good: stop watching it once its schedule is removed. */
+  forget?: boolean;
+}
+
+export interface ResourceScheduleSyncOptions<Row> {
+  jobs: Pick<JobsService, 'schedules'>;
+  logger: JobsLogger;
+  /** The resource's name in log lines ('canary', 'scraper'). */
+  kind: string;
+  pollIntervalMs: number;
+  /** The rows to look at: every live one, plus those with ids in `knownIds` (deleted since). */
+  load(knownIds: string[]): Promise<Row[]>;
+  idOf(row: Row): string;
+  updatedAtOf(row: Row): Date;
+  scheduleName(id: string): string;
+  /** Called once per new or changed row (side effects such as syncing child rows go here). */
+  decide(row: Row): Promise<ResourceScheduleDecision>;
+  /** The schedule definition of a row; registered (or replaced) when its schedule is set. */
+  definition(row: Row, schedule: string): Omit<ScheduleDefinition, 'name' | 'schedule'>;
+}
+
+export interface ResourceScheduleSync {
+  /** Reads the resources and (re)registers, or unregisters, their schedules. */
+  refresh(): Promise<void>;
+  /** Names of the schedules registered by this process. */
+  registered(): string[];
+  /** Stops polling. Schedules stay registered in the database: other processes keep running them. */
+  stop(): Promise<void>;
+}
+
+interface Known {
+  updatedAt: number;
+  schedule: string | null;
+}
+
+/**
+ * One schedule per live resource row (canaries, scrapers), kept in step with its table by polling
+ * updated_at: a new or changed row is decided and (re)registered, a row that is gone has its
+ * schedule removed. A schedule that does not parse keeps the row off the scheduler (logged) until
+ * the row changes. Refreshes never overlap: a poll landing during a slow one waits for it.
+ */
+export function createResourceScheduleSync<Row>(
+  options: ResourceScheduleSyncOptions<Row>,
+): ResourceScheduleSync {
+  const { jobs, logger, kind } = options;
+  const known = new Map<string, Known>();
+  let timer: NodeJS.Timeout | undefined;
+  let chain: Promise<void> = Promise.resolve();
+  let stopped = false;
+
+  const apply = async (row: Row): Promise<void> => {
+    const id = options.idOf(row);
+    const name = options.scheduleName(id);
+    const previous = known.get(id);
+    const updatedAt = options.updatedAtOf(row).getTime();
+    if (previous && previous.updatedAt === updatedAt) return;
+    const { schedule, forget } = await options.decide(row);
+    if (schedule === null) {
+      // An unknown row may have a schedule left from when no process watched it.
+      if (previous === undefined || previous.schedule) await jobs.schedules.unregister(name);
+      if (forget) known.delete(id);
+      else known.set(id, { updatedAt, schedule: null });
+      return;
+    }
+    try {
+      await jobs.schedules.register({ ...options.definition(row, schedule), name, schedule });
+      known.set(id, { updatedAt, schedule });
+    } catch (error) {
+      logger.warn({ [kind]: id, schedule, err: errorMessage(error) }, `${kind} schedule not registered`);
+      if (previous?.schedule) await jobs.schedules.unregister(name);
+      known.set(id, { updatedAt, schedule: null });
+    }
+  };
+
+  const refreshOnce = async (): Promise<void> => {
+    const rows = await options.load([...known.keys()]);
+    const seen = new Set<string>();
+    for (const row of rows) {
+      const id = options.idOf(row);
+      seen.add(id);
+      try {
+        await apply(row);
+      } catch (error) {
+        logger.error({ [kind]: id, err: errorMessage(error) }, `syncing a ${kind} failed`);
+      }
+    }
+    // Rows removed outright (not soft-deleted).
+    for (const [id, entry] of known) {
+      if (seen.has(id)) continue;
+      if (entry.schedule) await jobs.schedules.unregister(options.scheduleName(id));
+      known.delete(id);
+    }
+  };
+
+  const refresh = (): Promise<void> => {
+    const next = chain.then(refreshOnce, refreshOnce);
+    chain = next.catch(() => undefined);
+    return next;
+  };
+
+  const poll = () => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      refresh()
+        .catch((error: unknown) => logger.error({ err: errorMessage(error) }, `reading ${kind}s failed`))
+        .finally(poll);
+    }, options.pollIntervalMs);
+    timer.unref();
+  };
+  poll();
+
+  return {
+    refresh,
+    registered: () =>
+      [...known.entries()]
+        .filter(([, entry]) => entry.schedule !== null)
+        .map(([id]) => options.scheduleName(id)),
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await chain;
+    },
+  };
+}

@@ -8,6 +8,7 @@ import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { ApiError } from '../../../lib/api-client';
 import { useConfigDetail, useConfigParents, type ConfigDetail } from '../api/config-detail';
+import { EvidenceAction } from './evidence-action';
 
 /** Sub-pages of /catalog/{id} (core §2), each its own URL; '' is the spec. */
 export const CONFIG_DETAIL_TABS = [
@@ -69,10 +70,13 @@ export function ConfigDetailPage() {
     <div className="flex flex-col gap-4">
       <Breadcrumb config={config} />
       <header className="flex flex-col gap-2 rounded border border-gray-200 bg-white p-4">
-        <h2 className="flex items-center gap-2 text-lg font-semibold text-gray-900">
-          <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
-          <span className={config.deleted_at ? 'line-through' : undefined}>{config.name ?? config.id}</span>
-        </h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
+            <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
+            <span className={config.deleted_at ? 'line-through' : undefined}>{config.name ?? config.id}</span>
+          </h2>
+          <EvidenceAction target={{ kind: 'config', configId: config.id, name: config.name ?? config.id }} />
+        </div>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-gray-500">Type</dt>
           <dd data-testid="config-type">{config.type}</dd>

@@ -23,16 +23,22 @@ export const SUMMARY_GROUP_COLUMNS = [
   'status',
   'health',
 ] as const;
-/** A tag key to group by (anything else in groupBy): letters, digits and `_ . / : -`. */
+/** A tag or label key to group by: letters, digits and `_ . / : -`. */
 const TAG_KEY = /^[A-Za-z0-9_./:-]{1,253}$/;
 
-/** The SQL of one groupBy entry: a column, or else the value of that tag. */
+/**
+ * The SQL of one groupBy entry: a column; `tag:<key>` or `label:<key>` (the keys of
+ * `config_tags_labels_keys`); else a bare tag key.
+ */
 function groupExpression(name: string): { sql: string; alias: string } {
   if ((SUMMARY_GROUP_COLUMNS as readonly string[]).includes(name)) return { sql: `ci.${name}`, alias: name };
-  // Validated above, so the key can be inlined: GROUP BY positions need the same expression.
-  if (TAG_KEY.test(name)) return { sql: `ci.tags ->> '${name}'`, alias: name };
+  const prefixed = /^(tag|label):(.+)$/.exec(name);
+  const column = prefixed?.[1] === 'label' ? 'labels' : 'tags';
+  const key = prefixed ? prefixed[2] : name;
+  // Validated here, so the key can be inlined: GROUP BY positions need the same expression.
+  if (TAG_KEY.test(key)) return { sql: `ci.${column} ->> '${key}'`, alias: name };
   throw new CatalogRequestError(
-    `groupBy: "${name}" is not a column (${SUMMARY_GROUP_COLUMNS.join(', ')}) or a tag key`,
+    `groupBy: "${name}" is not a column (${SUMMARY_GROUP_COLUMNS.join(', ')}), tag:<key>, label:<key> or a tag key`,
   );
 }
 
@@ -195,8 +201,9 @@ export function isUuid(value: unknown): value is string {
 export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
   return {
     /**
-     * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type; a name that is not a
-     * column groups by that tag) with
+     * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type;
+     * `tag:<key>` and `label:<key>` group by that tag or label, a bare name that is not a column by
+     * that tag) with
      * counts, health and status breakdowns, cost sums and, when asked (`changes.since`,
      * `analysis.since`), change counts and open insights per analysis type.
      */

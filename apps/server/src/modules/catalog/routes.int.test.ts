@@ -52,6 +52,7 @@ describe('POST /api/catalog/summary', () => {
       health: 'healthy',
       status: 'Running',
       tags: { cluster: 'a' },
+      labels: { app: 'web' },
     });
     await createConfigItem(db.pool, {
       type: 'Kubernetes::Pod',
@@ -59,6 +60,7 @@ describe('POST /api/catalog/summary', () => {
       health: 'unhealthy',
       status: 'Running',
       tags: { cluster: 'b' },
+      labels: { app: 'web' },
     });
     await createConfigItem(db.pool, {
       type: 'Kubernetes::Pod',
@@ -131,6 +133,38 @@ describe('POST /api/catalog/summary', () => {
       expect.objectContaining({ type: 'Kubernetes::Pod', cluster: 'b', count: 1, health: { unhealthy: 1 } }),
     ]);
 
+    const byPrefixedKeys = await app.inject({
+      method: 'POST',
+      url: '/api/catalog/summary',
+      headers: bearer(tokens.viewer),
+      payload: { groupBy: ['label:app'] },
+    });
+    expect(byPrefixedKeys.statusCode, byPrefixedKeys.body).toBe(200);
+    expect(byPrefixedKeys.json()).toEqual([
+      expect.objectContaining({ 'label:app': 'web', count: 2, health: { healthy: 1, unhealthy: 1 } }),
+      expect.objectContaining({ 'label:app': null, count: 1, cost_per_minute: 1.5 }),
+    ]);
+    const byTagKey = await app.inject({
+      method: 'POST',
+      url: '/api/catalog/summary',
+      headers: bearer(tokens.viewer),
+      payload: { groupBy: ['tag:cluster'] },
+    });
+    expect(byTagKey.json()).toEqual([
+      expect.objectContaining({ 'tag:cluster': 'a', count: 1 }),
+      expect.objectContaining({ 'tag:cluster': 'b', count: 1 }),
+      expect.objectContaining({ 'tag:cluster': null, count: 1 }),
+    ]);
+
+    for (const groupBy of ['config; drop table x', "label:a'b"]) {
+      const refused = await app.inject({
+        method: 'POST',
+        url: '/api/catalog/summary',
+        headers: bearer(tokens.viewer),
+        payload: { groupBy: [groupBy] },
+      });
+      expect(refused.statusCode).toBe(400);
+    }
     const bad = await app.inject({
       method: 'POST',
       url: '/api/catalog/summary',

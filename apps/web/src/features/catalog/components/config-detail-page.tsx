@@ -1,4 +1,5 @@
 import clsx from 'clsx';
+import { Fragment } from 'react';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
@@ -7,6 +8,7 @@ import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { ApiError } from '../../../lib/api-client';
+import { formatCost } from '../../../lib/format/cost';
 import { useConfigDetail, useConfigParents, type ConfigDetail } from '../api/config-detail';
 import { EvidenceAction } from './evidence-action';
 
@@ -17,6 +19,13 @@ export const CONFIG_DETAIL_TABS = [
   { path: 'insights', label: 'Insights' },
   { path: 'relationships', label: 'Relationships' },
   { path: 'checks', label: 'Checks' },
+] as const;
+
+const COST_FIELDS = [
+  { field: 'cost_per_minute', label: 'Cost per minute' },
+  { field: 'cost_total_1d', label: 'Cost (1d)' },
+  { field: 'cost_total_7d', label: 'Cost (7d)' },
+  { field: 'cost_total_30d', label: 'Cost (30d)' },
 ] as const;
 
 /** The item a sub-page of /catalog/{id} belongs to. */
@@ -107,6 +116,14 @@ export function ConfigDetailPage() {
               <dt className="text-gray-500">Description</dt>
               <dd>{config.description}</dd>
             </>
+          )}
+          {COST_FIELDS.filter(({ field }) => config[field] !== null && config[field] !== undefined).map(
+            ({ field, label }) => (
+              <Fragment key={field}>
+                <dt className="text-gray-500">{label}</dt>
+                <dd className="tabular-nums">{formatCost(config[field])}</dd>
+              </Fragment>
+            ),
           )}
           <dt className="text-gray-500">Created</dt>
           <dd>

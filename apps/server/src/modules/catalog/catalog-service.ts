@@ -63,6 +63,12 @@ const CHANGE_SORT_COLUMNS: Readonly<Record<string, string>> = {
   external_created_by: 'c.external_created_by',
 };
 
+/**
+ * Sort columns that are never null: ordered without NULLS LAST, so a descending sort can walk
+ * their index backwards (with NULLS LAST the planner sorts every matching change first).
+ */
+const NOT_NULL_CHANGE_COLUMNS = new Set(['c.created_at', 'c.count', 'c.config_id']);
+
 interface Tristate {
   include: string[];
   exclude: string[];
@@ -234,28 +240,38 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
       const keyOf = (row: Record<string, unknown>) =>
         JSON.stringify(groups.map((group) => row[group.alias] ?? null));
 
-      const main = await pool.query<Record<string, unknown>>(
-        `SELECT ${groupSelect}, count(*)::integer AS count,
+      // One scan for the groups and both breakdowns (grouping sets): at a million items three
+      // separate aggregates cost three sequential scans.
+      const groupSql = groups.map((group) => group.sql).join(', ');
+      const health = `coalesce(ci.health, 'unknown')`;
+      const status = `coalesce(ci.status, 'unknown')`;
+      const result = await pool.query<
+        Record<string, unknown> & { breakdown: 'group' | 'health' | 'status'; value: string | null }
+      >(
+        `SELECT ${groupSelect},
+                CASE WHEN GROUPING(${health}) = 0 THEN 'health' WHEN GROUPING(${status}) = 0 THEN 'status'
+                     ELSE 'group' END AS breakdown,
+                coalesce(CASE WHEN GROUPING(${health}) = 0 THEN ${health} END,
+                         CASE WHEN GROUPING(${status}) = 0 THEN ${status} END) AS value,
+                count(*)::integer AS count,
                 sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
                 sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
                 max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
-         ${base} GROUP BY ${groupList} ORDER BY ${groupList}`,
+         ${base}
+         GROUP BY GROUPING SETS ((${groupSql}), (${groupSql}, ${health}), (${groupSql}, ${status}))
+         ORDER BY ${groupList}`,
         sql.values,
       );
       const rows = new Map<string, ConfigSummaryRow>();
-      for (const row of main.rows) {
-        rows.set(keyOf(row), { ...row, health: {}, status: {} } as ConfigSummaryRow);
+      for (const row of result.rows) {
+        if (row.breakdown !== 'group') continue;
+        const { breakdown: _breakdown, value: _value, ...group } = row;
+        rows.set(keyOf(row), { ...group, health: {}, status: {} } as ConfigSummaryRow);
       }
-      for (const breakdown of ['health', 'status'] as const) {
-        const result = await pool.query<Record<string, unknown> & { value: string; n: number }>(
-          `SELECT ${groupSelect}, coalesce(ci.${breakdown}, 'unknown') AS value, count(*)::integer AS n
-           ${base} GROUP BY ${groupList}, ${groups.length + 1}`,
-          sql.values,
-        );
-        for (const row of result.rows) {
-          const target = rows.get(keyOf(row));
-          if (target) target[breakdown][row.value] = row.n;
-        }
+      for (const row of result.rows) {
+        if (row.breakdown === 'group') continue;
+        const target = rows.get(keyOf(row));
+        if (target) target[row.breakdown][row.value ?? 'unknown'] = row.count as number;
       }
       const changesSince = parseTime((input.changes as Parameters | undefined)?.since, 'changes.since');
       if (changesSince) {
@@ -379,7 +395,7 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
                 c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
                 c.created_by, c.count, c.first_observed, ci.agent_id
          ${from_}
-         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'} NULLS LAST, c.id
+         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'}${NOT_NULL_CHANGE_COLUMNS.has(sortColumn) ? '' : ' NULLS LAST'}, c.id
          LIMIT ${limit} OFFSET ${offset}`,
         sql.values,
       );

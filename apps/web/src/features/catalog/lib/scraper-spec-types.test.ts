@@ -61,6 +61,10 @@ describe('scraper spec types', () => {
       'echo []',
     );
     expect(parse(created)).toEqual({ schedule: '@daily', exec: [{ script: 'echo []' }] });
+    expect(parse(writeScraperForm('', type('file'), field('file', 'id'), '$.x'))).toEqual({
+      file: [{ id: '$.x' }],
+    });
+    expect(writeScraperForm('just text\n', type('file'), field('file', 'id'), '$.x')).toBe('just text\n');
   });
 
   it('refuses to edit YAML that does not parse', () => {

@@ -195,7 +195,8 @@ export function writeScraperForm(
 ): string {
   const document = parseDocument(yamlText);
   if (document.errors.length > 0) return yamlText;
-  if (!isMap(document.contents)) document.contents = document.createNode({}) as typeof document.contents;
+  // The form only shows for a mapping or an empty document (set/setIn create the mapping).
+  if (document.contents !== null && !isMap(document.contents)) return yamlText;
   if (!field) {
     if (value) document.set('schedule', value);
     else document.delete('schedule');

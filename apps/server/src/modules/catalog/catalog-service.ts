@@ -240,39 +240,71 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
       const keyOf = (row: Record<string, unknown>) =>
         JSON.stringify(groups.map((group) => row[group.alias] ?? null));
 
-      // One scan for the groups and both breakdowns (grouping sets): at a million items three
-      // separate aggregates cost three sequential scans.
-      const groupSql = groups.map((group) => group.sql).join(', ');
+      // One scan, one hash aggregate by group, health and status (a few hundred rows), folded
+      // here into each group's totals and breakdowns: three aggregates, or grouping sets, cost
+      // several scans or sorts at a million items.
       const health = `coalesce(ci.health, 'unknown')`;
       const status = `coalesce(ci.status, 'unknown')`;
-      const result = await pool.query<
-        Record<string, unknown> & { breakdown: 'group' | 'health' | 'status'; value: string | null }
-      >(
-        `SELECT ${groupSelect},
-                CASE WHEN GROUPING(${health}) = 0 THEN 'health' WHEN GROUPING(${status}) = 0 THEN 'status'
-                     ELSE 'group' END AS breakdown,
-                coalesce(CASE WHEN GROUPING(${health}) = 0 THEN ${health} END,
-                         CASE WHEN GROUPING(${status}) = 0 THEN ${status} END) AS value,
+      const result = await pool.query<Record<string, unknown>>(
+        `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
                 count(*)::integer AS count,
                 sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
                 sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
                 max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
          ${base}
-         GROUP BY GROUPING SETS ((${groupSql}), (${groupSql}, ${health}), (${groupSql}, ${status}))
-         ORDER BY ${groupList}`,
+         GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
         sql.values,
       );
       const rows = new Map<string, ConfigSummaryRow>();
       for (const row of result.rows) {
-        if (row.breakdown !== 'group') continue;
-        const { breakdown: _breakdown, value: _value, ...group } = row;
-        rows.set(keyOf(row), { ...group, health: {}, status: {} } as ConfigSummaryRow);
+        const key = keyOf(row);
+        let target = rows.get(key);
+        if (!target) {
+          const group = Object.fromEntries(groups.map((g) => [g.alias, row[g.alias] ?? null]));
+          target = {
+            ...group,
+            count: 0,
+            health: {},
+            status: {},
+            cost_per_minute: null,
+            cost_total_1d: null,
+            cost_total_7d: null,
+            cost_total_30d: null,
+            created_at: null,
+            updated_at: null,
+          } as ConfigSummaryRow;
+          rows.set(key, target);
+        }
+        const count = row.count as number;
+        target.count += count;
+        const healthValue = row.__health as string;
+        const statusValue = row.__status as string;
+        target.health[healthValue] = (target.health[healthValue] ?? 0) + count;
+        target.status[statusValue] = (target.status[statusValue] ?? 0) + count;
+        for (const cost of ['cost_per_minute', 'cost_total_1d', 'cost_total_7d', 'cost_total_30d'] as const) {
+          const value = row[cost] as number | null;
+          if (value !== null) target[cost] = (target[cost] ?? 0) + value;
+        }
+        for (const time of ['created_at', 'updated_at'] as const) {
+          const value = row[time] as Date | null;
+          const current = target[time];
+          if (value && (!current || value > current)) target[time] = value;
+        }
       }
-      for (const row of result.rows) {
-        if (row.breakdown === 'group') continue;
-        const target = rows.get(keyOf(row));
-        if (target) target[row.breakdown][row.value ?? 'unknown'] = row.count as number;
-      }
+      // Groups in the order of their values (as ORDER BY would, nulls last).
+      const ordered = [...rows.values()].sort((a, b) => {
+        for (const group of groups) {
+          const left = a[group.alias] as string | null;
+          const right = b[group.alias] as string | null;
+          if (left === right) continue;
+          if (left === null) return 1;
+          if (right === null) return -1;
+          return left < right ? -1 : 1;
+        }
+        return 0;
+      });
+      rows.clear();
+      for (const row of ordered) rows.set(keyOf(row), row);
       const changesSince = parseTime((input.changes as Parameters | undefined)?.since, 'changes.since');
       if (changesSince) {
         const index = sql.values.length + 1;

@@ -374,9 +374,11 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
                   WHERE root.id = ${idParam}::uuid
                     AND d.path LIKE (CASE WHEN coalesce(root.path, '') = '' THEN root.id::text
                                           ELSE root.path || '.' || root.id END) || '%'`;
+          // An array computed once (an init plan): the planner then reads each item's changes
+          // through the config_id index instead of hash-joining a scan of every change.
           sql.where.push(
-            `c.config_id IN (SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
-                               true, ${depthParam}) r${descendants})`,
+            `c.config_id = ANY (ARRAY(SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
+                               true, ${depthParam}) r${descendants}))`,
           );
         } else {
           throw new CatalogRequestError('recursive must be one of upstream, downstream, all, none');

@@ -367,13 +367,20 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
           sql.where.push(`c.config_id = ${idParam}::uuid`);
         } else if (direction[recursive]) {
           const depthParam = sql.param(depth);
-          const descendants =
-            recursive === 'upstream'
-              ? ''
-              : ` UNION SELECT d.id FROM config_items d, config_items root
-                  WHERE root.id = ${idParam}::uuid
-                    AND d.path LIKE (CASE WHEN coalesce(root.path, '') = '' THEN root.id::text
-                                          ELSE root.path || '.' || root.id END) || '%'`;
+          let descendants = '';
+          if (recursive !== 'upstream') {
+            // The subtree prefix as a value, not an expression: only a constant LIKE prefix can
+            // use the path index (an expression scanned every item).
+            const root = await pool.query<{ prefix: string }>(
+              `SELECT CASE WHEN coalesce(path, '') = '' THEN id::text ELSE path || '.' || id END AS prefix
+                 FROM config_items WHERE id = $1`,
+              [input.id],
+            );
+            if (root.rows[0])
+              descendants = ` UNION SELECT d.id FROM config_items d WHERE d.path LIKE ${sql.param(
+                `${root.rows[0].prefix.replace(/[\\%_]/g, '\\$&')}%`,
+              )}`;
+          }
           // An array computed once (an init plan): the planner then reads each item's changes
           // through the config_id index instead of hash-joining a scan of every change.
           sql.where.push(

@@ -235,6 +235,24 @@ describe('POST /api/catalog/changes', () => {
     ).json();
     expect(second.changes.map((change: { config_id: string }) => change.config_id)).toEqual([child.id]);
 
+    // Descendants by location path are in a downstream search too, decoys with another root not.
+    const root = await createConfigItem(db.pool, { type: 'Test::Root', name: 'root' });
+    const below = await createConfigItem(db.pool, { type: 'Test::Below', name: 'below', path: root.id });
+    const deeper = await createConfigItem(db.pool, {
+      type: 'Test::Below',
+      name: 'deeper',
+      path: `${root.id}.${below.id}`,
+    });
+    const decoy = await createConfigItem(db.pool, { type: 'Test::Below', name: 'decoy', path: other.id });
+    await db.pool.query(
+      `INSERT INTO config_changes (config_id, change_type) VALUES ($1, 'PathA'), ($2, 'PathB'), ($3, 'PathC')`,
+      [below.id, deeper.id, decoy.id],
+    );
+    const subtree = (await post({ id: root.id, recursive: 'downstream' })).json();
+    expect(subtree.summary).toEqual({ PathA: 1, PathB: 1 });
+    const fromBelow = (await post({ id: below.id, recursive: 'all' })).json();
+    expect(fromBelow.summary).toEqual({ PathA: 1, PathB: 1 });
+
     const byType = (await post({ config_type: 'Test::Other,Test::Child', type: 'diff' })).json();
     expect(byType.total).toBe(2);
     const excluded = (await post({ severity: '!info', config_type: 'Test::Parent' })).json();

@@ -9,7 +9,7 @@ import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
 import { authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
-import { resourceSchemaRoutes } from './modules/resources/index.js';
+import { resourceRowIssues, resourceSchemaRoutes } from './modules/resources/index.js';
 import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
 import type { SecretBox } from './platform/secrets.js';
 import type { JobsService } from './platform/jobs/index.js';
@@ -126,6 +126,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     catalog: createSchemaCatalog(pool),
     authorize: createDataApiAuthorizer({ pool }),
     actingPerson: (request) => request.auth?.person.id,
+    checkRow: resourceRowIssues,
   });
   await app.register(settingsRoutes, { pool });
   await app.register(mcpRoutes, { pool, logger });

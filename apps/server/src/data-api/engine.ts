@@ -46,7 +46,18 @@ export interface EngineOptions {
   readonly planCacheSize?: number;
   /** Called with unexpected (500) errors, for logging. */
   readonly onInternalError?: (error: unknown) => void;
+  /** See `DataApiOptions.checkRow`. */
+  readonly checkRow?: RowChecker;
 }
+
+/**
+ * Checks one row a POST/PUT/PATCH would write (a PATCH's row holds only the columns it sets);
+ * returns the refused fields. The first refuses the request with 400 `23514` before any SQL.
+ */
+export type RowChecker = (
+  relation: string,
+  row: Readonly<Record<string, unknown>>,
+) => readonly { path: string; message: string }[];
 
 export type EngineMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -379,6 +390,35 @@ export class DataApiEngine {
     return null;
   }
 
+  /** Rows as they would be written (only `keys`), through the `checkRow` hook. */
+  private checkRows(
+    relation: CatalogRelation,
+    rows: readonly Record<string, unknown>[],
+    keys: readonly string[],
+  ): void {
+    const { checkRow } = this.options;
+    if (!checkRow) return;
+    for (const row of rows) {
+      const written = Object.fromEntries(keys.filter((key) => key in row).map((key) => [key, row[key]]));
+      const issues = checkRow(relation.name, written);
+      if (issues.length > 0) {
+        const [first] = issues;
+        throw new ApiError(
+          400,
+          '23514',
+          `${first.path}: ${first.message}`,
+          `field: ${first.path}`,
+          issues.length > 1
+            ? `Also: ${issues
+                .slice(1)
+                .map((issue) => `${issue.path}: ${issue.message}`)
+                .join('; ')}`
+            : null,
+        );
+      }
+    }
+  }
+
   private prepareBody(
     request: EngineRequest,
     method: 'POST' | 'PATCH' | 'PUT',
@@ -407,6 +447,7 @@ export class DataApiEngine {
     if (method === 'PATCH') {
       if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
       const keys = query.columns ?? Object.keys(parsed);
+      this.checkRows(relation, [parsed], keys);
       const row = normalizeTimestamps(relation, parsed, keys);
       return {
         text: JSON.stringify(row),
@@ -432,6 +473,7 @@ export class DataApiEngine {
       }
     }
     if (method === 'PUT') checkPutKeys(relation, query, rows);
+    this.checkRows(relation, rows, keys);
     const normalized = rows.map((row) => normalizeTimestamps(relation, row, keys));
     return {
       text: JSON.stringify(normalized),

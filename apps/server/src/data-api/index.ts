@@ -5,7 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type pg from 'pg';
 import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
 import { createSchemaCatalog, type SchemaCatalog } from './catalog.js';
-import { DataApiEngine, type DataApiAuthorization, type EngineResponse } from './engine.js';
+import { DataApiEngine, type DataApiAuthorization, type EngineResponse, type RowChecker } from './engine.js';
 import { ApiError } from './errors.js';
 import { createReadPool } from './executor.js';
 
@@ -27,6 +27,7 @@ export {
   type DataApiAuthorization,
   type EngineRequest,
   type EngineResponse,
+  type RowChecker,
 } from './engine.js';
 export type { RowFilter } from './row-filters.js';
 
@@ -66,6 +67,11 @@ export interface DataApiOptions {
    * `null` runs reads in READ ONLY transactions on `pool` instead (two more round trips).
    */
   readPool?: pg.Pool | null;
+  /**
+   * Checks each row a write sets (validation the database cannot do, such as resource specs
+   * whose expressions must parse); a refused field answers 400 `23514` with `field: <path>`.
+   */
+  checkRow?: RowChecker;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'] as const;
@@ -88,6 +94,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
     allowlist: opts.allowlist,
     maxRows: opts.maxRows ?? 10_000,
     statementTimeoutMs,
+    checkRow: opts.checkRow,
   });
 
   // Bodies stay raw text: the engine answers bad JSON with PostgREST's PGRST102, and checks

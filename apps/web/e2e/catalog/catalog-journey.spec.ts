@@ -167,6 +167,8 @@ test('edit a scraper: a broken JSONPath is refused with its field, then save, ru
     await expect(page).toHaveURL(new RegExp(`/catalog/scrapers/${id}$`));
     await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
 
+    // A file scraper opens on its Form tab; the YAML is on the Code tab.
+    await page.getByRole('tablist', { name: 'Spec editor' }).getByRole('tab', { name: 'Code' }).click();
     const editor = page.getByRole('textbox', { name: 'Spec' });
     const replaceSpec = async (text: string) => {
       await editor.click();

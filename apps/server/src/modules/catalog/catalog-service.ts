@@ -23,16 +23,22 @@ export const SUMMARY_GROUP_COLUMNS = [
   'status',
   'health',
 ] as const;
-/** A tag key to group by (anything else in groupBy): letters, digits and `_ . / : -`. */
+/** A tag or label key to group by: letters, digits and `_ . / : -`. */
 const TAG_KEY = /^[A-Za-z0-9_./:-]{1,253}$/;
 
-/** The SQL of one groupBy entry: a column, or else the value of that tag. */
+/**
+ * The SQL of one groupBy entry: a column; `tag:<key>` or `label:<key>` (the keys of
+ * `config_tags_labels_keys`); else a bare tag key.
+ */
 function groupExpression(name: string): { sql: string; alias: string } {
   if ((SUMMARY_GROUP_COLUMNS as readonly string[]).includes(name)) return { sql: `ci.${name}`, alias: name };
-  // Validated above, so the key can be inlined: GROUP BY positions need the same expression.
-  if (TAG_KEY.test(name)) return { sql: `ci.tags ->> '${name}'`, alias: name };
+  const prefixed = /^(tag|label):(.+)$/.exec(name);
+  const column = prefixed?.[1] === 'label' ? 'labels' : 'tags';
+  const key = prefixed ? prefixed[2] : name;
+  // Validated here, so the key can be inlined: GROUP BY positions need the same expression.
+  if (TAG_KEY.test(key)) return { sql: `ci.${column} ->> '${key}'`, alias: name };
   throw new CatalogRequestError(
-    `groupBy: "${name}" is not a column (${SUMMARY_GROUP_COLUMNS.join(', ')}) or a tag key`,
+    `groupBy: "${name}" is not a column (${SUMMARY_GROUP_COLUMNS.join(', ')}), tag:<key>, label:<key> or a tag key`,
   );
 }
 
@@ -56,6 +62,12 @@ const CHANGE_SORT_COLUMNS: Readonly<Record<string, string>> = {
   created_by: 'c.created_by',
   external_created_by: 'c.external_created_by',
 };
+
+/**
+ * Sort columns that are never null: ordered without NULLS LAST, so a descending sort can walk
+ * their index backwards (with NULLS LAST the planner sorts every matching change first).
+ */
+const NOT_NULL_CHANGE_COLUMNS = new Set(['c.created_at', 'c.count', 'c.config_id']);
 
 interface Tristate {
   include: string[];
@@ -195,8 +207,9 @@ export function isUuid(value: unknown): value is string {
 export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
   return {
     /**
-     * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type; a name that is not a
-     * column groups by that tag) with
+     * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type;
+     * `tag:<key>` and `label:<key>` group by that tag or label, a bare name that is not a column by
+     * that tag) with
      * counts, health and status breakdowns, cost sums and, when asked (`changes.since`,
      * `analysis.since`), change counts and open insights per analysis type.
      */
@@ -227,29 +240,71 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
       const keyOf = (row: Record<string, unknown>) =>
         JSON.stringify(groups.map((group) => row[group.alias] ?? null));
 
-      const main = await pool.query<Record<string, unknown>>(
-        `SELECT ${groupSelect}, count(*)::integer AS count,
+      // One scan, one hash aggregate by group, health and status (a few hundred rows), folded
+      // here into each group's totals and breakdowns: three aggregates, or grouping sets, cost
+      // several scans or sorts at a million items.
+      const health = `coalesce(ci.health, 'unknown')`;
+      const status = `coalesce(ci.status, 'unknown')`;
+      const result = await pool.query<Record<string, unknown>>(
+        `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
+                count(*)::integer AS count,
                 sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
                 sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
                 max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
-         ${base} GROUP BY ${groupList} ORDER BY ${groupList}`,
+         ${base}
+         GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
         sql.values,
       );
       const rows = new Map<string, ConfigSummaryRow>();
-      for (const row of main.rows) {
-        rows.set(keyOf(row), { ...row, health: {}, status: {} } as ConfigSummaryRow);
-      }
-      for (const breakdown of ['health', 'status'] as const) {
-        const result = await pool.query<Record<string, unknown> & { value: string; n: number }>(
-          `SELECT ${groupSelect}, coalesce(ci.${breakdown}, 'unknown') AS value, count(*)::integer AS n
-           ${base} GROUP BY ${groupList}, ${groups.length + 1}`,
-          sql.values,
-        );
-        for (const row of result.rows) {
-          const target = rows.get(keyOf(row));
-          if (target) target[breakdown][row.value] = row.n;
+      for (const row of result.rows) {
+        const key = keyOf(row);
+        let target = rows.get(key);
+        if (!target) {
+          const group = Object.fromEntries(groups.map((g) => [g.alias, row[g.alias] ?? null]));
+          target = {
+            ...group,
+            count: 0,
+            health: {},
+            status: {},
+            cost_per_minute: null,
+            cost_total_1d: null,
+            cost_total_7d: null,
+            cost_total_30d: null,
+            created_at: null,
+            updated_at: null,
+          } as ConfigSummaryRow;
+          rows.set(key, target);
+        }
+        const count = row.count as number;
+        target.count += count;
+        const healthValue = row.__health as string;
+        const statusValue = row.__status as string;
+        target.health[healthValue] = (target.health[healthValue] ?? 0) + count;
+        target.status[statusValue] = (target.status[statusValue] ?? 0) + count;
+        for (const cost of ['cost_per_minute', 'cost_total_1d', 'cost_total_7d', 'cost_total_30d'] as const) {
+          const value = row[cost] as number | null;
+          if (value !== null) target[cost] = (target[cost] ?? 0) + value;
+        }
+        for (const time of ['created_at', 'updated_at'] as const) {
+          const value = row[time] as Date | null;
+          const current = target[time];
+          if (value && (!current || value > current)) target[time] = value;
         }
       }
+      // Groups in the order of their values (as ORDER BY would, nulls last).
+      const ordered = [...rows.values()].sort((a, b) => {
+        for (const group of groups) {
+          const left = a[group.alias] as string | null;
+          const right = b[group.alias] as string | null;
+          if (left === right) continue;
+          if (left === null) return 1;
+          if (right === null) return -1;
+          return left < right ? -1 : 1;
+        }
+        return 0;
+      });
+      rows.clear();
+      for (const row of ordered) rows.set(keyOf(row), row);
       const changesSince = parseTime((input.changes as Parameters | undefined)?.since, 'changes.since');
       if (changesSince) {
         const index = sql.values.length + 1;
@@ -312,16 +367,25 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
           sql.where.push(`c.config_id = ${idParam}::uuid`);
         } else if (direction[recursive]) {
           const depthParam = sql.param(depth);
-          const descendants =
-            recursive === 'upstream'
-              ? ''
-              : ` UNION SELECT d.id FROM config_items d, config_items root
-                  WHERE root.id = ${idParam}::uuid
-                    AND d.path LIKE (CASE WHEN coalesce(root.path, '') = '' THEN root.id::text
-                                          ELSE root.path || '.' || root.id END) || '%'`;
+          let descendants = '';
+          if (recursive !== 'upstream') {
+            // The subtree prefix as a value, not an expression: only a constant LIKE prefix can
+            // use the path index (an expression scanned every item).
+            const root = await pool.query<{ prefix: string }>(
+              `SELECT CASE WHEN coalesce(path, '') = '' THEN id::text ELSE path || '.' || id END AS prefix
+                 FROM config_items WHERE id = $1`,
+              [input.id],
+            );
+            if (root.rows[0])
+              descendants = ` UNION SELECT d.id FROM config_items d WHERE d.path LIKE ${sql.param(
+                `${root.rows[0].prefix.replace(/[\\%_]/g, '\\$&')}%`,
+              )}`;
+          }
+          // An array computed once (an init plan): the planner then reads each item's changes
+          // through the config_id index instead of hash-joining a scan of every change.
           sql.where.push(
-            `c.config_id IN (SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
-                               true, ${depthParam}) r${descendants})`,
+            `c.config_id = ANY (ARRAY(SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
+                               true, ${depthParam}) r${descendants}))`,
           );
         } else {
           throw new CatalogRequestError('recursive must be one of upstream, downstream, all, none');
@@ -372,7 +436,7 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
                 c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
                 c.created_by, c.count, c.first_observed, ci.agent_id
          ${from_}
-         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'} NULLS LAST, c.id
+         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'}${NOT_NULL_CHANGE_COLUMNS.has(sortColumn) ? '' : ' NULLS LAST'}, c.id
          LIMIT ${limit} OFFSET ${offset}`,
         sql.values,
       );

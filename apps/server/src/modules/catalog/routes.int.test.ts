@@ -52,6 +52,7 @@ describe('POST /api/catalog/summary', () => {
       health: 'healthy',
       status: 'Running',
       tags: { cluster: 'a' },
+      labels: { app: 'web' },
     });
     await createConfigItem(db.pool, {
       type: 'Kubernetes::Pod',
@@ -59,6 +60,7 @@ describe('POST /api/catalog/summary', () => {
       health: 'unhealthy',
       status: 'Running',
       tags: { cluster: 'b' },
+      labels: { app: 'web' },
     });
     await createConfigItem(db.pool, {
       type: 'Kubernetes::Pod',
@@ -131,6 +133,38 @@ describe('POST /api/catalog/summary', () => {
       expect.objectContaining({ type: 'Kubernetes::Pod', cluster: 'b', count: 1, health: { unhealthy: 1 } }),
     ]);
 
+    const byPrefixedKeys = await app.inject({
+      method: 'POST',
+      url: '/api/catalog/summary',
+      headers: bearer(tokens.viewer),
+      payload: { groupBy: ['label:app'] },
+    });
+    expect(byPrefixedKeys.statusCode, byPrefixedKeys.body).toBe(200);
+    expect(byPrefixedKeys.json()).toEqual([
+      expect.objectContaining({ 'label:app': 'web', count: 2, health: { healthy: 1, unhealthy: 1 } }),
+      expect.objectContaining({ 'label:app': null, count: 1, cost_per_minute: 1.5 }),
+    ]);
+    const byTagKey = await app.inject({
+      method: 'POST',
+      url: '/api/catalog/summary',
+      headers: bearer(tokens.viewer),
+      payload: { groupBy: ['tag:cluster'] },
+    });
+    expect(byTagKey.json()).toEqual([
+      expect.objectContaining({ 'tag:cluster': 'a', count: 1 }),
+      expect.objectContaining({ 'tag:cluster': 'b', count: 1 }),
+      expect.objectContaining({ 'tag:cluster': null, count: 1 }),
+    ]);
+
+    for (const groupBy of ['config; drop table x', "label:a'b"]) {
+      const refused = await app.inject({
+        method: 'POST',
+        url: '/api/catalog/summary',
+        headers: bearer(tokens.viewer),
+        payload: { groupBy: [groupBy] },
+      });
+      expect(refused.statusCode).toBe(400);
+    }
     const bad = await app.inject({
       method: 'POST',
       url: '/api/catalog/summary',
@@ -200,6 +234,24 @@ describe('POST /api/catalog/changes', () => {
       })
     ).json();
     expect(second.changes.map((change: { config_id: string }) => change.config_id)).toEqual([child.id]);
+
+    // Descendants by location path are in a downstream search too, decoys with another root not.
+    const root = await createConfigItem(db.pool, { type: 'Test::Root', name: 'root' });
+    const below = await createConfigItem(db.pool, { type: 'Test::Below', name: 'below', path: root.id });
+    const deeper = await createConfigItem(db.pool, {
+      type: 'Test::Below',
+      name: 'deeper',
+      path: `${root.id}.${below.id}`,
+    });
+    const decoy = await createConfigItem(db.pool, { type: 'Test::Below', name: 'decoy', path: other.id });
+    await db.pool.query(
+      `INSERT INTO config_changes (config_id, change_type) VALUES ($1, 'PathA'), ($2, 'PathB'), ($3, 'PathC')`,
+      [below.id, deeper.id, decoy.id],
+    );
+    const subtree = (await post({ id: root.id, recursive: 'downstream' })).json();
+    expect(subtree.summary).toEqual({ PathA: 1, PathB: 1 });
+    const fromBelow = (await post({ id: below.id, recursive: 'all' })).json();
+    expect(fromBelow.summary).toEqual({ PathA: 1, PathB: 1 });
 
     const byType = (await post({ config_type: 'Test::Other,Test::Child', type: 'diff' })).json();
     expect(byType.total).toBe(2);

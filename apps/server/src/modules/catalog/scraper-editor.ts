@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/db/pool.js';
-import { findResourceKind, formatFieldPath } from '../resources/index.js';
+import { findResourceKind, resourceRowIssues } from '../resources/index.js';
 import { CatalogRequestError, isUuid } from './catalog-service.js';
-import { scrapeConfigSpecIssues, type SpecIssue } from './spec-validation.js';
+import type { SpecIssue } from './spec-validation.js';
 
 /** A spec refused on save: the first problem names the field, all of them are listed. */
 export class ScrapeConfigInvalidError extends CatalogRequestError {
@@ -35,18 +35,10 @@ export function validateScrapeConfigSpec(spec: unknown): { schedule: string | nu
   if (!isRecord(spec)) throw new ScrapeConfigInvalidError([{ path: 'spec', message: 'must be a mapping' }]);
   const kind = findResourceKind('scrapeconfig');
   if (!kind) throw new Error('the ScrapeConfig resource kind is not registered');
-  const parsed = kind.spec.safeParse(spec);
-  if (!parsed.success) {
-    throw new ScrapeConfigInvalidError(
-      parsed.error.issues.map((issue) => ({
-        path: formatFieldPath(['spec', ...issue.path]),
-        message: issue.message,
-      })),
-    );
-  }
-  const issues = scrapeConfigSpecIssues(spec);
+  // The same checks as apply and data-API writes: the kind's schema, then its specIssues.
+  const issues = resourceRowIssues(kind.table, { spec });
   if (issues.length > 0) throw new ScrapeConfigInvalidError(issues);
-  const columns = kind.columns(parsed.data);
+  const columns = kind.columns(kind.spec.parse(spec));
   return { schedule: typeof columns.schedule === 'string' ? columns.schedule : null };
 }
 

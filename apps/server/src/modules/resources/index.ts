@@ -35,6 +35,7 @@ export {
   type RowColumns,
   type SealedValue,
   type SecretBox,
+  type SpecIssue,
 } from './resource-kind.js';
 export type { ResourceLogger } from './resource-logger.js';
 export {
@@ -65,6 +66,7 @@ export {
   DEFAULT_NAMESPACE,
   formatFieldPath,
   resourceKey,
+  resourceRowIssues,
   validateResource,
   type ResourceIdentity,
   type ResourceValidation,

@@ -63,6 +63,18 @@ export interface ResourceKind<Spec extends object = object> {
    * removes from it what must not be stored in clear (it then goes to a sealed column).
    */
   storedSpec?(written: JsonObject): JsonObject;
+  /**
+   * Checks the schema cannot express (expressions and JSONPaths that must parse), run on a spec
+   * the schema accepted, from every way in: apply, `RESOURCES_DIR`, the editors and data-API
+   * writes to the kind's table. Paths start with `spec` (`spec.file[0].health`).
+   */
+  specIssues?(spec: JsonObject): SpecIssue[];
+}
+
+/** One problem `specIssues` found: the field path and what is wrong with it. */
+export interface SpecIssue {
+  path: string;
+  message: string;
 }
 
 /** Keeps the spec type of a kind definition while the registry holds them side by side. */

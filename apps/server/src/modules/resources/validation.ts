@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
 import { kindForDocument } from './registry.js';
-import type { JsonObject, ResourceKind } from './resource-kind.js';
+import { RESOURCE_KINDS } from './kinds/index.js';
+import type { JsonObject, ResourceKind, SpecIssue } from './resource-kind.js';
 import { stringMapField } from './spec-fields.js';
 
 /** Namespace of a resource whose metadata names none. */
@@ -123,6 +124,9 @@ export function validateResource(document: ResourceDocument): ResourceValidation
   }
   const parsed = definition.spec.safeParse(written);
   if (!parsed.success) return { ok: false, identity, issues: issuesFrom(parsed.error, origin, ['spec']) };
+  const deeper = definition.specIssues?.(written as JsonObject) ?? [];
+  if (deeper.length > 0)
+    return { ok: false, identity, issues: deeper.map((issue) => ({ ...origin, ...issue })) };
   return {
     ok: true,
     resource: {
@@ -142,4 +146,23 @@ export function validateResource(document: ResourceDocument): ResourceValidation
 /** `canary/default/api-health`: how a resource is named in CLI output and logs. */
 export function resourceKey(identity: { kind: string; namespace: string; name: string }): string {
   return `${identity.kind.toLowerCase()}/${identity.namespace}/${identity.name}`;
+}
+
+/**
+ * The problems of a row written to a resource table other than through YAML (the data API):
+ * its `spec`, when the row sets one, must pass the kind's schema and `specIssues`. Kinds
+ * without `specIssues` are left to the database's own checks. Empty for other tables.
+ */
+export function resourceRowIssues(table: string, row: Readonly<Record<string, unknown>>): SpecIssue[] {
+  const definition = RESOURCE_KINDS.find((kind) => kind.table === table);
+  if (!definition?.specIssues || !('spec' in row)) return [];
+  const spec = row.spec;
+  if (!isPlainObject(spec)) return [{ path: 'spec', message: 'must be a mapping' }];
+  const parsed = definition.spec.safeParse(spec);
+  if (!parsed.success)
+    return parsed.error.issues.map((issue) => ({
+      path: formatFieldPath(['spec', ...issue.path]),
+      message: issue.message,
+    }));
+  return definition.specIssues(spec as JsonObject);
 }

@@ -11,3 +11,8 @@ export {
 } from './components/config-sub-pages';
 export { ScraperEditorPage } from './components/scraper-editor-page';
 export { ScrapersPage } from './components/scrapers-page';
+export {
+  EvidenceActionProvider,
+  type ConfigEvidenceTarget,
+  type RenderEvidenceAction,
+} from './components/evidence-action';

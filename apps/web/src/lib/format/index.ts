@@ -9,3 +9,4 @@ export * from './uptime';
 export * from './pagination';
 export * from './text';
 export * from './health';
+export * from './cost';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { scrapeConfigSpecIssues } from '../../catalog/spec-validation.js';
 import { defineResourceKind } from '../resource-kind.js';
 import { durationField, scheduleField } from '../spec-fields.js';
 
@@ -28,7 +29,8 @@ export const retentionSpec = z.looseObject({
 
 /**
  * ScrapeConfig (`configs.flanksource.com/v1`): catalog scrapers. The scraper lists (`file`,
- * `sql`, `kubernetes`, ...) are kept as written; the catalog area validates them.
+ * `sql`, `kubernetes`, ...) are kept as written; `specIssues` checks their JSONPaths and
+ * expressions (catalog/spec-validation.ts).
  */
 export const scrapeConfigSpec = z.looseObject({
   schedule: scheduleField.optional(),
@@ -43,4 +45,6 @@ export const scrapeConfigKind = defineResourceKind({
   table: 'config_scrapers',
   spec: scrapeConfigSpec,
   columns: (spec) => ({ schedule: spec.schedule ?? null }),
+  // Every JSONPath and expression of the scrapers must parse, however the spec arrives.
+  specIssues: scrapeConfigSpecIssues,
 });

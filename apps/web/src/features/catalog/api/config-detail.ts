@@ -15,7 +15,7 @@ export const configDetailQueryOptions = (id: string) =>
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({
         select:
-          'id,name,type,config_class,status,health,labels,tags,namespace,description,created_at,updated_at,deleted_at,external_id,config',
+          'id,name,type,config_class,status,health,labels,tags,namespace,description,cost_per_minute,cost_total_1d,cost_total_7d,cost_total_30d,created_at,updated_at,deleted_at,external_id,config',
         id: `eq.${id}`,
       });
       const rows = await fetchRows<ConfigDetail>(`/api/db/config_items?${search.toString()}`, signal);

@@ -14,6 +14,11 @@ export interface ConfigListItem {
   tags: Record<string, string> | null;
   namespace: string | null;
   description: string | null;
+  /** numeric(16,4) columns: numbers, or null when the source reports no cost. */
+  cost_per_minute: number | string | null;
+  cost_total_1d: number | string | null;
+  cost_total_7d: number | string | null;
+  cost_total_30d: number | string | null;
   created_at: string;
   updated_at: string | null;
   deleted_at: string | null;

@@ -34,6 +34,15 @@ beforeEach(() => {
     'fetch',
     vi.fn((input: string, init?: RequestInit) => {
       requests.push({ url: input, body: typeof init?.body === 'string' ? init.body : undefined });
+      if (input.startsWith('/api/db/config_tags_labels_keys'))
+        return Promise.resolve(json([{ key: 'label:app' }, { key: 'tag:env' }]));
+      if (input === '/api/catalog/summary' && init?.body?.toString().includes('tag:env'))
+        return Promise.resolve(
+          json([
+            { 'tag:env': 'prod', count: 3, health: { healthy: 3 }, status: {}, cost_total_30d: 1234.5 },
+            { 'tag:env': null, count: 1, health: { unhealthy: 1 }, status: {}, cost_total_30d: null },
+          ]),
+        );
       if (input === '/api/catalog/summary')
         return Promise.resolve(
           json([
@@ -87,7 +96,8 @@ describe('CatalogPage', () => {
   it('shows counts and the health breakdown per type, and opens the type list on click', async () => {
     renderAt('/catalog');
     const summary = await screen.findByRole('table', { name: 'Catalog summary' });
-    expect(JSON.parse(requests[0]!.body!)).toEqual({ groupBy: ['config_class', 'type'], deleted: false });
+    const summaryRequest = requests.find((request) => request.url === '/api/catalog/summary');
+    expect(JSON.parse(summaryRequest!.body!)).toEqual({ groupBy: ['config_class', 'type'], deleted: false });
     expect(within(summary).getByText('4')).toBeTruthy();
     expect(within(summary).getByText('3 healthy')).toBeTruthy();
     expect(within(summary).getByText('1 unhealthy')).toBeTruthy();
@@ -100,6 +110,27 @@ describe('CatalogPage', () => {
     const search = new URLSearchParams(list!.url.split('?')[1]);
     expect(search.get('type')).toBe('eq.Npm::Package');
     expect(search.get('deleted_at')).toBe('is.null');
+  });
+
+  it('groups by a tag or label key chosen in Group By, with counts and costs, kept in the URL', async () => {
+    renderAt('/catalog');
+    await screen.findByRole('table', { name: 'Catalog summary' });
+    const groupBy = screen.getByRole('combobox', { name: 'Group By' }) as HTMLSelectElement;
+    await within(groupBy).findByRole('option', { name: 'Tag: env' });
+    expect(within(groupBy).getByRole('option', { name: 'Label: app' })).toBeTruthy();
+    fireEvent.change(groupBy, { target: { value: 'tag:env' } });
+    const groups = await screen.findByRole('table', { name: 'Catalog groups' });
+    expect(screen.getByRole('status', { name: 'query' }).textContent).toBe('?groupBy=tag:env');
+    const grouped = requests.filter((request) => request.body?.includes('tag:env'));
+    expect(JSON.parse(grouped[0]!.body!)).toEqual({ groupBy: ['tag:env'], deleted: false });
+    const prod = within(groups).getByRole('row', { name: /prod/ });
+    expect(within(prod).getByTestId('group-count').textContent).toBe('3');
+    expect(prod.textContent).toContain('$1,234.50');
+    expect(within(groups).getByRole('row', { name: /\(none\)/ }).textContent).toContain('1 unhealthy');
+
+    fireEvent.change(groupBy, { target: { value: '' } });
+    await screen.findByRole('table', { name: 'Catalog summary' });
+    expect(screen.getByRole('status', { name: 'query' }).textContent).toBe('');
   });
 
   it('reads tag filters and the search from the URL into the list query', async () => {

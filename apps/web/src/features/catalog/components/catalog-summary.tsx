@@ -2,8 +2,15 @@ import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { Skeleton } from '../../../components/skeleton/skeleton';
-import { useCatalogSummary, type CatalogSummaryRow } from '../api/catalog-summary';
-import { typeLabel } from '../lib/catalog-query';
+import { formatCost } from '../../../lib/format/cost';
+import { stringParam, useSearchParam } from '../../../lib/url-state/search-param';
+import {
+  useCatalogSummary,
+  useGroupedCatalogSummary,
+  useTagAndLabelKeys,
+  type CatalogSummaryRow,
+} from '../api/catalog-summary';
+import { parseGroupKey, typeLabel } from '../lib/catalog-query';
 
 /** Health words in the order the breakdown lists them; any other value follows. */
 const HEALTH_ORDER = ['healthy', 'warning', 'unhealthy', 'unknown'];
@@ -18,8 +25,123 @@ function healthEntries(health: Record<string, number>): [string, number][] {
     });
 }
 
-/** The catalog landing: one row per config type with its count and health breakdown. */
+function HealthBreakdown({ health }: { health: Record<string, number> }) {
+  return (
+    <span className="flex flex-wrap gap-3">
+      {healthEntries(health).map(([name, count]) => (
+        <span key={name} className="flex items-center gap-1" title={`${count} ${name}`}>
+          <StatusDot status={name} size="sm" />
+          <span className="text-xs text-gray-700">
+            {count} {name}
+          </span>
+        </span>
+      ))}
+    </span>
+  );
+}
+
+/** `tag:env` → 'Tag: env'. */
+function groupKeyLabel(value: string): string {
+  const parsed = parseGroupKey(value);
+  if (!parsed) return value;
+  return `${parsed.kind === 'tag' ? 'Tag' : 'Label'}: ${parsed.key}`;
+}
+
+/** Group By (core §2 "group by tags or labels"): config type, or any tag or label key; in the URL. */
+function GroupBySelect({ value, onChange }: { value: string; onChange(value: string | undefined): void }) {
+  const keys = useTagAndLabelKeys();
+  const options = keys.data ?? [];
+  return (
+    <label className="flex items-center gap-2 text-sm text-gray-700">
+      Group By
+      <select
+        value={value}
+        onChange={(event) => onChange(event.target.value || undefined)}
+        className="rounded border border-gray-300 px-2 py-1"
+      >
+        <option value="">Config type</option>
+        {value && !options.includes(value) && <option value={value}>{groupKeyLabel(value)}</option>}
+        {options.map((key) => (
+          <option key={key} value={key}>
+            {groupKeyLabel(key)}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** Items grouped by one tag or label key: each value (or none) with its count, health and cost. */
+function GroupedSummary({ showDeleted, groupKey }: { showDeleted: boolean; groupKey: string }) {
+  const query = useGroupedCatalogSummary(showDeleted, groupKey);
+  if (query.isError) throw query.error;
+  if (query.isPending) return <Skeleton className="h-40 w-full" />;
+  if (query.data.length === 0) return <EmptyState />;
+  return (
+    <table
+      aria-label="Catalog groups"
+      className="w-full divide-y divide-gray-200 rounded border border-gray-200 text-sm"
+    >
+      <thead className="bg-gray-50 text-left text-xs text-gray-500 uppercase">
+        <tr>
+          <th className="px-3 py-2 font-medium">{groupKeyLabel(groupKey)}</th>
+          <th className="px-3 py-2 text-right font-medium">Count</th>
+          <th className="px-3 py-2 font-medium">Health</th>
+          <th className="px-3 py-2 text-right font-medium">Cost (30d)</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-gray-100 bg-white">
+        {query.data.map((row) => {
+          const value = row[groupKey];
+          const name = typeof value === 'string' ? value : null;
+          return (
+            <tr key={name ?? ''}>
+              <th scope="row" className="px-3 py-2 text-left font-normal">
+                {name ?? <span className="text-gray-500 italic">(none)</span>}
+              </th>
+              <td className="px-3 py-2 text-right tabular-nums" data-testid="group-count">
+                {row.count}
+              </td>
+              <td className="px-3 py-2">
+                <HealthBreakdown health={row.health} />
+              </td>
+              <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * The catalog landing: one row per config type with its count and health breakdown, or, with
+ * Group By a tag or label key, one row per value of that key.
+ */
 export function CatalogSummary({
+  showDeleted,
+  onSelectType,
+}: {
+  showDeleted: boolean;
+  onSelectType(type: string): void;
+}) {
+  const [groupKey, setGroupKey] = useSearchParam('groupBy', stringParam, '');
+  const grouped = parseGroupKey(groupKey) ? groupKey : '';
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex items-center gap-3">
+        <GroupBySelect value={grouped} onChange={(value) => setGroupKey(value)} />
+      </div>
+      {grouped ? (
+        <GroupedSummary showDeleted={showDeleted} groupKey={grouped} />
+      ) : (
+        <TypeSummary showDeleted={showDeleted} onSelectType={onSelectType} />
+      )}
+    </div>
+  );
+}
+
+function TypeSummary({
   showDeleted,
   onSelectType,
 }: {
@@ -42,6 +164,7 @@ export function CatalogSummary({
           <th className="px-3 py-2 font-medium">Class</th>
           <th className="px-3 py-2 text-right font-medium">Count</th>
           <th className="px-3 py-2 font-medium">Health</th>
+          <th className="px-3 py-2 text-right font-medium">Cost (30d)</th>
         </tr>
       </thead>
       <tbody className="divide-y divide-gray-100 bg-white">
@@ -62,17 +185,9 @@ export function CatalogSummary({
               {row.count}
             </td>
             <td className="px-3 py-2">
-              <span className="flex flex-wrap gap-3">
-                {healthEntries(row.health).map(([health, count]) => (
-                  <span key={health} className="flex items-center gap-1" title={`${count} ${health}`}>
-                    <StatusDot status={health} size="sm" />
-                    <span className="text-xs text-gray-700">
-                      {count} {health}
-                    </span>
-                  </span>
-                ))}
-              </span>
+              <HealthBreakdown health={row.health} />
             </td>
+            <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
           </tr>
         ))}
       </tbody>

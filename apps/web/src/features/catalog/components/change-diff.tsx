@@ -2,6 +2,7 @@ import { FormattedDate } from '../../../components/date/age';
 import { Modal } from '../../../components/modal/modal';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { useChangeDetail } from '../api/config-changes';
+import { EvidenceAction } from './evidence-action';
 
 /** A unified diff with added lines green and removed lines red. */
 export function DiffView({ diff }: { diff: string }) {
@@ -59,6 +60,16 @@ export function ChangeDiffModal({ changeId, onClose }: { changeId: string | unde
         <p className="text-sm text-gray-600">No details found</p>
       ) : (
         <div className="flex flex-col gap-3 text-sm">
+          <div className="flex flex-wrap items-center justify-end gap-3">
+            <EvidenceAction
+              target={{
+                kind: 'config_change',
+                configChangeId: change.id,
+                configId: change.config_id,
+                name: [change.change_type ?? 'Change', change.summary].filter(Boolean).join(': '),
+              }}
+            />
+          </div>
           <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1">
             <dt className="text-gray-500">Created</dt>
             <dd>

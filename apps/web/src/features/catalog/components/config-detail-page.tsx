@@ -1,4 +1,5 @@
 import clsx from 'clsx';
+import { Fragment } from 'react';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
@@ -7,7 +8,9 @@ import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { ApiError } from '../../../lib/api-client';
+import { formatCost } from '../../../lib/format/cost';
 import { useConfigDetail, useConfigParents, type ConfigDetail } from '../api/config-detail';
+import { EvidenceAction } from './evidence-action';
 
 /** Sub-pages of /catalog/{id} (core §2), each its own URL; '' is the spec. */
 export const CONFIG_DETAIL_TABS = [
@@ -16,6 +19,13 @@ export const CONFIG_DETAIL_TABS = [
   { path: 'insights', label: 'Insights' },
   { path: 'relationships', label: 'Relationships' },
   { path: 'checks', label: 'Checks' },
+] as const;
+
+const COST_FIELDS = [
+  { field: 'cost_per_minute', label: 'Cost per minute' },
+  { field: 'cost_total_1d', label: 'Cost (1d)' },
+  { field: 'cost_total_7d', label: 'Cost (7d)' },
+  { field: 'cost_total_30d', label: 'Cost (30d)' },
 ] as const;
 
 /** The item a sub-page of /catalog/{id} belongs to. */
@@ -69,10 +79,13 @@ export function ConfigDetailPage() {
     <div className="flex flex-col gap-4">
       <Breadcrumb config={config} />
       <header className="flex flex-col gap-2 rounded border border-gray-200 bg-white p-4">
-        <h2 className="flex items-center gap-2 text-lg font-semibold text-gray-900">
-          <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
-          <span className={config.deleted_at ? 'line-through' : undefined}>{config.name ?? config.id}</span>
-        </h2>
+        <div className="flex flex-wrap items-center gap-3">
+          <h2 className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
+            <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
+            <span className={config.deleted_at ? 'line-through' : undefined}>{config.name ?? config.id}</span>
+          </h2>
+          <EvidenceAction target={{ kind: 'config', configId: config.id, name: config.name ?? config.id }} />
+        </div>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-gray-500">Type</dt>
           <dd data-testid="config-type">{config.type}</dd>
@@ -103,6 +116,14 @@ export function ConfigDetailPage() {
               <dt className="text-gray-500">Description</dt>
               <dd>{config.description}</dd>
             </>
+          )}
+          {COST_FIELDS.filter(({ field }) => config[field] !== null && config[field] !== undefined).map(
+            ({ field, label }) => (
+              <Fragment key={field}>
+                <dt className="text-gray-500">{label}</dt>
+                <dd className="tabular-nums">{formatCost(config[field])}</dd>
+              </Fragment>
+            ),
           )}
           <dt className="text-gray-500">Created</dt>
           <dd>

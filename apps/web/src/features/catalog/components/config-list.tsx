@@ -7,12 +7,21 @@ import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
+import { formatCost } from '../../../lib/format/cost';
 import { useFilterParam } from '../../../lib/url-state/filter-params';
 import { useConfigList, useTypeTagsAndLabels, type ConfigListItem } from '../api/config-list';
 import { keyValueOptions, type ConfigListFilters } from '../lib/catalog-query';
 import { CATALOG_PARAMS, useCatalogFilterActions } from './use-catalog-filters';
 
 const TABLE = { tableId: 'catalog-configs', defaultSortOrder: 'asc' } as const;
+
+/** Core §3 cost fields, each a sortable column (items without a cost sort last). */
+const COST_COLUMNS = [
+  { id: 'cost_per_minute', header: 'Cost/min' },
+  { id: 'cost_total_1d', header: 'Cost (1d)' },
+  { id: 'cost_total_7d', header: 'Cost (7d)' },
+  { id: 'cost_total_30d', header: 'Cost (30d)' },
+] as const;
 
 const stopRowClick = (event: { stopPropagation(): void }) => event.stopPropagation();
 
@@ -63,6 +72,14 @@ function useColumns(includeTag: (entry: string, state: 1 | -1) => void): DataTab
           </span>
         ),
       },
+      ...COST_COLUMNS.map(({ id, header }): DataTableColumn<ConfigListItem> => ({
+        id,
+        header,
+        accessorKey: id,
+        cell: ({ row }) => (
+          <span className="block text-right tabular-nums">{formatCost(row.original[id])}</span>
+        ),
+      })),
       {
         id: 'created_at',
         header: 'Created',

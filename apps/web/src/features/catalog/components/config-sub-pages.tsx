@@ -1,24 +1,39 @@
-import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
+import { useMemo } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { stringify } from 'yaml';
-import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { Age, FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { usePreferences } from '../../../lib/preferences/use-preferences';
-import { enumParam, integerParam, useSearchParam } from '../../../lib/url-state/search-param';
+import {
+  enumParam,
+  integerParam,
+  useSearchParam,
+  useUpdateSearchParams,
+} from '../../../lib/url-state/search-param';
 import { useConfigAnalysis, useConfigChecks, useRelatedConfigs } from '../api/config-detail';
 import { MAX_RELATIONSHIP_DEPTH, type RelationshipDirection } from '../lib/catalog-query';
+import { formatLineRange, parseLineRange, type LineRange } from '../lib/line-selection';
 import { ChangeFeed } from './change-feed';
 import { useConfigDetailContext } from './config-detail-page';
 import { RelationshipGraph } from './relationship-graph';
+import { SpecLines } from './spec-lines';
 
-/** /catalog/{id}: the scraped document as YAML or JSON, read-only. */
+const SPEC_FORMATS = ['yaml', 'json'] as const;
+
+/**
+ * /catalog/{id}: the scraped document as YAML or JSON, read-only, with line selection. The
+ * format and the selected lines (`lines=12` or `lines=12-20`) live in the URL, so a copied link
+ * opens the same lines highlighted.
+ */
 export function ConfigSpecPage() {
   const { config } = useConfigDetailContext();
-  const [language, setLanguage] = useState<'json' | 'yaml'>('yaml');
+  const [language] = useSearchParam('format', enumParam(SPEC_FORMATS), 'yaml');
+  const [params] = useSearchParams();
+  const update = useUpdateSearchParams();
+  const selection = parseLineRange(params.get('lines'));
   const text = useMemo(
     () =>
       config === null || config === undefined
@@ -28,6 +43,21 @@ export function ConfigSpecPage() {
           : stringify(config),
     [config, language],
   );
+  const chooseFormat = (format: (typeof SPEC_FORMATS)[number]) =>
+    update((draft) => {
+      // Line numbers belong to one rendering: a new format starts without a selection.
+      draft.delete('lines');
+      if (format === 'yaml') draft.delete('format');
+      else draft.set('format', format);
+    });
+  const select = (range: LineRange | undefined) =>
+    update(
+      (draft) => {
+        if (range) draft.set('lines', formatLineRange(range));
+        else draft.delete('lines');
+      },
+      { replace: true },
+    );
   return (
     <section aria-label="Spec" className="flex flex-col gap-2">
       {!text ? (
@@ -35,19 +65,19 @@ export function ConfigSpecPage() {
       ) : (
         <>
           <div role="group" aria-label="Format" className="flex gap-1">
-            {(['yaml', 'json'] as const).map((option) => (
+            {SPEC_FORMATS.map((option) => (
               <button
                 key={option}
                 type="button"
                 aria-pressed={language === option}
-                onClick={() => setLanguage(option)}
+                onClick={() => chooseFormat(option)}
                 className={`rounded border px-2 py-0.5 text-xs ${language === option ? 'border-blue-500 bg-blue-50 text-blue-800' : 'border-gray-300 text-gray-700'}`}
               >
                 {option.toUpperCase()}
               </button>
             ))}
           </div>
-          <CodeEditor label="Config" value={text} language={language} readOnly height="32rem" />
+          <SpecLines label="Config" text={text} selection={selection} onSelectionChange={select} />
         </>
       )}
     </section>

@@ -19,21 +19,14 @@ import {
   useScraper,
   type ScraperDetail,
 } from '../api/scrapers';
+import { detectScraperSpecType, type ScraperSpecType } from '../lib/scraper-spec-types';
+import { ScraperSpecForm, ScraperTypePicker } from './scraper-spec-form';
 
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';
 
 const TABS = ['spec', 'job-history'] as const;
 type Tab = (typeof TABS)[number];
-
-const NEW_SPEC = `schedule: "@every 30m"
-file:
-  - type: Example::File
-    id: $.name
-    name: $.name
-    paths:
-      - ./example.json
-`;
 
 /** Why the form cannot be sent, checked before the server sees it (settings §5). */
 function readForm(
@@ -70,7 +63,19 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
   const [name, setName] = useState(scraper?.name ?? '');
   const [namespace, setNamespace] = useState(scraper?.namespace ?? 'default');
   const [labelsText, setLabelsText] = useState(JSON.stringify(scraper?.labels ?? {}, null, 2));
-  const [specText, setSpecText] = useState(scraper ? stringify(scraper.spec) : NEW_SPEC);
+  const [specText, setSpecText] = useState(scraper ? stringify(scraper.spec) : '');
+  // Settings §4 "Spec editor": an existing spec's type comes from its first source key; a new
+  // scraper starts at the type picker.
+  const [specType, setSpecType] = useState<ScraperSpecType | undefined>(
+    scraper ? detectScraperSpecType(scraper.spec) : undefined,
+  );
+  const [editorTab, setEditorTab] = useState<'form' | 'code'>(specType?.fields ? 'form' : 'code');
+  const pickType = (type: ScraperSpecType | undefined) => {
+    setSpecType(type);
+    if (!type) return;
+    setSpecText(type.template);
+    setEditorTab(type.fields ? 'form' : 'code');
+  };
   const [problem, setProblem] = useState<{ message: string; field?: string }>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [tab, setTab] = useSearchParam<Tab>('tab', enumParam(TABS), 'spec');
@@ -182,15 +187,66 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
               className="rounded border border-gray-300 px-2 py-1 font-mono text-xs"
             />
           </label>
-          <CodeEditor
-            label="Spec"
-            value={specText}
-            onChange={setSpecText}
-            language="yaml"
-            schema={schema.data}
-            readOnly={!canWrite}
-            height="28rem"
-          />
+          {!specType ? (
+            <section aria-label="Choose a spec type" className="flex flex-col gap-2">
+              <h3 className="text-sm font-medium text-gray-700">Spec type</h3>
+              <ScraperTypePicker onPick={pickType} />
+            </section>
+          ) : (
+            <div className="flex flex-col gap-2">
+              <div className="flex items-center gap-3 text-sm">
+                {!scraper && (
+                  <button
+                    type="button"
+                    onClick={() => pickType(undefined)}
+                    className="text-blue-700 hover:underline"
+                  >
+                    ← Back
+                  </button>
+                )}
+                <span className="font-medium text-gray-800">{specType.label}</span>
+                {specType.fields && (
+                  <div role="tablist" aria-label="Spec editor" className="flex gap-1">
+                    {(['form', 'code'] as const).map((name) => (
+                      <button
+                        key={name}
+                        type="button"
+                        role="tab"
+                        aria-selected={editorTab === name}
+                        onClick={() => setEditorTab(name)}
+                        className={clsx(
+                          'rounded px-2 py-0.5 text-xs',
+                          editorTab === name
+                            ? 'bg-blue-100 text-blue-800'
+                            : 'text-gray-600 hover:bg-gray-100',
+                        )}
+                      >
+                        {name === 'form' ? 'Form' : 'Code'}
+                      </button>
+                    ))}
+                  </div>
+                )}
+              </div>
+              {specType.fields && editorTab === 'form' ? (
+                <ScraperSpecForm
+                  type={specType}
+                  specText={specText}
+                  onChange={setSpecText}
+                  readOnly={!canWrite}
+                />
+              ) : (
+                <CodeEditor
+                  label="Spec"
+                  value={specText}
+                  onChange={setSpecText}
+                  language="yaml"
+                  schema={schema.data}
+                  readOnly={!canWrite}
+                  height="28rem"
+                />
+              )}
+            </div>
+          )}
           {problem && (
             <p
               role="alert"
@@ -202,7 +258,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
               {problem.message}
             </p>
           )}
-          {canWrite && (
+          {canWrite && specType && (
             <div className="flex flex-wrap gap-2">
               <button
                 type="button"
@@ -266,7 +322,8 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
 
 /**
  * /catalog/scrapers/{id} (settings §2.4): Name, Namespace (fixed once created), Labels (JSON),
- * the YAML spec checked against the ScrapeConfig schema, Update / Run Now / Cancel / Delete, and
+ * the spec (a type picker for a new scraper; File, HTTP, SQL and Exec with a Form tab beside the
+ * YAML Code tab, checked against the ScrapeConfig schema), Update / Run Now / Cancel / Delete, and
  * the scraper's Job History. `/catalog/scrapers/new` creates one.
  */
 export function ScraperEditorPage() {

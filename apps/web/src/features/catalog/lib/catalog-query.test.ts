@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   catalogSummaryBody,
+  parseGroupKey,
   changeFeedBody,
   insightListSearch,
   configListSearch,
@@ -40,6 +41,15 @@ describe('configListSearch', () => {
     expect(search.get('status.filter')).toBe('Ready');
     expect(search.get('order')).toBe('name.desc,id.asc');
     expect(search.get('offset')).toBe('50');
+  });
+
+  it('selects the cost columns and sorts by them with items without a cost last', () => {
+    const search = configListSearch(none, { ...firstPage, sortBy: 'cost_total_30d', sortOrder: 'desc' });
+    expect(search.get('select')).toContain('cost_per_minute,cost_total_1d,cost_total_7d,cost_total_30d');
+    expect(search.get('order')).toBe('cost_total_30d.desc.nullslast,id.asc');
+    expect(
+      configListSearch(none, { ...firstPage, sortBy: 'cost_per_minute', sortOrder: 'asc' }).get('order'),
+    ).toBe('cost_per_minute.asc.nullslast,id.asc');
   });
 
   it('ignores a sort column the server does not offer', () => {
@@ -83,6 +93,14 @@ describe('helpers', () => {
 
   it('builds the summary body and relationship queries with a bounded depth', () => {
     expect(catalogSummaryBody(false)).toEqual({ groupBy: ['config_class', 'type'], deleted: false });
+    expect(catalogSummaryBody(true, 'label:app')).toEqual({ groupBy: ['label:app'], deleted: true });
+    expect(parseGroupKey('tag:env')).toEqual({ kind: 'tag', key: 'env' });
+    expect(parseGroupKey('label:app.kubernetes.io/name')).toEqual({
+      kind: 'label',
+      key: 'app.kubernetes.io/name',
+    });
+    expect(parseGroupKey('env')).toBeUndefined();
+    expect(parseGroupKey('tag:')).toBeUndefined();
     const related = relatedConfigsSearch('c1', 'incoming', 3, false);
     expect(related.get('type_filter')).toBe('incoming');
     expect(related.get('max_depth')).toBe('3');

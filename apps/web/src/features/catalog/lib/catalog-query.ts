@@ -2,7 +2,15 @@ import { toTriStateQuery, type FilterStates } from '../../../lib/url-state/filte
 
 /** Columns of the catalog list (spec core §3 "Config item"). */
 export const CONFIG_LIST_SELECT =
-  'id,name,type,config_class,status,health,labels,tags,namespace,description,created_at,updated_at,deleted_at';
+  'id,name,type,config_class,status,health,labels,tags,namespace,description,cost_per_minute,cost_total_1d,cost_total_7d,cost_total_30d,created_at,updated_at,deleted_at';
+
+/** The cost columns of a config item (core §3), sorted with items without a cost last. */
+export const CONFIG_COST_COLUMNS = [
+  'cost_per_minute',
+  'cost_total_1d',
+  'cost_total_7d',
+  'cost_total_30d',
+] as const;
 
 /** Columns the server may sort the list by; the default order is type then name (core §7). */
 export const CONFIG_SORTABLE_COLUMNS = [
@@ -12,6 +20,7 @@ export const CONFIG_SORTABLE_COLUMNS = [
   'health',
   'created_at',
   'updated_at',
+  ...CONFIG_COST_COLUMNS,
 ] as const;
 
 export interface ConfigListFilters {
@@ -98,15 +107,29 @@ export function configListSearch(filters: ConfigListFilters, page: ConfigListPag
     ? page.sortBy
     : undefined;
   // The id keeps the order stable across pages when many rows share a value.
-  params.set('order', sortBy ? `${sortBy}.${page.sortOrder},id.asc` : 'type.asc,name.asc,id.asc');
+  // Items without a cost sort after those with one, whichever the direction.
+  const nulls = (CONFIG_COST_COLUMNS as readonly string[]).includes(sortBy ?? '') ? '.nullslast' : '';
+  params.set('order', sortBy ? `${sortBy}.${page.sortOrder}${nulls},id.asc` : 'type.asc,name.asc,id.asc');
   params.set('limit', String(page.pageSize));
   params.set('offset', String(page.pageIndex * page.pageSize));
   return params;
 }
 
-/** Body of POST /api/catalog/summary for the catalog landing: by class and type. */
-export function catalogSummaryBody(showDeleted: boolean): { groupBy: string[]; deleted: boolean } {
-  return { groupBy: ['config_class', 'type'], deleted: showDeleted };
+/**
+ * Body of POST /api/catalog/summary for the catalog landing: by class and type, or by one tag or
+ * label key (`tag:<key>`, `label:<key>` as `config_tags_labels_keys` names them).
+ */
+export function catalogSummaryBody(
+  showDeleted: boolean,
+  groupKey?: string,
+): { groupBy: string[]; deleted: boolean } {
+  return { groupBy: groupKey ? [groupKey] : ['config_class', 'type'], deleted: showDeleted };
+}
+
+/** `tag:env` → { kind: 'tag', key: 'env' }; anything else is not a group key. */
+export function parseGroupKey(value: string): { kind: 'tag' | 'label'; key: string } | undefined {
+  const match = /^(tag|label):(.+)$/.exec(value);
+  return match ? { kind: match[1] as 'tag' | 'label', key: match[2]! } : undefined;
 }
 
 /** Core §9: related configs are walked at most 10 hops deep. */

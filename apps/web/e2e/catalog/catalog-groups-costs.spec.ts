@@ -1,0 +1,87 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import { ADMIN, signIn } from '../fixtures/auth';
+import { apiSession, csrfHeader } from '../shell/api';
+import { configIds, createFileScraper, deleteScraper, runScraper } from './catalog-api';
+
+test('group the catalog by a tag or label key, and sort the list by cost', async ({ page, baseURL }) => {
+  test.setTimeout(60_000);
+  const api = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const dir = await mkdtemp(path.join(tmpdir(), 'opsdeck-e2e-costs-'));
+  const stamp = Date.now();
+  const zone = `zone-${stamp}`;
+  const items = [
+    { name: 'cheap', team: `costs-a-${stamp}`, cost: 12.5 },
+    { name: 'pricey', team: `costs-a-${stamp}`, cost: 1234.5 },
+    { name: 'free', team: `costs-b-${stamp}`, cost: null },
+  ];
+  for (const item of items) await writeFile(path.join(dir, `${item.name}.json`), JSON.stringify(item));
+  const id = await createFileScraper(api, `e2e-costs-${stamp}`, 'E2E::Costed', path.join(dir, '*.json'), {
+    tags: [{ name: zone, value: 'eu' }],
+    labels: [{ name: 'team', jsonpath: '$.team' }],
+  });
+  try {
+    await runScraper(api, id);
+    const ids = await configIds(api, 'E2E::Costed');
+    for (const item of items) {
+      if (item.cost === null) continue;
+      const response = await api.patch(`/api/db/config_items?id=eq.${ids[item.name]}`, {
+        headers: await csrfHeader(api),
+        data: { cost_total_30d: item.cost, cost_per_minute: 0.0125 },
+      });
+      expect(response.ok(), await response.text()).toBe(true);
+    }
+
+    await signIn(page, ADMIN.email, ADMIN.password, '/catalog?type=E2E%3A%3ACosted');
+    const table = page.getByRole('table', { name: 'Config items' });
+    const names = table.locator('tbody tr td:first-child');
+    await expect(names).toHaveText(['cheap', 'free', 'pricey']);
+    const pricey = table.getByRole('row').filter({ hasText: 'pricey' });
+    await expect(pricey).toContainText('$1,234.50');
+    await expect(pricey).toContainText('$0.0125');
+
+    // Most expensive first; items without a cost last in either direction.
+    await table.getByRole('columnheader', { name: 'Cost (30d)' }).getByRole('button').click();
+    await expect(page).toHaveURL(/sortBy=cost_total_30d/);
+    const first = await names.allTextContents();
+    const order = first[0] === 'cheap' ? ['cheap', 'pricey', 'free'] : ['pricey', 'cheap', 'free'];
+    await expect(names).toHaveText(order);
+    await table.getByRole('columnheader', { name: 'Cost (30d)' }).getByRole('button').click();
+    await expect(names).toHaveText([order[1]!, order[0]!, 'free']);
+
+    await page.getByRole('button', { name: '← All types' }).click();
+    const groupBy = page.getByRole('combobox', { name: 'Group By' });
+    await groupBy.selectOption(`tag:${zone}`);
+    await expect(page).toHaveURL(new RegExp(`groupBy=tag%3A${zone}`));
+    const groups = page.getByRole('table', { name: 'Catalog groups' });
+    const eu = groups.getByRole('row').filter({ hasText: 'eu' });
+    await expect(eu.getByTestId('group-count')).toHaveText('3');
+    await expect(eu).toContainText('$1,247.00');
+
+    await groupBy.selectOption('label:team');
+    await expect(
+      groups
+        .getByRole('row')
+        .filter({ hasText: `costs-a-${stamp}` })
+        .getByTestId('group-count'),
+    ).toHaveText('2');
+    await expect(
+      groups
+        .getByRole('row')
+        .filter({ hasText: `costs-b-${stamp}` })
+        .getByTestId('group-count'),
+    ).toHaveText('1');
+    // The choice is in the URL: a reload keeps it.
+    await page.reload();
+    await expect(page.getByRole('combobox', { name: 'Group By' })).toHaveValue('label:team');
+    await expect(groups.getByRole('row').filter({ hasText: `costs-b-${stamp}` })).toBeVisible();
+    await page.getByRole('combobox', { name: 'Group By' }).selectOption('');
+    await expect(page.getByRole('table', { name: 'Catalog summary' })).toBeVisible();
+  } finally {
+    await deleteScraper(api, id);
+    await api.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,130 @@
+import { useId } from 'react';
+import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import {
+  readScraperForm,
+  SCHEDULE_PRESETS,
+  SCRAPER_SPEC_TYPES,
+  writeScraperForm,
+  type ScraperSpecType,
+} from '../lib/scraper-spec-types';
+
+const inputClass = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
+
+/** Settings §2.4 spec type picker: a grid of types, each with an icon and label. */
+export function ScraperTypePicker({ onPick }: { onPick(type: ScraperSpecType): void }) {
+  return (
+    <div role="group" aria-label="Spec type" className="grid grid-cols-2 gap-2 sm:grid-cols-4">
+      {SCRAPER_SPEC_TYPES.map((type) => (
+        <button
+          key={type.key}
+          type="button"
+          onClick={() => onPick(type)}
+          className="flex items-center gap-2 rounded border border-gray-200 bg-white px-3 py-2 text-left text-sm hover:border-blue-400 hover:bg-blue-50"
+        >
+          <ResourceIcon type={type.key} className="size-5" />
+          {type.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/**
+ * The Form tab of a scraper type: schedule and the first source entry's common fields. It edits
+ * the YAML text in place, so the Code tab always shows what the form set (and the reverse).
+ */
+export function ScraperSpecForm({
+  type,
+  specText,
+  onChange,
+  readOnly,
+}: {
+  type: ScraperSpecType;
+  specText: string;
+  onChange(text: string): void;
+  readOnly: boolean;
+}) {
+  const id = useId();
+  const form = readScraperForm(specText, type);
+  if (!form.ok)
+    return (
+      <p
+        role="alert"
+        className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+      >
+        {form.message}
+      </p>
+    );
+  const scheduleOptions: string[] = [...SCHEDULE_PRESETS];
+  if (form.schedule && !scheduleOptions.includes(form.schedule)) scheduleOptions.unshift(form.schedule);
+  return (
+    <div
+      role="form"
+      aria-label={`${type.label} scraper`}
+      className="grid grid-cols-1 gap-3 text-sm md:grid-cols-2"
+    >
+      <label className="flex flex-col gap-1">
+        Schedule
+        <select
+          value={form.schedule}
+          disabled={readOnly}
+          onChange={(event) => onChange(writeScraperForm(specText, type, undefined, event.target.value))}
+          className={inputClass}
+        >
+          <option value="">No schedule (run on demand)</option>
+          {scheduleOptions.map((schedule) => (
+            <option key={schedule} value={schedule}>
+              {schedule}
+            </option>
+          ))}
+        </select>
+      </label>
+      {(type.fields ?? []).map((field) => {
+        const fieldId = `${id}-${field.key}`;
+        const value = form.values[field.key] ?? '';
+        const change = (next: string) => onChange(writeScraperForm(specText, type, field, next));
+        const wide = field.input === 'textarea' || field.input === 'lines';
+        return (
+          <div key={field.key} className={wide ? 'flex flex-col gap-1 md:col-span-2' : 'flex flex-col gap-1'}>
+            <label htmlFor={fieldId}>{field.label}</label>
+            {field.input === 'select' ? (
+              <select
+                id={fieldId}
+                value={value}
+                disabled={readOnly}
+                onChange={(event) => change(event.target.value)}
+                className={inputClass}
+              >
+                {[...(value && !field.options?.includes(value) ? [value] : []), ...(field.options ?? [])].map(
+                  (option) => (
+                    <option key={option} value={option}>
+                      {option || 'Default'}
+                    </option>
+                  ),
+                )}
+              </select>
+            ) : wide ? (
+              <textarea
+                id={fieldId}
+                value={value}
+                readOnly={readOnly}
+                rows={field.input === 'lines' ? 3 : 5}
+                onChange={(event) => change(event.target.value)}
+                className={`${inputClass} font-mono text-xs`}
+              />
+            ) : (
+              <input
+                id={fieldId}
+                value={value}
+                readOnly={readOnly}
+                placeholder={field.placeholder}
+                onChange={(event) => change(event.target.value)}
+                className={inputClass}
+              />
+            )}
+          </div>
+        );
+      })}
+    </div>
+  );
+}

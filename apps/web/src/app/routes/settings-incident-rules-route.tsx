@@ -1,5 +1,5 @@
 import { IncidentRuleEditPage, IncidentRulesPage, type RenderRuleJobHistory } from '../../features/incidents';
-import { ResourceJobHistory } from '../../features/jobs';
+import { JobHistoryTable } from '../../components/job-history-table/job-history-table';
 import { RouteGuard } from '../guards/route-guard';
 
 export function SettingsIncidentRulesRoute() {
@@ -12,7 +12,7 @@ export function SettingsIncidentRulesRoute() {
 
 /** Settings §2.4: the rule editor's Job History tab is the shared jobs table for the rule. */
 const ruleJobHistory: RenderRuleJobHistory = (ruleId) => (
-  <ResourceJobHistory resourceId={ruleId} tableId="incident-rule-jobs" />
+  <JobHistoryTable resourceId={ruleId} tableId="incident-rule-jobs" />
 );
 
 export function SettingsIncidentRuleRoute() {

@@ -1,2 +1,1 @@
 export { JobsHistoryPage } from './components/jobs-history-page';
-export { ResourceJobHistory } from './components/resource-job-history';

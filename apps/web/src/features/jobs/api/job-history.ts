@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import { fetchCounted, type CountedRows } from '../../../lib/data-api';
-import type { JobDetails } from '../lib/job-details';
+import type { JobDetails } from '../../../components/job-history-table/job-details';
 import { jobHistorySearch, type JobHistoryFilters, type JobHistoryPage } from '../lib/job-history-query';
 
 /** A row of `job_histories` (settings §3 "Job history item"). */

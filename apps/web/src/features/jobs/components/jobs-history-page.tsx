@@ -5,10 +5,10 @@ import { useDataTableState } from '../../../components/data-table/use-data-table
 import { FormattedDate } from '../../../components/date/age';
 import { formatDuration } from '../../../lib/format/duration';
 import { useJobHistory, type JobHistoryItem } from '../api/job-history';
-import { availableDetailTabs } from '../lib/job-details';
+import { availableDetailTabs } from '../../../components/job-history-table/job-details';
 import { agentLink, resourceLink } from '../lib/resource-links';
 import { CopyIdButton } from './copy-id-button';
-import { JobDetailsModal } from './job-details-modal';
+import { JobDetailsModal } from '../../../components/job-history-table/job-details-modal';
 import { JobHistoryFilters } from './job-history-filters';
 import { JobStatusBadge } from '../../../components/job-history-table/job-status-badge';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { availableDetailTabs, errorEntries } from './job-details';
+import { availableDetailTabs, errorEntries } from '../../../components/job-history-table/job-details';
 import { jobHistorySearch } from './job-history-query';
 import { agentLink, resourceLink } from './resource-links';
 

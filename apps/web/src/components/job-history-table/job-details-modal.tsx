@@ -1,7 +1,12 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { Modal } from '../../../components/modal/modal';
-import type { JobHistoryItem } from '../api/job-history';
-import { availableDetailTabs, errorEntries, type JobDetailsTabKey } from '../lib/job-details';
+import { Modal } from '../modal/modal';
+import { availableDetailTabs, errorEntries, type JobDetails, type JobDetailsTabKey } from './job-details';
+
+/** What the modal needs of a job history row. */
+export interface JobWithDetails {
+  name: string;
+  details: JobDetails | null;
+}
 
 function JsonBlock({ value }: { value: unknown }) {
   return (
@@ -25,7 +30,7 @@ function ErrorsTab({ errors }: { errors: unknown }) {
 }
 
 /** 'Details for job <name>' with the tabs that have data (settings §2.1). */
-export function JobDetailsModal({ job, onClose }: { job: JobHistoryItem | undefined; onClose(): void }) {
+export function JobDetailsModal({ job, onClose }: { job: JobWithDetails | undefined; onClose(): void }) {
   const tabs = availableDetailTabs(job?.details);
   const details = (job?.details ?? {}) as Record<JobDetailsTabKey, unknown>;
   return (

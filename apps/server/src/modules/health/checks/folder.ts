@@ -395,7 +395,7 @@ async function runSftpFolderCheck(
       join: joinRemote,
       kind: (folder) => session.kind(folder),
       list: async (folder, limit) => {
-        const entries = await session.list(folder);
+        const entries = await session.list(folder, limit);
         if (entries.length > limit) throw new TooManyEntries();
         return entries;
       },
@@ -439,7 +439,8 @@ export const folderCheck: CheckType<FolderCheckSpec> = {
   endpoint: (spec) => {
     const host = spec.sftpConnection?.host?.trim();
     if (!spec.sftpConnection || spec.path.toLowerCase().startsWith('sftp://')) return spec.path;
-    if (!host) return `sftp://${spec.sftpConnection.connection ?? ''}${spec.path}`;
+    if (!host)
+      return `${spec.sftpConnection.connection ?? 'sftp:/'}${spec.path.startsWith('/') ? '' : '/'}${spec.path}`;
     const port = spec.sftpConnection.port;
     return `sftp://${port === undefined ? host : sftpEndpoint(host, port)}${spec.path.startsWith('/') ? '' : '/'}${spec.path}`;
   },

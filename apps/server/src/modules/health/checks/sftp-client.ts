@@ -102,7 +102,8 @@ export interface SftpEntry {
 export interface SftpFolderSession {
   /** 'folder', 'other' for anything else; throws "no such directory" when nothing is there. */
   kind(target: string): Promise<'folder' | 'other'>;
-  list(directory: string): Promise<SftpEntry[]>;
+  /** The folder's entries ('.' and '..' left out); reads no more than limit + 1 of them. */
+  list(directory: string, limit: number): Promise<SftpEntry[]>;
   /** Free and total bytes, when the server offers the statvfs@openssh.com extension. */
   space(target: string): Promise<{ available: number; total: number }>;
   close(): void;
@@ -206,10 +207,26 @@ export function openSftpFolder(target: SftpTarget, ctx: CheckContext): Promise<S
           throw new SftpError(`sftp: ${statusText(error, targetPath)}`);
         }
       },
-      async list(directory) {
+      async list(directory, limit) {
         try {
-          const entries = await call<FileEntryWithStats[]>((done) => wrapper.readdir(directory, done));
-          return entries.map(toEntry);
+          const handle = await call<Buffer>((done) => wrapper.opendir(directory, done));
+          const entries: SftpEntry[] = [];
+          try {
+            // Batch by batch, so a huge folder stops at the limit instead of filling memory.
+            while (entries.length <= limit) {
+              let batch: FileEntryWithStats[];
+              try {
+                batch = await call<FileEntryWithStats[]>((done) => wrapper.readdir(handle, done));
+              } catch (error) {
+                if ((error as { code?: unknown }).code === STATUS.EOF) break;
+                throw error;
+              }
+              for (const entry of batch) entries.push(toEntry(entry));
+            }
+          } finally {
+            wrapper.close(handle, () => undefined);
+          }
+          return entries;
         } catch (error) {
           if (error instanceof SftpError) throw error;
           throw new SftpError(`sftp: ${statusText(error, directory)}`);

@@ -60,7 +60,7 @@ function localPath(remote: string): string | undefined {
 
 /** The handful of SFTP requests a folder listing makes, served from the temp directory. */
 function serveSftp(sftp: SFTPWrapper): void {
-  const handles = new Map<string, { directory: string; sent: boolean }>();
+  const handles = new Map<string, { directory: string; pending?: FileEntry[] }>();
   const notFound = (reqId: number) => sftp.status(reqId, STATUS.NO_SUCH_FILE, 'No such file');
   const statRequest = (follow: boolean) => async (reqId: number, remote: string) => {
     const target = localPath(remote);
@@ -86,20 +86,22 @@ function serveSftp(sftp: SFTPWrapper): void {
       return notFound(reqId);
     }
     const handle = randomBytes(4);
-    handles.set(handle.toString('hex'), { directory: target, sent: false });
+    handles.set(handle.toString('hex'), { directory: target });
     sftp.handle(reqId, handle);
   });
   sftp.on('READDIR', async (reqId, handle) => {
     const open = handles.get(handle.toString('hex'));
     if (!open) return sftp.status(reqId, STATUS.FAILURE, 'Bad handle');
-    if (open.sent) return sftp.status(reqId, STATUS.EOF);
-    open.sent = true;
-    const names: FileEntry[] = [];
-    for (const name of ['.', '..', ...(await readdir(open.directory))]) {
-      const stats = await lstat(path.join(open.directory, name));
-      names.push({ filename: name, longname: name, attrs: attributesOf(stats) });
+    if (!open.pending) {
+      open.pending = [];
+      for (const name of ['.', '..', ...(await readdir(open.directory))]) {
+        const stats = await lstat(path.join(open.directory, name));
+        open.pending.push({ filename: name, longname: name, attrs: attributesOf(stats) });
+      }
     }
-    sftp.name(reqId, names);
+    // Two names per reply, so the client has to read the folder batch by batch.
+    if (open.pending.length === 0) return sftp.status(reqId, STATUS.EOF);
+    sftp.name(reqId, open.pending.splice(0, 2));
   });
   sftp.on('CLOSE', (reqId, handle) => {
     const known = handles.delete(handle.toString('hex'));

@@ -1,8 +1,16 @@
-import type { Dirent, Stats } from 'node:fs';
 import { lstat, readdir, stat, statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
+import {
+  joinRemote,
+  openSftpFolder,
+  resolveSftpTarget,
+  sftpConnectionSchema,
+  sftpEndpoint,
+  type SftpConnectionSpec,
+  type SftpFolderSession,
+} from './sftp-client.js';
 import {
   baseSpecShape,
   booleanField,
@@ -18,29 +26,43 @@ import { CheckSpecError, type CheckContext, type CheckResult, type CheckType } f
 
 const sizeField = z.union([textField, z.number()]);
 
-const folderSpecSchema = z.looseObject({
-  ...baseSpecShape,
-  path: textField.pipe(z.string().min(1, 'a path is required')),
-  recursive: booleanField.optional(),
-  filter: z
-    .looseObject({
-      minAge: textField.optional(),
-      maxAge: textField.optional(),
-      since: textField.optional(),
-      minSize: sizeField.optional(),
-      maxSize: sizeField.optional(),
-      regex: textField.optional(),
-    })
-    .optional(),
-  minAge: textField.optional(),
-  maxAge: textField.optional(),
-  minCount: integerField.optional(),
-  maxCount: integerField.optional(),
-  minSize: sizeField.optional(),
-  maxSize: sizeField.optional(),
-  availableSize: sizeField.optional(),
-  totalSize: sizeField.optional(),
-});
+const folderSpecSchema = z
+  .looseObject({
+    ...baseSpecShape,
+    path: textField.pipe(z.string().min(1, 'a path is required')),
+    recursive: booleanField.optional(),
+    filter: z
+      .looseObject({
+        minAge: textField.optional(),
+        maxAge: textField.optional(),
+        since: textField.optional(),
+        minSize: sizeField.optional(),
+        maxSize: sizeField.optional(),
+        regex: textField.optional(),
+      })
+      .optional(),
+    minAge: textField.optional(),
+    maxAge: textField.optional(),
+    minCount: integerField.optional(),
+    maxCount: integerField.optional(),
+    minSize: sizeField.optional(),
+    maxSize: sizeField.optional(),
+    availableSize: sizeField.optional(),
+    totalSize: sizeField.optional(),
+    /** The folder is on this SFTP server (`path` is the remote path). */
+    sftpConnection: sftpConnectionSchema.optional(),
+  })
+  .superRefine((spec, ctx) => {
+    const sftp = spec.sftpConnection;
+    // The host may also come from a named connection or an sftp://host/... path.
+    if (sftp && !sftp.host?.trim() && !sftp.connection?.trim() && !/^sftp:\/\/[^/]/i.test(spec.path)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['sftpConnection', 'host'],
+        message: 'a host or connection is required',
+      });
+    }
+  });
 
 export type FolderCheckSpec = z.infer<typeof folderSpecSchema>;
 
@@ -48,9 +70,8 @@ export type FolderCheckSpec = z.infer<typeof folderSpecSchema>;
 const MAX_ENTRIES = 100_000;
 const MAX_FILES_IN_DETAIL = 1_000;
 const REMOTE_PREFIXES = ['s3://', 'gcs://', 'smb://', 'sftp://', '\\\\'];
-/** The ecosystem's remote folder connections; the path is then on that remote, never local. */
+/** The ecosystem's remote folder connections not served yet; the path is then on that remote, never local. */
 const REMOTE_CONNECTIONS: Record<string, string> = {
-  sftpConnection: 'SFTP',
   smbConnection: 'SMB',
   awsConnection: 'S3',
   gcpConnection: 'GCS',
@@ -65,6 +86,72 @@ interface FolderFile {
   modifiedMs: number;
   is_dir: boolean;
 }
+
+/** One entry of a folder as its file system reports it (links are listed, not followed). */
+interface FolderEntry {
+  name: string;
+  size: number;
+  /** Permission bits. */
+  mode: number;
+  modifiedMs: number;
+  isDirectory: boolean;
+}
+
+/**
+ * Where a folder check reads: the local file system or a remote one (SFTP). The rules (filters,
+ * counts, ages, sizes) are applied to what a source lists, the same way for every source.
+ */
+interface FolderSource {
+  join(directory: string, name: string): string;
+  /** 'missing' when nothing is at the path; a source may throw instead when that is an error. */
+  kind(target: string): Promise<'folder' | 'other' | 'missing'>;
+  /** The folder's entries; throws TooManyEntries when it holds more than `limit`. */
+  list(directory: string, limit: number): Promise<FolderEntry[]>;
+  /** Free and total bytes of the file system holding the folder. */
+  space(target: string): Promise<{ available: number; total: number }>;
+}
+
+class TooManyEntries extends Error {
+  constructor() {
+    super(`the folder holds more than ${MAX_ENTRIES} entries`);
+  }
+}
+
+const localSource: FolderSource = {
+  join: (directory, name) => path.join(directory, name),
+  async kind(target) {
+    try {
+      return (await stat(target)).isDirectory() ? 'folder' : 'other';
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
+      throw error;
+    }
+  },
+  async list(directory, limit) {
+    const names = await readdir(directory);
+    if (names.length > limit) throw new TooManyEntries();
+    const entries: FolderEntry[] = [];
+    for (const name of names) {
+      try {
+        const stats = await lstat(path.join(directory, name));
+        entries.push({
+          name,
+          size: stats.size,
+          mode: stats.mode & 0o777,
+          modifiedMs: stats.mtimeMs,
+          isDirectory: stats.isDirectory(),
+        });
+      } catch {
+        // removed while we looked
+      }
+    }
+    return entries;
+  },
+  async space(target) {
+    const fsStats = await statfs(target);
+    return { available: fsStats.bavail * fsStats.bsize, total: fsStats.blocks * fsStats.bsize };
+  },
+};
 
 interface CompiledFilter {
   minAge?: number;
@@ -109,20 +196,21 @@ function matches(file: FolderFile, filter: CompiledFilter, now: number): boolean
   return true;
 }
 
-function toFile(directory: string, entry: Dirent, stats: Stats): FolderFile {
+function toFile(filePath: string, entry: FolderEntry): FolderFile {
   return {
     name: entry.name,
-    path: path.join(directory, entry.name),
-    size: stats.size,
-    mode: `0${(stats.mode & 0o777).toString(8)}`,
-    modified: stats.mtime.toISOString(),
-    modifiedMs: stats.mtimeMs,
-    is_dir: stats.isDirectory(),
+    path: filePath,
+    size: entry.size,
+    mode: `0${entry.mode.toString(8)}`,
+    modified: new Date(entry.modifiedMs).toISOString(),
+    modifiedMs: entry.modifiedMs,
+    is_dir: entry.isDirectory,
   };
 }
 
-/** Files in the folder (and below it when recursive) that pass the filter; symlinks are listed, not followed. */
+/** Files in the folder (and below it when recursive) that pass the filter. */
 async function listFiles(
+  source: FolderSource,
   root: string,
   recursive: boolean,
   filter: CompiledFilter,
@@ -135,27 +223,21 @@ async function listFiles(
   while (pending.length > 0) {
     if (signal.aborted) throw new Error('the folder scan was stopped');
     const directory = pending.shift() as string;
-    let entries: Dirent[];
+    let entries: FolderEntry[];
     try {
-      entries = await readdir(directory, { withFileTypes: true });
+      entries = await source.list(directory, MAX_ENTRIES - visited);
     } catch (error) {
-      if (directory === root) throw error;
+      if (directory === root || error instanceof TooManyEntries) throw error;
       continue;
     }
+    visited += entries.length;
     for (const entry of entries) {
-      visited += 1;
-      if (visited > MAX_ENTRIES) throw new Error(`the folder holds more than ${MAX_ENTRIES} entries`);
-      let stats: Stats;
-      try {
-        stats = await lstat(path.join(directory, entry.name));
-      } catch {
+      const entryPath = source.join(directory, entry.name);
+      if (entry.isDirectory) {
+        if (recursive) pending.push(entryPath);
         continue;
       }
-      if (stats.isDirectory()) {
-        if (recursive) pending.push(path.join(directory, entry.name));
-        continue;
-      }
-      const file = toFile(directory, entry, stats);
+      const file = toFile(entryPath, entry);
       if (matches(file, filter, now)) files.push(file);
     }
   }
@@ -166,37 +248,31 @@ function summary(file: FolderFile | undefined) {
   return file ? { name: file.name, size: file.size, modified: file.modified } : null;
 }
 
-async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise<CheckResult> {
-  const lowered = spec.path.toLowerCase();
-  const remote = REMOTE_PREFIXES.find((prefix) => lowered.startsWith(prefix));
-  if (remote) return invalidResult(`folder checks on ${remote} paths are not supported yet`);
-  const connection = Object.keys(REMOTE_CONNECTIONS).find(
-    (key) =>
-      (spec as Record<string, unknown>)[key] !== undefined && (spec as Record<string, unknown>)[key] !== null,
-  );
-  if (connection)
-    return invalidResult(`folder checks over ${REMOTE_CONNECTIONS[connection]} are not supported yet`);
-  const root = path.resolve(spec.path);
+/** Lists the folder from its source and applies the spec's rules: one code path for every source. */
+async function checkFolder(
+  spec: FolderCheckSpec,
+  source: FolderSource,
+  root: string,
+  ctx: CheckContext,
+  started: number,
+): Promise<CheckResult> {
   const filter = compileFilter(spec.filter);
-  const started = performance.now();
-
   let files: FolderFile[] = [];
   let missing = false;
-  try {
-    const info = await stat(root);
-    if (!info.isDirectory()) return invalidResult(`${spec.path} is not a folder`);
-    files = await listFiles(root, spec.recursive ?? false, filter, ctx.signal);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') missing = true;
-    else return failing(passing({ duration: elapsedSince(started) }), errorText(error));
-  }
-
   let availableSize: number | null = null;
   let totalSize: number | null = null;
-  if (!missing && (spec.availableSize !== undefined || spec.totalSize !== undefined)) {
-    const fsStats = await statfs(root);
-    availableSize = fsStats.bavail * fsStats.bsize;
-    totalSize = fsStats.blocks * fsStats.bsize;
+  try {
+    const kind = await source.kind(root);
+    if (kind === 'other') return invalidResult(`${spec.path} is not a folder`);
+    missing = kind === 'missing';
+    if (!missing) files = await listFiles(source, root, spec.recursive ?? false, filter, ctx.signal);
+    if (!missing && (spec.availableSize !== undefined || spec.totalSize !== undefined)) {
+      const space = await source.space(root);
+      availableSize = space.available;
+      totalSize = space.total;
+    }
+  } catch (error) {
+    return failing(passing({ duration: elapsedSince(started) }), errorText(error));
   }
 
   const byAge = [...files].sort((a, b) => a.modifiedMs - b.modifiedMs);
@@ -277,6 +353,76 @@ async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise
   return result;
 }
 
+/** The remote path of an SFTP folder: `path` as written, or the path part of an `sftp://` URL. */
+function sftpPath(spec: FolderCheckSpec): { path: string; host?: string; port?: number } {
+  if (!spec.path.toLowerCase().startsWith('sftp://')) return { path: spec.path };
+  let url: URL;
+  try {
+    url = new URL(spec.path);
+  } catch {
+    throw new CheckSpecError(`invalid sftp:// path ${spec.path}`);
+  }
+  return {
+    path: decodeURIComponent(url.pathname) || '/',
+    host: url.hostname.replace(/^\[|\]$/g, '') || undefined,
+    port: url.port === '' ? undefined : Number(url.port),
+  };
+}
+
+async function runSftpFolderCheck(
+  spec: FolderCheckSpec,
+  connection: SftpConnectionSpec,
+  ctx: CheckContext,
+): Promise<CheckResult> {
+  const remote = sftpPath(spec);
+  const target = await resolveSftpTarget(
+    {
+      ...connection,
+      host: connection.host?.trim() ? connection.host : remote.host,
+      port: connection.port ?? remote.port,
+    },
+    ctx,
+  );
+  const started = performance.now();
+  let session: SftpFolderSession;
+  try {
+    session = await openSftpFolder(target, ctx);
+  } catch (error) {
+    return failing(passing({ duration: elapsedSince(started) }), errorText(error));
+  }
+  try {
+    const source: FolderSource = {
+      join: joinRemote,
+      kind: (folder) => session.kind(folder),
+      list: async (folder, limit) => {
+        const entries = await session.list(folder, limit);
+        if (entries.length > limit) throw new TooManyEntries();
+        return entries;
+      },
+      space: (folder) => session.space(folder),
+    };
+    return await checkFolder(spec, source, remote.path, ctx, started);
+  } finally {
+    session.close();
+  }
+}
+
+async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise<CheckResult> {
+  if (spec.sftpConnection) return runSftpFolderCheck(spec, spec.sftpConnection, ctx);
+  const lowered = spec.path.toLowerCase();
+  const remote = REMOTE_PREFIXES.find((prefix) => lowered.startsWith(prefix));
+  if (remote === 'sftp://')
+    return invalidResult('an sftp:// path needs an sftpConnection with the credentials');
+  if (remote) return invalidResult(`folder checks on ${remote} paths are not supported yet`);
+  const connection = Object.keys(REMOTE_CONNECTIONS).find(
+    (key) =>
+      (spec as Record<string, unknown>)[key] !== undefined && (spec as Record<string, unknown>)[key] !== null,
+  );
+  if (connection)
+    return invalidResult(`folder checks over ${REMOTE_CONNECTIONS[connection]} are not supported yet`);
+  return checkFolder(spec, localSource, path.resolve(spec.path), ctx, performance.now());
+}
+
 export const folderCheck: CheckType<FolderCheckSpec> = {
   type: 'folder',
   specKey: 'folder',
@@ -290,6 +436,13 @@ export const folderCheck: CheckType<FolderCheckSpec> = {
       if (value !== undefined) parseSize(value);
     return spec;
   },
-  endpoint: (spec) => spec.path,
+  endpoint: (spec) => {
+    const host = spec.sftpConnection?.host?.trim();
+    if (!spec.sftpConnection || spec.path.toLowerCase().startsWith('sftp://')) return spec.path;
+    if (!host)
+      return `${spec.sftpConnection.connection ?? 'sftp:/'}${spec.path.startsWith('/') ? '' : '/'}${spec.path}`;
+    const port = spec.sftpConnection.port;
+    return `sftp://${port === undefined ? host : sftpEndpoint(host, port)}${spec.path.startsWith('/') ? '' : '/'}${spec.path}`;
+  },
   run: runFolderCheck,
 };

@@ -242,14 +242,14 @@ describe('folder check', () => {
       error: 'folder checks on s3:// paths are not supported yet',
     });
     // A remote connection means the path is on that remote: never scan the local folder instead.
-    const sftp = await runCheck(
+    const smb = await runCheck(
       'folder',
-      { name: 'sftp', path: root, sftpConnection: { host: '127.0.0.1', username: 'backup' } },
+      { name: 'smb', path: root, smbConnection: { server: '127.0.0.1', username: 'backup' } },
       options,
     );
-    expect(sftp.result).toMatchObject({
+    expect(smb.result).toMatchObject({
       invalid: true,
-      error: 'folder checks over SFTP are not supported yet',
+      error: 'folder checks over SMB are not supported yet',
     });
     const regex = await runCheck('folder', { name: 'bad', path: root, filter: { regex: '(' } }, options);
     expect(regex.result.invalid).toBe(true);

@@ -56,7 +56,10 @@ test('a session that ends while the app is open sends the next API call to login
   expect((await page.context().cookies()).some((cookie) => cookie.name === 'opsdeck_session')).toBe(true);
 
   // Moving within the app (no reload): its next API call answers 401.
-  await page.getByRole('navigation', { name: 'Sidebar' }).getByRole('link', { name: 'Health' }).click();
+  await page
+    .getByRole('navigation', { name: 'Sidebar' })
+    .getByRole('link', { name: 'Health', exact: true })
+    .click();
   await page.waitForURL((url) => url.pathname === '/login');
   expect(new URL(page.url()).searchParams.get('return_to')).toMatch(/^\/health/);
   await new AuthScreens(page).submitPassword(ADMIN.email, ADMIN.password);

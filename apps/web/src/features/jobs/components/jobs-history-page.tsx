@@ -31,7 +31,7 @@ const stopRowClick = (event: { stopPropagation(): void }) => event.stopPropagati
  * The Jobs History columns (settings §2.1). Without `filterByName` the job name is plain text
  * (a resource's Job History tab has no filters).
  */
-export function useJobColumns(filterByName?: (name: string) => void): DataTableColumn<JobHistoryItem>[] {
+function useJobColumns(filterByName?: (name: string) => void): DataTableColumn<JobHistoryItem>[] {
   return useMemo(
     () => [
       {

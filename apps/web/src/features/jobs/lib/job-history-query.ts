@@ -42,8 +42,6 @@ export const JOB_HISTORY_SELECT =
   'id,name,agent_id,agent,resource_id,resource_type,resource_name,status,time_start,duration_millis,success_count,error_count,details';
 
 export interface JobHistoryFilters {
-  /** One resource's jobs (the Job History tab of a resource editor). */
-  resourceId?: string;
   name?: string;
   resourceType?: string;
   status?: string;
@@ -69,7 +67,6 @@ function quoted(value: string): string {
 export function jobHistorySearch(filters: JobHistoryFilters, page: JobHistoryPage): URLSearchParams {
   const params = new URLSearchParams();
   params.set('select', JOB_HISTORY_SELECT);
-  if (filters.resourceId) params.set('resource_id', `eq.${filters.resourceId}`);
   if (filters.name) params.set('name', `eq.${filters.name}`);
   const resourceType = RESOURCE_TYPE_OPTIONS.find((option) => option.value === filters.resourceType);
   if (resourceType) params.set('resource_type', `in.(${resourceType.types.map(quoted).join(',')})`);

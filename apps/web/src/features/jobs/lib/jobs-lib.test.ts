@@ -42,19 +42,6 @@ describe('jobHistorySearch', () => {
       'time_start.desc',
     );
   });
-
-  it('narrows to one resource for a resource editor tab', () => {
-    const search = jobHistorySearch(
-      { resourceId: '8e1144ee-5a7f-4c84-8690-bde555f5b4ba' },
-      { pageIndex: 1, pageSize: 150, sortOrder: 'desc' },
-    );
-    expect(search.get('resource_id')).toBe('eq.8e1144ee-5a7f-4c84-8690-bde555f5b4ba');
-    expect(search.get('limit')).toBe('150');
-    expect(search.get('offset')).toBe('150');
-    expect(jobHistorySearch({}, { pageIndex: 0, pageSize: 5, sortOrder: 'asc' }).has('resource_id')).toBe(
-      false,
-    );
-  });
 });
 
 describe('job details', () => {

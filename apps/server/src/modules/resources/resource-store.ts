@@ -1,7 +1,7 @@
 import { withTransaction, type Pool, type PoolClient } from '../../platform/db/pool.js';
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
 import { RESOURCE_KINDS } from './kinds/index.js';
-import { resolveResourceKind } from './registry.js';
+import { findResourceKind, resolveResourceKind } from './registry.js';
 import { isSealedValue, type JsonObject, type ResourceKind, type SecretBox } from './resource-kind.js';
 import { stableHash } from './stable-hash.js';
 import {
@@ -261,16 +261,15 @@ export async function listResources(pool: Pool, kindName: string): Promise<Store
 
 /** A stored resource as the YAML document that would recreate it. */
 export function toResourceManifest(resource: StoredResource): JsonObject {
-  return {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    metadata: {
-      name: resource.name,
-      namespace: resource.namespace,
-      ...(Object.keys(resource.labels).length > 0 ? { labels: resource.labels } : {}),
-    },
-    spec: resource.spec,
+  const metadata = {
+    name: resource.name,
+    namespace: resource.namespace,
+    ...(Object.keys(resource.labels).length > 0 ? { labels: resource.labels } : {}),
   };
+  const head = { apiVersion: resource.apiVersion, kind: resource.kind, metadata };
+  // Secret, ConfigMap: the fields sit at the top level (a Secret's stored spec holds no values).
+  if (findResourceKind(resource.kind)?.documentFields) return { ...head, ...resource.spec };
+  return { ...head, spec: resource.spec };
 }
 
 /** Soft-deletes one live resource; false when there was none. */

@@ -131,7 +131,11 @@ describe('valueFrom references', () => {
   const responses: string[] = [];
 
   beforeAll(async () => {
-    const applied = await api('/api/resources', { method: 'POST', body: SECRET_YAML, contentType: 'text/yaml' });
+    const applied = await api('/api/resources', {
+      method: 'POST',
+      body: SECRET_YAML,
+      contentType: 'text/yaml',
+    });
     const text = await applied.text();
     responses.push(text);
     expect(applied.status, text).toBe(200);
@@ -249,7 +253,9 @@ describe('valueFrom references', () => {
     expect(dataApi.status).not.toBe(200);
     const dataApiFiltered = await api('/api/db/secrets?select=data');
     const { rows: canaries } = await db.pool.query<{ id: string }>('SELECT id FROM canaries');
-    const canaryBodies = await Promise.all(canaries.map(async ({ id }) => (await api(`/api/canaries/${id}`)).text()));
+    const canaryBodies = await Promise.all(
+      canaries.map(async ({ id }) => (await api(`/api/canaries/${id}`)).text()),
+    );
     const bodies = [
       ...responses,
       JSON.stringify(secrets),
@@ -294,7 +300,11 @@ describe('valueFrom references', () => {
     expect(JSON.stringify(body)).not.toContain('not base64 at all!');
     const other = await api('/api/resources', {
       method: 'POST',
-      body: JSON.stringify({ apiVersion: 'canaries.flanksource.com/v1', kind: 'Canary', metadata: { name: 'x' } }),
+      body: JSON.stringify({
+        apiVersion: 'canaries.flanksource.com/v1',
+        kind: 'Canary',
+        metadata: { name: 'x' },
+      }),
     });
     expect(other.status).toBe(400);
     expect(((await other.json()) as { field: string }).field).toBe('kind');

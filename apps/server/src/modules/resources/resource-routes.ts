@@ -35,7 +35,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /** The documents of a request: YAML text, `{yaml}`, one JSON document or a list of them. */
 function documentsOf(body: unknown): ResourceDocument[] | string {
   if (typeof body === 'string') return parseResourceDocuments(body, 'request');
-  if (isPlainObject(body) && typeof body.yaml === 'string') return parseResourceDocuments(body.yaml, 'request');
+  if (isPlainObject(body) && typeof body.yaml === 'string')
+    return parseResourceDocuments(body.yaml, 'request');
   const list = Array.isArray(body) ? body : isPlainObject(body) ? [body] : undefined;
   if (!list || list.length === 0)
     return 'the body must be YAML text, {"yaml": "..."}, a resource document or a list of them';
@@ -132,44 +133,62 @@ export async function resourceRoutes(app: FastifyInstance, options: ResourceRout
     if (conflict)
       return reply.status(409).send({ error: conflict.message, results: results.map(publicResult) });
     if (results.some((result) => result.status === 'failed'))
-      return reply.status(500).send({ error: 'some resources could not be stored', results: results.map(publicResult) });
+      return reply
+        .status(500)
+        .send({ error: 'some resources could not be stored', results: results.map(publicResult) });
     return { results: results.map(publicResult) };
   });
 
-  app.get<{ Params: { kind: string } }>('/api/resources/:kind', { preHandler: read }, async (request, reply) => {
-    const kind = valueKind(request.params.kind);
-    if (!kind) return reply.status(404).send({ error: `Unknown resource kind "${request.params.kind}"`, field: 'kind' });
-    if (kind === secretKind) {
-      const { rows } = await pool.query<Record<string, unknown>>(
-        `SELECT id, name, namespace, labels, type, keys, source, created_at, updated_at
+  app.get<{ Params: { kind: string } }>(
+    '/api/resources/:kind',
+    { preHandler: read },
+    async (request, reply) => {
+      const kind = valueKind(request.params.kind);
+      if (!kind)
+        return reply
+          .status(404)
+          .send({ error: `Unknown resource kind "${request.params.kind}"`, field: 'kind' });
+      if (kind === secretKind) {
+        const { rows } = await pool.query<Record<string, unknown>>(
+          `SELECT id, name, namespace, labels, type, keys, source, created_at, updated_at
            FROM secrets WHERE deleted_at IS NULL ORDER BY namespace, name`,
-      );
-      return rows.map(secretRow);
-    }
-    const { rows } = await pool.query<Record<string, unknown>>(
-      `SELECT id, 'ConfigMap' AS kind, name, namespace, labels, data, source, created_at, updated_at
+        );
+        return rows.map(secretRow);
+      }
+      const { rows } = await pool.query<Record<string, unknown>>(
+        `SELECT id, 'ConfigMap' AS kind, name, namespace, labels, data, source, created_at, updated_at
          FROM config_maps WHERE deleted_at IS NULL ORDER BY namespace, name`,
-    );
-    return rows;
-  });
+      );
+      return rows;
+    },
+  );
 
   app.delete<{ Params: { kind: string; namespace: string; name: string } }>(
     '/api/resources/:kind/:namespace/:name',
     { preHandler: write },
     async (request, reply: FastifyReply) => {
       const kind = valueKind(request.params.kind);
-      if (!kind) return reply.status(404).send({ error: `Unknown resource kind "${request.params.kind}"`, field: 'kind' });
+      if (!kind)
+        return reply
+          .status(404)
+          .send({ error: `Unknown resource kind "${request.params.kind}"`, field: 'kind' });
       const namespace = request.params.namespace || DEFAULT_NAMESPACE;
       const { name } = request.params;
       const { rows } = await pool.query<{ source: string }>(
         `SELECT source FROM ${kind.table} WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL`,
         [namespace, name],
       );
-      if (rows.length === 0) return reply.status(404).send({ error: `${kind.kind} ${namespace}/${name} not found` });
+      if (rows.length === 0)
+        return reply.status(404).send({ error: `${kind.kind} ${namespace}/${name} not found` });
       if (rows[0].source !== API_SOURCE && !rows[0].source.startsWith('demo/'))
-        return reply.status(409).send({ error: `This ${kind.kind} is managed by "${rows[0].source}"; delete it there` });
+        return reply
+          .status(409)
+          .send({ error: `This ${kind.kind} is managed by "${rows[0].source}"; delete it there` });
       await deleteResource(pool, kind.kind, namespace, name);
-      logger.info({ resource: `${kind.kind.toLowerCase()}/${namespace}/${name}` }, 'resource deleted through the API');
+      logger.info(
+        { resource: `${kind.kind.toLowerCase()}/${namespace}/${name}` },
+        'resource deleted through the API',
+      );
       return reply.status(204).send();
     },
   );

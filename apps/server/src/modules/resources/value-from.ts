@@ -19,7 +19,9 @@ export type ValueFromResolver = (reference: ValueFromReference, namespace: strin
 
 function parseValues(text: string): Record<string, unknown> {
   const parsed: unknown = JSON.parse(text);
-  return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? (parsed as Record<string, unknown>)
+    : {};
 }
 
 /**
@@ -37,8 +39,7 @@ export function createValueFromResolver(pool: Pool, secrets: SecretBox | undefin
       );
       if (rows.length === 0)
         throw new ValueFromError(`secret "${name}" was not found in namespace "${namespace}"`);
-      if (!secrets)
-        throw new ValueFromError(`secret "${name}" cannot be read: no secret key is configured`);
+      if (!secrets) throw new ValueFromError(`secret "${name}" cannot be read: no secret key is configured`);
       let values: Record<string, unknown>;
       try {
         values = rows[0].data === null ? {} : parseValues(secrets.open(rows[0].data));

@@ -19,8 +19,6 @@ import { viewKind } from './view.js';
  */
 export const RESOURCE_KINDS: readonly ResourceKind[] = [
   teamKind,
-  secretKind,
-  configMapKind,
   connectionKind,
   canaryKind,
   topologyKind,
@@ -31,4 +29,6 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   incidentRuleKind,
   viewKind,
   permissionKind,
+  secretKind,
+  configMapKind,
 ];

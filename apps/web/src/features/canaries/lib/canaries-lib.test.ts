@@ -53,10 +53,19 @@ describe('spec type detection (settings §4)', () => {
     expect(detectSpecType({ schedule: '@daily', tcp: [] }).key).toBe('tcp');
   });
 
-  it('falls back to custom when no type key is found, the key is not offered or several types hold checks', () => {
+  it('opens a spec of several types on the preferred one, else the first in the picker order', () => {
+    // As jsonb returns the demo canary written http-first: tcp comes first.
+    const spec = { tcp: [{ endpoint: 'b:1' }], http: [{ url: 'a' }], schedule: '@every 1m' };
+    expect(detectSpecType(spec).key).toBe('http');
+    expect(detectSpecType(spec, 'tcp').key).toBe('tcp');
+    // A preferred type the spec does not hold is ignored.
+    expect(detectSpecType(spec, 'dns').key).toBe('http');
+    expect(detectSpecType({ http: [], tcp: [] }).key).toBe('http');
+  });
+
+  it('falls back to custom when no type key is found or a key is not offered', () => {
     expect(detectSpecType({ schedule: '@every 1m' }).key).toBe('custom');
-    expect(detectSpecType({ http: [{ url: 'a' }], tcp: [{ endpoint: 'b:1' }] }).key).toBe('custom');
-    expect(detectSpecType({ http: [], tcp: [] }).key).toBe('custom');
+    expect(detectSpecType({ http: [{ url: 'a' }], kubernetes: [{ kind: 'Pod' }] }).key).toBe('custom');
     expect(detectSpecType({ kubernetes: [{}] }).key).toBe('custom');
     expect(detectSpecType(null).key).toBe('custom');
   });

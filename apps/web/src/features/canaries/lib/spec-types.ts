@@ -55,12 +55,13 @@ function holdsChecks(value: unknown): boolean {
 }
 
 /**
- * The type an existing spec opens with (settings §4): the check type it actually holds, whatever
+ * The type an existing spec opens with (settings §4): a check type it actually holds, whatever
  * order its keys come in (the server stores specs as jsonb, which reorders keys). Keys of
- * canary-wide settings and empty check lists are skipped; a spec holding checks of several types,
- * of a type the picker does not offer, or of none is Custom (the Code tab shows all of it).
+ * canary-wide settings and empty check lists are skipped. `preferred` (the type of the check the
+ * editor was opened from) wins when the spec holds checks of it; otherwise, of several types, the
+ * first in the picker's order. A type the picker does not offer, or none, is Custom.
  */
-export function detectSpecType(spec: unknown): SpecType {
+export function detectSpecType(spec: unknown, preferred?: string): SpecType {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return CUSTOM_SPEC_TYPE;
   const entries = Object.entries(spec as Record<string, unknown>).filter(
     ([key]) => !CANARY_SETTINGS_KEYS.has(key),
@@ -68,8 +69,10 @@ export function detectSpecType(spec: unknown): SpecType {
   const used = entries.filter(([, value]) => holdsChecks(value)).map(([key]) => key);
   // A spec whose only type has an empty list (a type just picked) opens on that type.
   const candidates = used.length > 0 ? used : entries.map(([key]) => key);
-  if (candidates.length !== 1) return CUSTOM_SPEC_TYPE;
-  return specTypeByKey(candidates[0]) ?? CUSTOM_SPEC_TYPE;
+  if (candidates.length === 0) return CUSTOM_SPEC_TYPE;
+  if (preferred && candidates.includes(preferred)) return specTypeByKey(preferred) ?? CUSTOM_SPEC_TYPE;
+  if (candidates.some((key) => !specTypeByKey(key))) return CUSTOM_SPEC_TYPE;
+  return SPEC_TYPES.find((type) => candidates.includes(type.key)) ?? CUSTOM_SPEC_TYPE;
 }
 
 /** The check type keys a spec uses, for the list page. */

@@ -10,6 +10,7 @@ import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
 import { authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
 import {
+  createConnectionResolver,
   createValueFromResolver,
   resourceRoutes,
   resourceRowIssues,
@@ -143,11 +144,13 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   await app.register(mcpRoutes, { pool, logger });
   // Check specs' `valueFrom` references read the Secret and ConfigMap resources.
   const resolveValueFrom = createValueFromResolver(pool, deps.secrets);
+  // Named connections (`connection: connection://namespace/name`) with their credentials opened.
+  const resolveConnection = createConnectionResolver(pool, deps.secrets, resolveValueFrom);
   await app.register(healthRoutes, {
     pool,
     jobs: deps.jobs,
     logger,
-    runner: { metrics: checkMetrics, resolveValueFrom },
+    runner: { metrics: checkMetrics, resolveValueFrom, resolveConnection },
   });
   await app.register(canaryEditorRoutes, { pool, logger });
   // Outside /api: webhook pushes authenticate with the check's own token, not a session.

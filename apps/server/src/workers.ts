@@ -4,7 +4,7 @@ import { createJobsService, registerJobsMaintenance, type JobsService } from './
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
 import type { SecretBox } from './platform/secrets.js';
-import { createValueFromResolver } from './modules/resources/index.js';
+import { createConnectionResolver, createValueFromResolver } from './modules/resources/index.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
 import { checkMetricLabels, createCheckMetrics, startHealthWorkers } from './modules/health/index.js';
 import { startIncidentWorkers } from './modules/incidents/index.js';
@@ -44,6 +44,9 @@ export async function startWorkers(deps: {
       eventDays: deps.config.eventQueueRetentionDays,
     });
   }
+  // Check specs' `valueFrom` and named connections read the Secret, ConfigMap and Connection resources.
+  const resolveValueFrom = createValueFromResolver(deps.pool, deps.secrets);
+  const resolveConnection = createConnectionResolver(deps.pool, deps.secrets, resolveValueFrom);
   const health = deps.config.workers
     ? await startHealthWorkers({
         pool: deps.pool,
@@ -51,7 +54,8 @@ export async function startWorkers(deps: {
         logger: deps.logger.child({ component: 'health' }),
         runner: {
           metrics: createCheckMetrics(deps.metrics.registry, checkMetricLabels()),
-          resolveValueFrom: createValueFromResolver(deps.pool, deps.secrets),
+          resolveValueFrom,
+          resolveConnection,
         },
       })
     : undefined;

@@ -10,6 +10,7 @@ import { createJobsService, type JobsService } from '../../platform/jobs/index.j
 import { createLogger } from '../../platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import { createTokenForUser } from '../auth/index.js';
+import { applyResources, parseResourceDocuments } from '../resources/index.js';
 
 /**
  * `valueFrom` references in check specs read the Secret and ConfigMap resources, on the composed
@@ -167,6 +168,57 @@ describe('valueFrom references', () => {
     expect(refused).toMatchObject({ total: 1, failed: 1 });
   });
 
+  it('runs checks through named connections whose credentials are sealed or read from a Secret', async () => {
+    const results = await applyResources(
+      db.pool,
+      parseResourceDocuments(
+        `apiVersion: mission-control.flanksource.com/v1
+kind: Connection
+metadata: {name: private-api, namespace: default}
+spec:
+  type: http
+  url: ${targetUrl}
+  username: {valueFrom: {secretKeyRef: {name: api-creds, key: username}}}
+  password: {valueFrom: {secretKeyRef: {name: api-creds, key: password}}}
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: Connection
+metadata: {name: inline-api, namespace: default}
+spec:
+  type: http
+  url: ${targetUrl}
+  username: ${USERNAME}
+  password: ${PASSWORD}
+---
+apiVersion: mission-control.flanksource.com/v1
+kind: Connection
+metadata: {name: dangling-api, namespace: default}
+spec:
+  type: http
+  url: ${targetUrl}
+  password: {valueFrom: {secretKeyRef: {name: gone, key: password}}}
+`,
+        'connections.yaml',
+      ),
+      { source: 'connections.yaml', secrets: createSecretBox(keyFromSecret('a-test-secret-key')) },
+    );
+    expect(results.map((result) => result.status)).toEqual(['created', 'created', 'created']);
+    const canaryId = await createCanary('named-connections', {
+      http: [
+        { name: 'via-secret-connection', connection: 'connection://default/private-api' },
+        { name: 'via-sealed-connection', connection: 'inline-api' },
+        { name: 'via-dangling-connection', connection: 'connection://default/dangling-api' },
+      ],
+    });
+    expect(await runNow(await checkId(canaryId, 'via-secret-connection'))).toMatchObject({ success: 1 });
+    expect(await runNow(await checkId(canaryId, 'via-sealed-connection'))).toMatchObject({ success: 1 });
+    const dangling = await runNow(await checkId(canaryId, 'via-dangling-connection'));
+    expect(dangling.errors[0]).toContain(
+      'connection default/dangling-api password: secret "gone" was not found in namespace "default"',
+    );
+    responses.push(JSON.stringify(dangling));
+  });
+
   it('fails with a clear message naming the field and the secret when the key or secret is missing', async () => {
     const canaryId = await createCanary('broken-refs', {
       http: [
@@ -267,6 +319,7 @@ describe('valueFrom references', () => {
       await (await api('/api/db/checks?select=*')).text(),
       await (await api('/api/db/check_statuses?select=*')).text(),
       await (await api('/api/db/canaries?select=*')).text(),
+      await (await api('/api/db/connections?select=*')).text(),
       await (await fetch(`${baseUrl}/metrics`)).text(),
     ];
     for (const body of bodies) {

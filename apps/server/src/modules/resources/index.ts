@@ -82,3 +82,9 @@ export {
 export { secretKind, secretValues } from './kinds/secret.js';
 export { configMapKind } from './kinds/config-map.js';
 export { API_SOURCE, resourceRoutes, type ResourceRoutesOptions } from './resource-routes.js';
+export {
+  createConnectionResolver,
+  parseConnectionReference,
+  type ConnectionResolver,
+  type OpenedConnection,
+} from './connection-resolver.js';

@@ -10,6 +10,8 @@ import type { CheckMetric } from './checks/index.js';
  *   canary_namespace, owner and severity, plus the check labels named in CHECK_METRIC_LABELS;
  * - each check's own `metrics` (name, type gauge/counter/histogram, a CEL `value` and labels with a
  *   `value` or a CEL `valueExpr`), and metrics that checks or transforms report.
+ * Scheduled runs, Run Now and webhook pushes all report here. The per-check series of a deleted
+ * check are removed when /metrics is next collected (`pruneDeletedCheckMetrics`).
  */
 
 /** Env setting: check label keys that become labels of the per-check metrics (comma separated). */

@@ -63,6 +63,11 @@ export interface ResourceKind<Spec extends object = object> {
    * manifest writes them back at the top level.
    */
   readonly documentFields?: readonly string[];
+  /**
+   * An extra column of `opsdeck get` listings: its header and the SQL expression over the row
+   * (a Secret lists its key names, never its values).
+   */
+  readonly listColumn?: { header: string; sql: string };
   /** Row columns derived from the validated spec (icon, schedule, title, ...). */
   columns(spec: Spec): RowColumns;
   /**

@@ -61,6 +61,8 @@ export interface StoredResource {
   source: string;
   created_at: Date;
   updated_at: Date;
+  /** The kind's `listColumn` value, when it has one. */
+  listed?: string | null;
 }
 
 export interface DeletedResource extends ResourceIdentity {
@@ -251,7 +253,7 @@ export async function listResources(pool: Pool, kindName: string): Promise<Store
   const definition = resolveResourceKind(kindName);
   const { rows } = await pool.query<Omit<StoredResource, 'kind' | 'apiVersion'>>(
     `SELECT id, name, namespace, COALESCE(labels, '{}'::jsonb) AS labels, COALESCE(spec, '{}'::jsonb) AS spec,
-            source, created_at, updated_at
+            source, created_at, updated_at${definition.listColumn ? `, ${definition.listColumn.sql} AS listed` : ''}
        FROM ${quoteIdentifier(definition.table)}
       WHERE deleted_at IS NULL
       ORDER BY namespace, name`,

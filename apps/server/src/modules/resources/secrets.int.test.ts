@@ -109,8 +109,17 @@ describe('Secret and ConfigMap resources', () => {
     });
     const out = buffer();
     expect(await getCommand(db.pool, 'secrets', out)).toBe(0);
-    expect(out.text()).toMatch(/^NAMESPACE\s+NAME\s+SOURCE\s+AGE\nprod\s+db\s+/);
+    expect(out.text()).toMatch(/^NAMESPACE\s+NAME\s+KEYS\s+SOURCE\s+AGE\nprod\s+db\s+password,user\s+\//);
     expect(out.text()).not.toContain(VALUE);
+  });
+
+  it('lists a ConfigMap with its key names', async () => {
+    const file = path.join(folder.dir, 'config.yaml');
+    await writeFile(file, CONFIG_MAP);
+    await applyCommand(db.pool, [file], buffer(), { secrets });
+    const out = buffer();
+    expect(await getCommand(db.pool, 'configmaps', out)).toBe(0);
+    expect(out.text()).toMatch(/\nprod\s+endpoints\s+port,url\s+\//);
   });
 
   it('refuses invalid documents with the field path and without quoting values', async () => {

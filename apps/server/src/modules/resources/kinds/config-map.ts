@@ -21,6 +21,10 @@ export const configMapKind = defineResourceKind({
   plural: 'configmaps',
   table: 'config_maps',
   documentFields: ['immutable', 'data'],
+  listColumn: {
+    header: 'KEYS',
+    sql: "(SELECT string_agg(key, ',' ORDER BY key) FROM jsonb_object_keys(data) AS key)",
+  },
   spec: configMapSpec,
   columns: (spec) => ({ data: configMapValues(spec) }),
 });

@@ -54,6 +54,7 @@ export const secretKind = defineResourceKind({
   plural: 'secrets',
   table: 'secrets',
   documentFields: SECRET_DOCUMENT_FIELDS,
+  listColumn: { header: 'KEYS', sql: "array_to_string(keys, ',')" },
   spec: secretSpec,
   columns: (spec) => {
     const values = secretValues(spec);

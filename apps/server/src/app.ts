@@ -9,7 +9,13 @@ import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
 import { authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
-import { resourceRowIssues, resourceSchemaRoutes } from './modules/resources/index.js';
+import {
+  createConnectionResolver,
+  createValueFromResolver,
+  resourceRoutes,
+  resourceRowIssues,
+  resourceSchemaRoutes,
+} from './modules/resources/index.js';
 import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
 import type { SecretBox } from './platform/secrets.js';
 import type { JobsService } from './platform/jobs/index.js';
@@ -17,6 +23,7 @@ import {
   checkMetricLabels,
   createCheckMetrics,
   healthRoutes,
+  pruneDeletedCheckMetrics,
   webhookRoutes,
 } from './modules/health/index.js';
 import { canaryEditorRoutes } from './modules/health/canary-routes.js';
@@ -61,6 +68,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     routerOptions: { ignoreTrailingSlash: true },
   }) as unknown as FastifyInstance;
   const metrics = deps.metrics ?? createMetrics(pool);
+  const checkMetrics = createCheckMetrics(metrics.registry, checkMetricLabels());
   let shuttingDown = false;
 
   app.addHook('onSend', async (request, reply) => {
@@ -100,7 +108,11 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
       return reply.status(503).send({ status: 'database unavailable' });
     }
   });
-  app.get('/metrics', async (_request, reply) => {
+  app.get('/metrics', async (request, reply) => {
+    // Deleted checks leave /metrics, whichever way (and in whichever process) they were deleted.
+    await pruneDeletedCheckMetrics(pool, checkMetrics).catch((error: unknown) =>
+      request.log.warn({ err: error }, 'pruning the metrics of deleted checks failed'),
+    );
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
@@ -130,17 +142,22 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   });
   await app.register(settingsRoutes, { pool });
   await app.register(mcpRoutes, { pool, logger });
+  // Check specs' `valueFrom` references read the Secret and ConfigMap resources.
+  const resolveValueFrom = createValueFromResolver(pool, deps.secrets);
+  // Named connections (`connection: connection://namespace/name`) with their credentials opened.
+  const resolveConnection = createConnectionResolver(pool, deps.secrets, resolveValueFrom);
   await app.register(healthRoutes, {
     pool,
     jobs: deps.jobs,
     logger,
-    runner: { metrics: createCheckMetrics(metrics.registry, checkMetricLabels()) },
+    runner: { metrics: checkMetrics, resolveValueFrom, resolveConnection },
   });
   await app.register(canaryEditorRoutes, { pool, logger });
   // Outside /api: webhook pushes authenticate with the check's own token, not a session.
-  await app.register(webhookRoutes, { pool, logger });
+  await app.register(webhookRoutes, { pool, logger, resolveValueFrom, metrics: checkMetrics });
   await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger });
   await app.register(resourceSchemaRoutes);
+  await app.register(resourceRoutes, { pool, logger, secrets: deps.secrets });
   await registerWebApp(app, deps.config.webDistDir);
 
   return {

@@ -54,7 +54,7 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
       watcher = await startResourceDirectoryWatcher({ pool, dir: config.resourcesDir, logger, secrets });
     }
     const metrics = createMetrics(pool);
-    workers = await startWorkers({ pool, config, logger, metrics });
+    workers = await startWorkers({ pool, config, logger, metrics, secrets });
     const { app, markShuttingDown } = await buildApp({
       config,
       pool,

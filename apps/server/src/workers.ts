@@ -3,6 +3,8 @@ import type { Pool } from './platform/db/pool.js';
 import { createJobsService, registerJobsMaintenance, type JobsService } from './platform/jobs/index.js';
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
+import type { SecretBox } from './platform/secrets.js';
+import { createConnectionResolver, createValueFromResolver } from './modules/resources/index.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
 import { checkMetricLabels, createCheckMetrics, startHealthWorkers } from './modules/health/index.js';
 import { startIncidentWorkers } from './modules/incidents/index.js';
@@ -26,6 +28,8 @@ export async function startWorkers(deps: {
   >;
   logger: Logger;
   metrics: Metrics;
+  /** Opens the Secret resources that checks' `valueFrom` references read. */
+  secrets?: SecretBox;
 }): Promise<Workers> {
   const jobs = createJobsService({
     pool: deps.pool,
@@ -40,12 +44,19 @@ export async function startWorkers(deps: {
       eventDays: deps.config.eventQueueRetentionDays,
     });
   }
+  // Check specs' `valueFrom` and named connections read the Secret, ConfigMap and Connection resources.
+  const resolveValueFrom = createValueFromResolver(deps.pool, deps.secrets);
+  const resolveConnection = createConnectionResolver(deps.pool, deps.secrets, resolveValueFrom);
   const health = deps.config.workers
     ? await startHealthWorkers({
         pool: deps.pool,
         jobs,
         logger: deps.logger.child({ component: 'health' }),
-        runner: { metrics: createCheckMetrics(deps.metrics.registry, checkMetricLabels()) },
+        runner: {
+          metrics: createCheckMetrics(deps.metrics.registry, checkMetricLabels()),
+          resolveValueFrom,
+          resolveConnection,
+        },
       })
     : undefined;
   const catalog = deps.config.workers

@@ -197,6 +197,8 @@ const YAML_RESOURCES = [
   'views',
   'permissions',
   'logging_backends',
+  'secrets',
+  'config_maps',
 ];
 
 const VIEW_COLUMNS: Record<string, string[]> = {

@@ -157,6 +157,86 @@ test('an admin creates an HTTP check with the form, edits it as YAML, sees valid
   expect(await canaryId(page.request, name)).toBeUndefined();
 });
 
+test('the Folder form edits an SFTP folder: host, port 22 by default, username and password round trip', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const name = `e2e-sftp-${Date.now()}`;
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/canaries/new');
+  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page
+    .getByRole('group', { name: 'Check type' })
+    .getByRole('button', { name: 'Folder', exact: true })
+    .click();
+  await expect(page.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
+  const form = specTab(page);
+  await expect(form.getByRole('heading', { name: 'SFTP' })).toBeVisible();
+  await form.getByLabel('Check name').fill('uploads');
+  await form.getByLabel('Path', { exact: true }).fill('/upload');
+
+  // Only the host given: the other SFTP fields become required, the port shows its default.
+  await form.getByLabel('Host', { exact: true }).fill('sftp.example.com');
+  await expect(form.getByLabel('Port', { exact: true })).toHaveValue('22');
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(form.getByLabel('Username', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(form.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page).toHaveURL(/\/settings\/canaries\/new$/);
+
+  await form.getByLabel('Username', { exact: true }).fill('backup');
+  const password = form.getByLabel('Password', { exact: true });
+  await expect(password).toHaveAttribute('type', 'password');
+  await password.fill('p4ss word');
+  await form.getByLabel('Min count').fill('1');
+  await page.getByRole('tab', { name: 'Code' }).click();
+  const code = page.getByRole('textbox', { name: 'Spec' });
+  await expect(code).toContainText('sftpConnection:');
+  await expect(code).toContainText('port: 22');
+  await page.getByRole('tab', { name: 'Form' }).click();
+  await form.getByLabel('Port', { exact: true }).fill('2222');
+
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await expect(page.getByText(`${name} updated successfully`)).toBeVisible();
+  await expect(page).toHaveURL(/\/settings\/canaries$/);
+  const id = await canaryId(page.request, name);
+  expect(id).toBeDefined();
+  const stored = await getCanary(page.request, id!);
+  expect(stored.spec).toEqual({
+    schedule: '@every 5m',
+    folder: [
+      {
+        name: 'uploads',
+        path: '/upload',
+        minCount: 1,
+        sftpConnection: { host: 'sftp.example.com', port: 2222, username: 'backup', password: 'p4ss word' },
+      },
+    ],
+  });
+
+  // Reopened, the Folder form shows what was saved.
+  await list(page).getByRole('row').filter({ hasText: name }).getByRole('link', { name }).click();
+  await expect(page.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
+  await expect(form.getByLabel('Path', { exact: true })).toHaveValue('/upload');
+  await expect(form.getByLabel('Host', { exact: true })).toHaveValue('sftp.example.com');
+  await expect(form.getByLabel('Port', { exact: true })).toHaveValue('2222');
+  await expect(form.getByLabel('Username', { exact: true })).toHaveValue('backup');
+  await expect(form.getByLabel('Password', { exact: true })).toHaveValue('p4ss word');
+
+  // Clearing the SFTP fields makes it a local folder again.
+  for (const label of ['Host', 'Port', 'Username', 'Password'])
+    await form.getByLabel(label, { exact: true }).fill('');
+  await page.getByRole('button', { name: 'Update', exact: true }).click();
+  await expect(page).toHaveURL(/\/settings\/canaries$/);
+  expect((await getCanary(page.request, id!)).spec).toEqual({
+    schedule: '@every 5m',
+    folder: [{ name: 'uploads', path: '/upload', minCount: 1 }],
+  });
+  const csrf = (await page.context().cookies()).find((cookie) => cookie.name === 'opsdeck_csrf')?.value;
+  const removed = await page.request.delete(`/api/canaries/${id}`, {
+    headers: { 'X-CSRF-Token': csrf ?? '' },
+  });
+  expect(removed.status()).toBe(204);
+});
+
 test("the health panel's Edit link opens the check's canary in the editor", async ({ page }) => {
   test.setTimeout(60_000);
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/canaries');
@@ -169,10 +249,11 @@ test("the health panel's Edit link opens the check's canary in the editor", asyn
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByRole('heading', { name: 'closed-port' })).toBeVisible();
   await dialog.getByRole('link', { name: 'Edit' }).click();
-  await expect(page).toHaveURL(new RegExp(`/settings/canaries/${check!.canary_id}$`));
+  await expect(page).toHaveURL(new RegExp(`/settings/canaries/${check!.canary_id}\\?`));
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('opsdeck-self');
   await expect(page.getByLabel('Namespace', { exact: true })).toHaveValue('demo');
-  // The spec opens on its first check type as stored (jsonb orders keys: tcp before http).
+  // The canary holds http and tcp checks: the Edit link opens it on the clicked check's type.
+  await expect(page).toHaveURL(/\?type=tcp$/);
   await expect(page.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
   await expect(specTab(page).getByLabel('Endpoint')).toHaveValue('localhost:1');
   // Back returns to the picker; choosing HTTP shows the canary's HTTP check.
@@ -248,7 +329,8 @@ test('a viewer sees the health checks without Save or Delete, and the API refuse
 
   await list(page).getByRole('link', { name: 'opsdeck-self', exact: true }).click();
   await expect(page.getByLabel('Name', { exact: true })).toHaveValue('opsdeck-self');
-  await expect(specTab(page).getByLabel('Endpoint')).toBeDisabled();
+  // Written http first; stored as jsonb (tcp first): it still opens on HTTP.
+  await expect(specTab(page).getByLabel('URL', { exact: true })).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Update', exact: true })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Delete', exact: true })).toHaveCount(0);
 

@@ -92,7 +92,7 @@ test('the check panel opens by click and by URL, shows history, validates durati
   await expect(dialog.getByTestId('check-history-row').first()).toBeVisible();
   await expect(dialog.getByRole('link', { name: 'Edit' })).toHaveAttribute(
     'href',
-    /^\/settings\/canaries\/[0-9a-f-]{36}$/,
+    /^\/settings\/canaries\/[0-9a-f-]{36}\?type=tcp$/,
   );
 
   await dialog.getByLabel('Duration', { exact: true }).selectOption('custom');

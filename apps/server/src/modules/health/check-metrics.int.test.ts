@@ -236,3 +236,79 @@ describe('scheduled runs', () => {
     }
   });
 });
+
+describe('webhook pushes and deleted checks', () => {
+  async function editorCall(method: string, path: string, body?: object) {
+    return fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${editorToken}`, 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  }
+
+  it('export pushed results on /metrics, and drop the series of checks once deleted', async () => {
+    const spec = {
+      owner: 'deployers',
+      webhook: [
+        {
+          name: 'metrics-hook',
+          labels: { team: 'release' },
+          test: { expr: "json.status == 'ok'" },
+          metrics: [{ name: 'opsdeck_test_pushed_builds', type: 'gauge', value: 'json.builds' }],
+        },
+      ],
+      http: [{ name: 'metrics-sibling', url: `${target.baseUrl}/ok` }],
+    };
+    const created = await editorCall('POST', '/api/canaries', { name: 'pushed-metrics', spec });
+    expect(created.status, await created.clone().text()).toBe(201);
+    const canaryId = ((await created.json()) as { id: string }).id;
+    const push = (status: string) =>
+      fetch(`${baseUrl}/webhook/metrics-hook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ status, builds: 7 }),
+      });
+    expect((await push('ok')).status).toBe(200);
+    expect((await push('broken')).status).toBe(200);
+    const { rows } = await db.pool.query<{ id: string; name: string }>(
+      'SELECT id, name FROM checks WHERE canary_id = $1',
+      [canaryId],
+    );
+    const ids = Object.fromEntries(rows.map((row) => [row.name, row.id]));
+    const runSibling = await editorCall('POST', `/api/canary/run/check/${ids['metrics-sibling']}`);
+    expect(runSibling.status).toBe(200);
+
+    const hook = [`check_id="${ids['metrics-hook']}"`, 'name="metrics-hook"', 'type="webhook"'];
+    let lines = await scrape();
+    expect(
+      samples(
+        lines,
+        'canary_check',
+        ...hook,
+        'canary_name="pushed-metrics"',
+        'owner="deployers"',
+        'team="release"',
+      ),
+    ).toEqual([expect.stringMatching(/ 1$/)]);
+    expect(samples(lines, 'canary_check_success_count', ...hook)).toEqual([expect.stringMatching(/ 1$/)]);
+    expect(samples(lines, 'canary_check_failed_count', ...hook)).toEqual([expect.stringMatching(/ 1$/)]);
+    expect(lines).toContain('opsdeck_test_pushed_builds 7');
+    const sibling = `check_id="${ids['metrics-sibling']}"`;
+    expect(samples(lines, 'canary_check', sibling)).toHaveLength(1);
+
+    // The webhook check is removed from the spec: its checks row is soft-deleted, its series go.
+    const updated = await editorCall('PUT', `/api/canaries/${canaryId}`, {
+      spec: { owner: 'deployers', http: spec.http },
+    });
+    expect(updated.status).toBe(200);
+    lines = await scrape();
+    for (const metric of ['canary_check', 'canary_check_success_count', 'canary_check_duration_count'])
+      expect(samples(lines, metric, hook[0])).toEqual([]);
+    expect(samples(lines, 'canary_check', sibling)).toHaveLength(1);
+
+    // The canary is deleted: every check it had leaves /metrics.
+    expect((await editorCall('DELETE', `/api/canaries/${canaryId}`)).status).toBe(204);
+    lines = await scrape();
+    expect(lines.filter((line) => line.includes(sibling))).toEqual([]);
+  });
+});

@@ -10,6 +10,8 @@ import type { CheckMetric } from './checks/index.js';
  *   canary_namespace, owner and severity, plus the check labels named in CHECK_METRIC_LABELS;
  * - each check's own `metrics` (name, type gauge/counter/histogram, a CEL `value` and labels with a
  *   `value` or a CEL `valueExpr`), and metrics that checks or transforms report.
+ * Scheduled runs, Run Now and webhook pushes all report here. The per-check series of a deleted
+ * check are removed when /metrics is next collected (`pruneDeletedCheckMetrics`).
  */
 
 /** Env setting: check label keys that become labels of the per-check metrics (comma separated). */
@@ -80,6 +82,10 @@ export interface CheckMetrics {
   observeResult(check: CheckIdentity, result: { pass: boolean; duration: number }): void;
   /** Exports metrics already evaluated; returns one error text per metric that could not be. */
   exportMetrics(metrics: readonly CheckMetric[]): string[];
+  /** The check ids that have series in the per-check metrics. */
+  checkIds(): string[];
+  /** Removes every per-check series of these checks (deleted checks leave /metrics). */
+  forgetChecks(checkIds: readonly string[]): void;
 }
 
 function text(value: unknown): string {
@@ -200,6 +206,8 @@ export function createCheckMetrics(registry: Registry, extraLabels: readonly str
     registers: [registry],
   });
   const custom = new Map<string, CustomMetric>();
+  // The label sets each check has series under (its labels may have changed between runs).
+  const seriesOf = new Map<string, Map<string, Record<string, string>>>();
 
   const customMetric = (metric: CheckMetric, names: string[]): CustomMetric => {
     const known = custom.get(metric.name);
@@ -249,6 +257,12 @@ export function createCheckMetrics(registry: Registry, extraLabels: readonly str
         severity: check.severity ?? '',
       };
       for (const entry of extra) labels[entry.name] = check.labels[entry.key] ?? '';
+      let series = seriesOf.get(check.checkId);
+      if (!series) {
+        series = new Map();
+        seriesOf.set(check.checkId, series);
+      }
+      series.set(JSON.stringify(labels), labels);
       status.set(labels, result.pass ? 0 : 1);
       (result.pass ? passed : failed).inc(labels);
       duration.observe(labels, Math.max(0, result.duration));
@@ -277,7 +291,48 @@ export function createCheckMetrics(registry: Registry, extraLabels: readonly str
       }
       return errors;
     },
+    checkIds: () => [...seriesOf.keys()],
+    forgetChecks(checkIds) {
+      for (const checkId of checkIds) {
+        for (const labels of seriesOf.get(checkId)?.values() ?? []) {
+          status.remove(labels);
+          passed.remove(labels);
+          failed.remove(labels);
+          duration.remove(labels);
+        }
+        seriesOf.delete(checkId);
+      }
+    },
   };
   cached.set(cacheKey, metrics);
   return metrics;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Removes the series of checks that are deleted (soft-deleted, removed from their canary's spec,
+ * their canary deleted) or gone: called before /metrics is collected, so whichever way a check
+ * was deleted (the editor, a YAML file, the data API, another process) its series disappear.
+ * Returns the check ids forgotten.
+ */
+export async function pruneDeletedCheckMetrics(
+  db: { query<R extends object>(text: string, values?: unknown[]): Promise<{ rows: R[] }> },
+  metrics: CheckMetrics,
+): Promise<string[]> {
+  const tracked = metrics.checkIds();
+  if (tracked.length === 0) return [];
+  const gone = tracked.filter((id) => !UUID.test(id));
+  const ids = tracked.filter((id) => UUID.test(id));
+  if (ids.length > 0) {
+    const { rows } = await db.query<{ id: string }>(
+      `SELECT t.id::text AS id FROM unnest($1::uuid[]) AS t(id)
+        WHERE NOT EXISTS (SELECT 1 FROM checks c WHERE c.id = t.id AND c.deleted_at IS NULL)`,
+      [ids],
+    );
+    const byLower = new Map(ids.map((id) => [id.toLowerCase(), id]));
+    for (const row of rows) gone.push(byLower.get(row.id.toLowerCase()) ?? row.id);
+  }
+  metrics.forgetChecks(gone);
+  return gone;
 }

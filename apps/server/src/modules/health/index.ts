@@ -54,6 +54,7 @@ export {
   createCheckMetrics,
   evaluateCheckMetrics,
   metricLabelName,
+  pruneDeletedCheckMetrics,
   type CheckIdentity,
   type CheckMetrics,
 } from './check-metrics.js';

@@ -5,6 +5,7 @@ import { HttpError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { CANARY_COLUMNS, syncCanaryChecks, type CanaryRow } from './canary-sync.js';
 import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
+import { evaluateCheckMetrics, type CheckIdentity, type CheckMetrics } from './check-metrics.js';
 import {
   pushedWebhookCheck,
   runCheckOfType,
@@ -22,6 +23,8 @@ export interface WebhookRoutesOptions {
   logger: Logger;
   /** Resolves `valueFrom` in a webhook's token (and its expressions' checks); static values otherwise. */
   resolveValueFrom?: RunCheckOptions['resolveValueFrom'];
+  /** Where pushed results and the check's `metrics` are exported (the /metrics registry). */
+  metrics?: CheckMetrics;
 }
 
 /** Largest body a push may carry. */
@@ -40,6 +43,37 @@ function record(value: unknown): Record<string, unknown> {
   return value && typeof value === 'object' && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : {};
+}
+
+function textOrNull(value: unknown): string | null {
+  if (typeof value === 'string' && value !== '') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
+function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, item] of Object.entries(record(value))) {
+    if (typeof item === 'string') out[key] = item;
+    else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
+  }
+  return out;
+}
+
+/** The check's metric labels, as the canary runner gives them to scheduled runs. */
+function identityOf(target: PushTarget): CheckIdentity {
+  const canarySpec = record(target.canary.spec);
+  const entrySpec = record(target.spec);
+  return {
+    checkId: target.checkId,
+    name: textOrNull(entrySpec.name) ?? '',
+    type: 'webhook',
+    canaryName: target.canary.name,
+    canaryNamespace: textOrNull(entrySpec.namespace) ?? target.canary.namespace,
+    owner: textOrNull(canarySpec.owner),
+    severity: textOrNull(entrySpec.severity) ?? textOrNull(canarySpec.severity),
+    labels: { ...stringMap(target.canary.labels), ...stringMap(entrySpec.labels) },
+  };
 }
 
 /** `content-type` → `Content-Type`, as the ecosystem shows header names. */
@@ -172,11 +206,10 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
           'token',
         );
       } catch (error) {
-        logger.warn(
-          { check: target.checkId, err: (error as Error).message },
-          'webhook token could not be read',
-        );
-        throw new HttpError(503, `the token of webhook check ${idOrName} could not be read`);
+        // The message names the field and the secret (or config map) and key, never a value.
+        const reason = (error as Error).message;
+        logger.warn({ check: target.checkId, err: reason }, 'webhook token could not be read');
+        throw new HttpError(503, `the token of webhook check ${idOrName} could not be read: ${reason}`);
       }
       if (expected) {
         const header = request.headers['webhook-token'];
@@ -190,9 +223,52 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
         resolveConnection: () => undefined,
         resolveValueFrom: options.resolveValueFrom,
       });
+      // The check's own `metrics` are evaluated against the push, as after a scheduled run.
+      const identity = identityOf(target);
+      if (options.metrics && !run.result.invalid) {
+        const evaluated = evaluateCheckMetrics(record(checkSpec).metrics, {
+          ...run.result.data,
+          check: {
+            name: identity.name,
+            description: textOrNull(checkSpec.description) ?? '',
+            labels: stringMap(checkSpec.labels),
+            endpoint: run.endpoint,
+            type: run.type,
+          },
+          canary: canaryRef,
+        });
+        const errors = [
+          ...evaluated.errors,
+          ...options.metrics.exportMetrics([...(run.result.metrics ?? []), ...evaluated.metrics]),
+        ];
+        if (errors.length > 0) {
+          const added = errors.join(', ');
+          run.result = {
+            ...run.result,
+            pass: false,
+            error: run.result.error ? `${run.result.error}, ${added}` : added,
+          };
+        }
+      }
       await recordCheckResult(pool, target.checkId, target.canary.id, run, { nextRuntime: null });
+      options.metrics?.observeResult(identity, run.result);
       for (const derived of run.derived) {
-        await recordDerivedResult(pool, target.canary, run.startedAt, derived, { nextRuntime: null });
+        const recorded = await recordDerivedResult(pool, target.canary, run.startedAt, derived, {
+          nextRuntime: null,
+        });
+        if (!recorded) continue;
+        options.metrics?.exportMetrics(derived.metrics ?? []);
+        options.metrics?.observeResult(
+          {
+            ...identity,
+            checkId: recorded.checkId,
+            name: derived.name,
+            type: derived.type,
+            canaryNamespace: derived.namespace ?? identity.canaryNamespace,
+            labels: derived.labels ?? {},
+          },
+          derived,
+        );
       }
       return reply.send({
         message: 'ok',

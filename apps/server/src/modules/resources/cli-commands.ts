@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Pool } from '../../platform/db/pool.js';
-import { UnknownResourceKindError } from './registry.js';
+import { findResourceKind, UnknownResourceKindError } from './registry.js';
 import { collectResourceFiles, readResourceFile } from './resource-files.js';
 import type { SecretBox } from './resource-kind.js';
 import { applyResources, listResources, type ApplyResult, type StoredResource } from './resource-store.js';
@@ -114,12 +114,15 @@ export async function getCommand(pool: Pool, kindOrAlias: string, out: CommandOu
     return 0;
   }
   const now = new Date();
+  // A kind may add a column (a Secret's key names, never its values).
+  const extra = findResourceKind(kindOrAlias)?.listColumn;
   out.write(
     formatTable([
-      ['NAMESPACE', 'NAME', 'SOURCE', 'AGE'],
+      ['NAMESPACE', 'NAME', ...(extra ? [extra.header] : []), 'SOURCE', 'AGE'],
       ...resources.map((resource) => [
         resource.namespace,
         resource.name ?? '<none>',
+        ...(extra ? [resource.listed || '<none>'] : []),
         resource.source,
         formatAge(resource.created_at, now),
       ]),

@@ -73,3 +73,18 @@ export {
   type ValidationIssue,
   type ValidResource,
 } from './validation.js';
+export {
+  createValueFromResolver,
+  ValueFromError,
+  type ValueFromReference,
+  type ValueFromResolver,
+} from './value-from.js';
+export { secretKind, secretValues } from './kinds/secret.js';
+export { configMapKind } from './kinds/config-map.js';
+export { API_SOURCE, resourceRoutes, type ResourceRoutesOptions } from './resource-routes.js';
+export {
+  createConnectionResolver,
+  parseConnectionReference,
+  type ConnectionResolver,
+  type OpenedConnection,
+} from './connection-resolver.js';

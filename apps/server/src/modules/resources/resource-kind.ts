@@ -56,6 +56,18 @@ export interface ResourceKind<Spec extends object = object> {
    * It also produces the JSON Schema served to editors, so it must not use transforms.
    */
   readonly spec: z.ZodType<Spec>;
+  /**
+   * For kinds whose fields sit at the top level of the document instead of under `spec`
+   * (Kubernetes' Secret and ConfigMap: `data`, `stringData`, `type`): those top-level fields
+   * form the spec the schema validates, issue paths name them without a `spec.` prefix, and a
+   * manifest writes them back at the top level.
+   */
+  readonly documentFields?: readonly string[];
+  /**
+   * An extra column of `opsdeck get` listings: its header and the SQL expression over the row
+   * (a Secret lists its key names, never its values).
+   */
+  readonly listColumn?: { header: string; sql: string };
   /** Row columns derived from the validated spec (icon, schedule, title, ...). */
   columns(spec: Spec): RowColumns;
   /**

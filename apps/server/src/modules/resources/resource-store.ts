@@ -1,7 +1,7 @@
 import { withTransaction, type Pool, type PoolClient } from '../../platform/db/pool.js';
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
 import { RESOURCE_KINDS } from './kinds/index.js';
-import { resolveResourceKind } from './registry.js';
+import { findResourceKind, resolveResourceKind } from './registry.js';
 import { isSealedValue, type JsonObject, type ResourceKind, type SecretBox } from './resource-kind.js';
 import { stableHash } from './stable-hash.js';
 import {
@@ -61,6 +61,8 @@ export interface StoredResource {
   source: string;
   created_at: Date;
   updated_at: Date;
+  /** The kind's `listColumn` value, when it has one. */
+  listed?: string | null;
 }
 
 export interface DeletedResource extends ResourceIdentity {
@@ -251,7 +253,7 @@ export async function listResources(pool: Pool, kindName: string): Promise<Store
   const definition = resolveResourceKind(kindName);
   const { rows } = await pool.query<Omit<StoredResource, 'kind' | 'apiVersion'>>(
     `SELECT id, name, namespace, COALESCE(labels, '{}'::jsonb) AS labels, COALESCE(spec, '{}'::jsonb) AS spec,
-            source, created_at, updated_at
+            source, created_at, updated_at${definition.listColumn ? `, ${definition.listColumn.sql} AS listed` : ''}
        FROM ${quoteIdentifier(definition.table)}
       WHERE deleted_at IS NULL
       ORDER BY namespace, name`,
@@ -261,16 +263,15 @@ export async function listResources(pool: Pool, kindName: string): Promise<Store
 
 /** A stored resource as the YAML document that would recreate it. */
 export function toResourceManifest(resource: StoredResource): JsonObject {
-  return {
-    apiVersion: resource.apiVersion,
-    kind: resource.kind,
-    metadata: {
-      name: resource.name,
-      namespace: resource.namespace,
-      ...(Object.keys(resource.labels).length > 0 ? { labels: resource.labels } : {}),
-    },
-    spec: resource.spec,
+  const metadata = {
+    name: resource.name,
+    namespace: resource.namespace,
+    ...(Object.keys(resource.labels).length > 0 ? { labels: resource.labels } : {}),
   };
+  const head = { apiVersion: resource.apiVersion, kind: resource.kind, metadata };
+  // Secret, ConfigMap: the fields sit at the top level (a Secret's stored spec holds no values).
+  if (findResourceKind(resource.kind)?.documentFields) return { ...head, ...resource.spec };
+  return { ...head, spec: resource.spec };
 }
 
 /** Soft-deletes one live resource; false when there was none. */

@@ -182,10 +182,11 @@ describe('kind registry', () => {
     );
   });
 
-  it('has eleven kinds with distinct names and tables', () => {
+  it('has thirteen kinds with distinct names and tables', () => {
     expect(RESOURCE_KINDS.map((kind) => kind.kind).sort()).toEqual(
       [
         'Canary',
+        'ConfigMap',
         'Connection',
         'IncidentRule',
         'Notification',
@@ -193,6 +194,7 @@ describe('kind registry', () => {
         'Permission',
         'Playbook',
         'ScrapeConfig',
+        'Secret',
         'Team',
         'Topology',
         'View',

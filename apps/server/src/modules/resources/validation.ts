@@ -118,12 +118,35 @@ export function validateResource(document: ResourceDocument): ResourceValidation
     return { ok: false, identity, issues: [{ ...origin, path: 'kind', message: found.error }] };
   }
   const definition = found.kind;
-  const written = envelope.data.spec ?? {};
+  const { documentFields } = definition;
+  let written: unknown;
+  if (documentFields) {
+    if (envelope.data.spec !== undefined) {
+      return {
+        ok: false,
+        identity,
+        issues: [
+          {
+            ...origin,
+            path: 'spec',
+            message: `${definition.kind} resources have no spec: write ${documentFields.join(', ')} at the top level`,
+          },
+        ],
+      };
+    }
+    const content = envelope.data as Record<string, unknown>;
+    written = Object.fromEntries(
+      documentFields.filter((field) => content[field] !== undefined).map((field) => [field, content[field]]),
+    );
+  } else {
+    written = envelope.data.spec ?? {};
+  }
   if (!isPlainObject(written)) {
     return { ok: false, identity, issues: [{ ...origin, path: 'spec', message: 'must be a mapping' }] };
   }
   const parsed = definition.spec.safeParse(written);
-  if (!parsed.success) return { ok: false, identity, issues: issuesFrom(parsed.error, origin, ['spec']) };
+  if (!parsed.success)
+    return { ok: false, identity, issues: issuesFrom(parsed.error, origin, documentFields ? [] : ['spec']) };
   const deeper = definition.specIssues?.(written as JsonObject) ?? [];
   if (deeper.length > 0)
     return { ok: false, identity, issues: deeper.map((issue) => ({ ...origin, ...issue })) };

@@ -26,29 +26,34 @@ import { CheckSpecError, type CheckContext, type CheckResult, type CheckType } f
 
 const sizeField = z.union([textField, z.number()]);
 
+/** The folder check's own fields (what is read and the rules), shared with the `sftp` check. */
+export const folderFields = {
+  ...baseSpecShape,
+  path: textField.pipe(z.string().min(1, 'a path is required')),
+  recursive: booleanField.optional(),
+  filter: z
+    .looseObject({
+      minAge: textField.optional(),
+      maxAge: textField.optional(),
+      since: textField.optional(),
+      minSize: sizeField.optional(),
+      maxSize: sizeField.optional(),
+      regex: textField.optional(),
+    })
+    .optional(),
+  minAge: textField.optional(),
+  maxAge: textField.optional(),
+  minCount: integerField.optional(),
+  maxCount: integerField.optional(),
+  minSize: sizeField.optional(),
+  maxSize: sizeField.optional(),
+  availableSize: sizeField.optional(),
+  totalSize: sizeField.optional(),
+};
+
 const folderSpecSchema = z
   .looseObject({
-    ...baseSpecShape,
-    path: textField.pipe(z.string().min(1, 'a path is required')),
-    recursive: booleanField.optional(),
-    filter: z
-      .looseObject({
-        minAge: textField.optional(),
-        maxAge: textField.optional(),
-        since: textField.optional(),
-        minSize: sizeField.optional(),
-        maxSize: sizeField.optional(),
-        regex: textField.optional(),
-      })
-      .optional(),
-    minAge: textField.optional(),
-    maxAge: textField.optional(),
-    minCount: integerField.optional(),
-    maxCount: integerField.optional(),
-    minSize: sizeField.optional(),
-    maxSize: sizeField.optional(),
-    availableSize: sizeField.optional(),
-    totalSize: sizeField.optional(),
+    ...folderFields,
     /** The folder is on this SFTP server (`path` is the remote path). */
     sftpConnection: sftpConnectionSchema.optional(),
   })
@@ -369,7 +374,8 @@ function sftpPath(spec: FolderCheckSpec): { path: string; host?: string; port?: 
   };
 }
 
-async function runSftpFolderCheck(
+/** Runs the folder rules on a remote folder, through an SFTP session (the `sftp` check uses it too). */
+export async function runSftpFolderCheck(
   spec: FolderCheckSpec,
   connection: SftpConnectionSpec,
   ctx: CheckContext,
@@ -423,19 +429,23 @@ async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise
   return checkFolder(spec, localSource, path.resolve(spec.path), ctx, performance.now());
 }
 
+/**
+ * Checks durations, sizes and the regex up front, so a typo is an invalid spec rather than a
+ * failing check. Returns the spec.
+ */
+export function validateFolderRules<Spec extends FolderCheckSpec>(spec: Spec): Spec {
+  compileFilter(spec.filter);
+  for (const value of [spec.minAge, spec.maxAge]) if (value) parseDuration(value);
+  for (const value of [spec.minSize, spec.maxSize, spec.availableSize, spec.totalSize])
+    if (value !== undefined) parseSize(value);
+  return spec;
+}
+
 export const folderCheck: CheckType<FolderCheckSpec> = {
   type: 'folder',
   specKey: 'folder',
   schema: folderSpecSchema,
-  parse: (raw) => {
-    const spec = parseSpec(folderSpecSchema, raw, 'folder');
-    // Validate durations, sizes and the regex up front so a typo is an invalid spec, not a failing check.
-    compileFilter(spec.filter);
-    for (const value of [spec.minAge, spec.maxAge]) if (value) parseDuration(value);
-    for (const value of [spec.minSize, spec.maxSize, spec.availableSize, spec.totalSize])
-      if (value !== undefined) parseSize(value);
-    return spec;
-  },
+  parse: (raw) => validateFolderRules(parseSpec(folderSpecSchema, raw, 'folder')),
   endpoint: (spec) => {
     const host = spec.sftpConnection?.host?.trim();
     if (!spec.sftpConnection || spec.path.toLowerCase().startsWith('sftp://')) return spec.path;

@@ -48,6 +48,7 @@ describe('the registry', () => {
       'mysql',
       'redis',
       'folder',
+      'sftp',
       'prometheus',
       'alertmanager',
       'ldap',

@@ -14,6 +14,7 @@ import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { dnsCheck } from './dns.js';
 import { execCheck } from './exec.js';
 import { folderCheck } from './folder.js';
+import { sftpCheck } from './sftp.js';
 import { httpCheck } from './http.js';
 import { icmpCheck } from './icmp.js';
 import { ldapCheck } from './ldap.js';
@@ -45,6 +46,7 @@ export const CHECK_TYPES: readonly CheckType[] = [
   mysqlCheck,
   redisCheck,
   folderCheck,
+  sftpCheck,
   prometheusCheck,
   alertmanagerCheck,
   ldapCheck,
@@ -88,7 +90,6 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   'restic',
   's3',
   'smb',
-  'sftp',
 ];
 
 /** Keys of a canary spec that configure the canary rather than list checks. */

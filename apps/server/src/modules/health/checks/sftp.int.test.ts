@@ -509,3 +509,132 @@ spec:
     ]);
   });
 });
+
+describe('the ecosystem sftp check type', () => {
+  it('checks a remote folder with the connection written inline, port from the spec', async () => {
+    const run = await runCheck(
+      'sftp',
+      {
+        name: 'inline',
+        host: '127.0.0.1',
+        port: sftpPort,
+        username: USER,
+        password: { valueFrom: { secretKeyRef: { name: 'sftp', key: 'password' } } },
+        path: '/backups',
+        minCount: 3,
+        maxCount: 3,
+        filter: { regex: '\\.(tar|txt)$' },
+        test: { expr: "results.files.exists(f, f.name == 'notes.txt')" },
+      },
+      options,
+    );
+    expect(run.type).toBe('sftp');
+    expect(run.result, run.result.error).toMatchObject({ pass: true, error: '' });
+    expect(run.endpoint).toBe(`sftp://127.0.0.1:${sftpPort}/backups`);
+    expect(run.result.data.results).toMatchObject({ count: 3, newest: { name: 'notes.txt' } });
+  });
+
+  it('fails by the folder rules, and on a bad password, as the folder check does', async () => {
+    const old = await runCheck(
+      'sftp',
+      {
+        name: 'old',
+        host: '127.0.0.1',
+        port: sftpPort,
+        auth: { username: { value: USER }, password: { value: PASSWORD } },
+        path: '/backups',
+        filter: { regex: '\\.tar$' },
+        maxAge: '1d',
+      },
+      options,
+    );
+    expect(old.result).toMatchObject({ pass: false, error: 'db-1.tar is too old: 1d6h > 1d' });
+    const denied = await runCheck(
+      'sftp',
+      {
+        name: 'denied',
+        host: '127.0.0.1',
+        port: sftpPort,
+        username: USER,
+        password: 'wrong',
+        path: '/backups',
+      },
+      options,
+    );
+    expect(denied.result.pass).toBe(false);
+    expect(denied.result.error).not.toBe('');
+    expect(denied.result.error).not.toContain('wrong');
+  });
+
+  it('reads a named connection, an sftpConnection block or an sftp:// path', async () => {
+    const named = await runCheck(
+      'sftp',
+      { name: 'named', connection: 'connection://default/backup-host', path: '/backups', minCount: 3 },
+      options,
+    );
+    expect(named.result, named.result.error).toMatchObject({ pass: true });
+    const block = await runCheck(
+      'sftp',
+      { name: 'block', path: '/backups', sftpConnection: connection(), minCount: 3 },
+      options,
+    );
+    expect(block.result, block.result.error).toMatchObject({ pass: true });
+    const url = await runCheck(
+      'sftp',
+      {
+        name: 'url',
+        path: `sftp://127.0.0.1:${sftpPort}/backups/nested`,
+        username: USER,
+        password: PASSWORD,
+        minCount: 1,
+        maxCount: 1,
+      },
+      options,
+    );
+    expect(url.result, url.result.error).toMatchObject({ pass: true });
+  });
+
+  it('is validated in canaries with field paths', () => {
+    const header = `apiVersion: canaries.flanksource.com/v1
+kind: Canary
+metadata: {name: sftp-backups}
+spec:
+`;
+    const ok = validateResource(
+      parseResourceDocuments(
+        `${header}  sftp:
+    - name: nightly
+      host: sftp.example.com
+      username: backup
+      password: {valueFrom: {secretKeyRef: {name: sftp, key: password}}}
+      path: /backups
+      maxAge: 1d
+`,
+        'sftp.yaml',
+      )[0],
+    );
+    expect(ok.ok, JSON.stringify(ok)).toBe(true);
+    const bad = validateResource(
+      parseResourceDocuments(
+        `${header}  sftp:
+    - name: nowhere
+      path: /backups
+    - name: bad-port
+      host: sftp.example.com
+      port: 70000
+      path: /backups
+    - name: no-path
+      host: sftp.example.com
+`,
+        'sftp.yaml',
+      )[0],
+    );
+    expect(bad.ok).toBe(false);
+    if (bad.ok) return;
+    expect(bad.issues.map(({ path: field }) => field).sort()).toEqual([
+      'spec.sftp[0].host',
+      'spec.sftp[1].port',
+      'spec.sftp[2].path',
+    ]);
+  });
+});

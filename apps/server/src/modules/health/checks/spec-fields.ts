@@ -103,8 +103,21 @@ export async function resolveValue(
   if (source.valueFrom && (source.valueFrom.secretKeyRef || source.valueFrom.configMapKeyRef)) {
     if (!ctx.resolveValueFrom)
       throw new CheckSpecError(`${field}: valueFrom references are not supported here; use a static value`);
-    const value = await ctx.resolveValueFrom(source.valueFrom, ctx.canary.namespace);
-    if (value === undefined) throw new CheckSpecError(`${field}: the referenced value was not found`);
+    const { secretKeyRef, configMapKeyRef } = source.valueFrom;
+    // Only the reference is ever named in a message, never a value.
+    const what = secretKeyRef
+      ? `secret "${secretKeyRef.name}" key "${secretKeyRef.key}"`
+      : `config map "${configMapKeyRef!.name}" key "${configMapKeyRef!.key}"`;
+    let value: string | undefined;
+    try {
+      value = await ctx.resolveValueFrom(
+        secretKeyRef ? { secretKeyRef } : { configMapKeyRef },
+        ctx.canary.namespace,
+      );
+    } catch (error) {
+      throw new CheckSpecError(`${field}: ${error instanceof Error ? error.message : `cannot read ${what}`}`);
+    }
+    if (value === undefined) throw new CheckSpecError(`${field}: ${what} was not found`);
     return value;
   }
   return source.value;

@@ -1,5 +1,6 @@
 import type { ResourceKind } from '../resource-kind.js';
 import { canaryKind } from './canary.js';
+import { configMapKind } from './config-map.js';
 import { connectionKind } from './connection.js';
 import { incidentRuleKind } from './incident-rule.js';
 import { notificationSilenceKind } from './notification-silence.js';
@@ -7,6 +8,7 @@ import { notificationKind } from './notification.js';
 import { permissionKind } from './permission.js';
 import { playbookKind } from './playbook.js';
 import { scrapeConfigKind } from './scrape-config.js';
+import { secretKind } from './secret.js';
 import { teamKind } from './team.js';
 import { topologyKind } from './topology.js';
 import { viewKind } from './view.js';
@@ -27,4 +29,6 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = [
   incidentRuleKind,
   viewKind,
   permissionKind,
+  secretKind,
+  configMapKind,
 ];

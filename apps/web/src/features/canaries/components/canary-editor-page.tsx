@@ -1,7 +1,7 @@
 import clsx from 'clsx';
 import { ArrowLeft } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { stringify } from 'yaml';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
@@ -106,8 +106,10 @@ function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
   const [specText, setSpecText] = useState(stringify(initialSpec));
   // The last spec that parsed: unparsable YAML while typing is ignored (settings §5).
   const [spec, setSpec] = useState<CanarySpec>(initialSpec);
+  // `?type=` (the health panel's Edit link) names the check type to open on.
+  const [searchParams] = useSearchParams();
   const [specType, setSpecType] = useState<SpecType | undefined>(
-    canary ? detectSpecType(canary.spec) : undefined,
+    canary ? detectSpecType(canary.spec, searchParams.get('type') ?? undefined) : undefined,
   );
   const [view, setView] = useState<'form' | 'code'>(specType?.hasForm ? 'form' : 'code');
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());

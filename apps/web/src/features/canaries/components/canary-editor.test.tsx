@@ -61,6 +61,27 @@ describe('CheckForm', () => {
     expect(screen.getByLabelText('Body')).toBeTruthy();
     expect(screen.getByRole('status', { name: 'yaml' }).textContent).toContain('method: POST');
   });
+
+  it('shows the SFTP fields on the Folder form, masks the password and writes sftpConnection', () => {
+    render(<Harness typeKey="folder" initial={{ folder: [{ name: 'uploads', path: '/upload' }] }} />);
+    expect(screen.getByRole('heading', { name: 'SFTP' })).toBeTruthy();
+    const password = screen.getByLabelText('Password') as HTMLInputElement;
+    expect(password.type).toBe('password');
+    expect(screen.getByLabelText('Host').getAttribute('aria-required')).toBeNull();
+    fireEvent.change(screen.getByLabelText('Host'), { target: { value: 'sftp.example.com' } });
+    // Once SFTP is used, host, username and password are required and the port shows its default.
+    expect(screen.getByLabelText('Host').getAttribute('aria-required')).toBe('true');
+    expect(screen.getByLabelText('Username').getAttribute('aria-required')).toBe('true');
+    expect((screen.getByLabelText('Port') as HTMLInputElement).value).toBe('22');
+    fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'backup' } });
+    fireEvent.change(password, { target: { value: 'pw' } });
+    const yaml = screen.getByRole('status', { name: 'yaml' }).textContent ?? '';
+    expect(yaml).toContain('sftpConnection:');
+    expect(yaml).toContain('host: sftp.example.com');
+    expect(yaml).toContain('port: 22');
+    expect(yaml).toContain('username: backup');
+    expect(yaml).toContain('path: /upload');
+  });
 });
 
 const json = (body: unknown, headers: Record<string, string> = {}) =>

@@ -25,6 +25,8 @@ function FieldError({ id, message }: { id: string; message: string | undefined }
 
 interface FieldProps {
   field: CheckField;
+  /** The field is required (always, or because of what the check holds). */
+  required: boolean;
   value: string | string[];
   error: string | undefined;
   readOnly: boolean;
@@ -32,14 +34,14 @@ interface FieldProps {
   onBlur(): void;
 }
 
-function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) {
+function Field({ field, required, value, error, readOnly, onChange, onBlur }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   // The required mark sits outside the label so the field's name stays the spec's word.
   const label = (
     <span className="flex gap-0.5">
       <label htmlFor={id}>{field.label}</label>
-      {field.required && (
+      {required && (
         <span aria-hidden className="text-red-600">
           *
         </span>
@@ -49,7 +51,7 @@ function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) 
   const common = {
     id,
     disabled: readOnly,
-    'aria-required': field.required || undefined,
+    'aria-required': required || undefined,
     'aria-invalid': error ? true : undefined,
     'aria-describedby': error ? errorId : undefined,
     onBlur,
@@ -115,7 +117,8 @@ function Field({ field, value, error, readOnly, onChange, onBlur }: FieldProps) 
       ) : (
         <input
           {...common}
-          type="text"
+          type={field.kind === 'password' ? 'password' : 'text'}
+          autoComplete={field.kind === 'password' ? 'new-password' : undefined}
           inputMode={field.kind === 'number' ? 'numeric' : undefined}
           value={value as string}
           placeholder={field.placeholder}
@@ -174,10 +177,21 @@ export function CheckForm({ typeKey, spec, onChange, errors, touched, onTouch, r
       <div />
       {fields
         .filter((field) => !field.visible || field.visible(check))
-        .map((field) => (
+        .flatMap((field) => [
+          ...(field.section
+            ? [
+                <h3
+                  key={`section-${field.section}`}
+                  className="col-span-2 mt-2 text-sm font-medium text-gray-800"
+                >
+                  {field.section}
+                </h3>,
+              ]
+            : []),
           <Field
             key={field.key}
             field={field}
+            required={Boolean(field.required || field.requiredWhen?.(check))}
             value={fieldValue(check, field)}
             error={touched.has(field.key) ? errors[field.key] : undefined}
             readOnly={readOnly}
@@ -186,8 +200,8 @@ export function CheckForm({ typeKey, spec, onChange, errors, touched, onTouch, r
               onTouch(field.key);
               onChange(setCheckField(spec, typeKey, field, value));
             }}
-          />
-        ))}
+          />,
+        ])}
       {count > 1 && (
         <p className="col-span-2 text-xs text-gray-600">
           This spec has {count} checks of this type; the form edits the first one. Use the Code tab for the

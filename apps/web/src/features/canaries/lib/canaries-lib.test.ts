@@ -28,13 +28,44 @@ const field = (type: string, key: string): CheckField => {
 const roundTrip = (spec: CanarySpec): CanarySpec => parse(stringify(spec)) as CanarySpec;
 
 describe('spec type detection (settings §4)', () => {
-  it('takes the first key other than the schedule and the canary settings', () => {
-    expect(detectSpecType({ schedule: '@every 1m', severity: 'high', tcp: [], http: [] }).key).toBe('tcp');
+  it('takes the check type the spec holds, skipping the schedule and the canary settings', () => {
+    expect(detectSpecType({ schedule: '@every 1m', severity: 'high', tcp: [{ endpoint: 'a:1' }] }).key).toBe(
+      'tcp',
+    );
     expect(detectSpecType({ interval: 30, exec: [{ script: 'true' }] }).label).toBe('Exec');
   });
 
-  it('falls back to custom when no type key is found or the key is not offered', () => {
+  it('does not depend on key order: jsonb stores short keys first', () => {
+    // As the server returns a folder canary: jsonb orders keys by length, so `retries` and an
+    // empty `http` list may come before the folder checks.
+    const fromServer = {
+      http: [],
+      folder: [{ name: 'uploads', path: '/upload', sftpConnection: { host: 'h' } }],
+      retries: { maxRetries: 2 },
+      schedule: '@every 5m',
+    };
+    expect(detectSpecType(fromServer).key).toBe('folder');
+    expect(
+      detectSpecType({ retries: { maxRetries: 1 }, sftp: [{ name: 's', host: 'h', path: '/' }] }).key,
+    ).toBe('sftp');
+    expect(detectSpecType({ webhook: { name: 'hook' }, schedule: '@daily' }).key).toBe('webhook');
+    // A type just picked (an empty list) still opens on its form.
+    expect(detectSpecType({ schedule: '@daily', tcp: [] }).key).toBe('tcp');
+  });
+
+  it('opens a spec of several types on the preferred one, else the first in the picker order', () => {
+    // As jsonb returns the demo canary written http-first: tcp comes first.
+    const spec = { tcp: [{ endpoint: 'b:1' }], http: [{ url: 'a' }], schedule: '@every 1m' };
+    expect(detectSpecType(spec).key).toBe('http');
+    expect(detectSpecType(spec, 'tcp').key).toBe('tcp');
+    // A preferred type the spec does not hold is ignored.
+    expect(detectSpecType(spec, 'dns').key).toBe('http');
+    expect(detectSpecType({ http: [], tcp: [] }).key).toBe('http');
+  });
+
+  it('falls back to custom when no type key is found or a key is not offered', () => {
     expect(detectSpecType({ schedule: '@every 1m' }).key).toBe('custom');
+    expect(detectSpecType({ http: [{ url: 'a' }], kubernetes: [{ kind: 'Pod' }] }).key).toBe('custom');
     expect(detectSpecType({ kubernetes: [{}] }).key).toBe('custom');
     expect(detectSpecType(null).key).toBe('custom');
   });
@@ -219,5 +250,110 @@ describe('readEditor', () => {
     });
     // A code-only type has no form fields to check.
     expect(readEditor({ ...base, specText: 'dns:\n  - {}\n', typeKey: undefined }).ok).toBe(true);
+  });
+});
+
+describe('SFTP fields', () => {
+  const host = field('folder', 'sftpConnection.host');
+  const port = field('folder', 'sftpConnection.port');
+  const username = field('folder', 'sftpConnection.username');
+  const password = field('folder', 'sftpConnection.password');
+
+  it('offers the SFTP type on a form, starting with port 22', () => {
+    expect(detectSpecType({ sftp: [] })).toMatchObject({ label: 'SFTP', hasForm: true });
+    expect(chooseSpecType({ schedule: '@daily' }, 'sftp')).toEqual({
+      schedule: '@daily',
+      sftp: [{ port: 22 }],
+    });
+    expect(CHECK_FORMS.sftp.map((entry) => entry.label)).toEqual([
+      'Check name',
+      'Host',
+      'Port',
+      'Username',
+      'Password',
+      'Path',
+      'Min count',
+      'Max count',
+      'Min age',
+      'Max age',
+      'Description',
+    ]);
+  });
+
+  it('writes a folder check sftpConnection block, port 22 by default, and reads it back', () => {
+    let spec: CanarySpec = { folder: [{ name: 'uploads', path: '/upload' }] };
+    spec = setCheckField(spec, 'folder', host, 'sftp.example.com');
+    expect(firstCheck(spec, 'folder')).toEqual({
+      name: 'uploads',
+      path: '/upload',
+      sftpConnection: { host: 'sftp.example.com', port: 22 },
+    });
+    spec = setCheckField(spec, 'folder', port, '2222');
+    spec = setCheckField(spec, 'folder', username, 'backup');
+    spec = setCheckField(spec, 'folder', password, 's3 cret');
+    const back = roundTrip(spec);
+    expect(back).toEqual({
+      folder: [
+        {
+          name: 'uploads',
+          path: '/upload',
+          sftpConnection: { host: 'sftp.example.com', port: 2222, username: 'backup', password: 's3 cret' },
+        },
+      ],
+    });
+    const check = firstCheck(back, 'folder');
+    expect([host, port, username, password].map((entry) => fieldValue(check, entry))).toEqual([
+      'sftp.example.com',
+      '2222',
+      'backup',
+      's3 cret',
+    ]);
+  });
+
+  it('makes the folder local again when the SFTP fields are cleared', () => {
+    let spec: CanarySpec = { folder: [{ name: 'f', path: '/p' }] };
+    spec = setCheckField(spec, 'folder', host, 'h');
+    spec = setCheckField(spec, 'folder', host, '');
+    expect(firstCheck(spec, 'folder')).toEqual({ name: 'f', path: '/p' });
+    expect(validateCheck(spec, 'folder')).toEqual({});
+  });
+
+  it('requires host, username and password once SFTP is used, and a whole-number port', () => {
+    let spec: CanarySpec = { folder: [{ name: 'f', path: '/p' }] };
+    expect(validateCheck(spec, 'folder')).toEqual({});
+    spec = setCheckField(spec, 'folder', port, 'twenty-two');
+    expect(validateCheck(spec, 'folder')).toEqual({
+      'sftpConnection.host': REQUIRED_MESSAGE,
+      'sftpConnection.port': NUMBER_MESSAGE,
+      'sftpConnection.username': REQUIRED_MESSAGE,
+      'sftpConnection.password': REQUIRED_MESSAGE,
+    });
+    // A password from a secret counts as given, and is kept as written.
+    spec = {
+      folder: [
+        {
+          name: 'f',
+          path: '/p',
+          sftpConnection: {
+            host: 'h',
+            username: 'u',
+            password: { valueFrom: { secretKeyRef: { name: 'sftp', key: 'password' } } },
+          },
+        },
+      ],
+    };
+    expect(validateCheck(spec, 'folder')).toEqual({});
+    const edited = setCheckField(spec, 'folder', host, 'other');
+    expect(firstCheck(edited, 'folder').sftpConnection).toEqual({
+      host: 'other',
+      username: 'u',
+      password: { valueFrom: { secretKeyRef: { name: 'sftp', key: 'password' } } },
+    });
+    expect(validateCheck({ sftp: [{ name: 's', port: 22 }] }, 'sftp')).toEqual({
+      host: REQUIRED_MESSAGE,
+      username: REQUIRED_MESSAGE,
+      password: REQUIRED_MESSAGE,
+      path: REQUIRED_MESSAGE,
+    });
   });
 });

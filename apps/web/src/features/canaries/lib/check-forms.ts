@@ -26,15 +26,22 @@ export const DEFAULT_SCHEDULE = '@every 5m';
 export const HTTP_RESPONSE_CODES = [200, 201, 202, 204, 301, 302, 401, 404, 500, 502, 503] as const;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
 
-export type CheckFieldKind = 'text' | 'textarea' | 'number' | 'select' | 'flag' | 'codes';
+export type CheckFieldKind = 'text' | 'password' | 'textarea' | 'number' | 'select' | 'flag' | 'codes';
 
 /** One input of a check form, bound to a key of the type's first check. */
 export interface CheckField {
+  /** The check's key; a dotted path reaches into a block (`sftpConnection.host`). */
   key: string;
   label: string;
   kind: CheckFieldKind;
   required?: boolean;
+  /** Required only when this holds for the check (the SFTP fields once an SFTP host is used). */
+  requiredWhen?(check: Readonly<Record<string, unknown>>): boolean;
   placeholder?: string;
+  /** Written with the field's block when the block is created (SFTP port 22). */
+  defaultValue?: string;
+  /** A heading the form shows before the first field of its section ('SFTP'). */
+  section?: string;
   /** Choices of a select; '' means the key is left out. For 'flag', 'true' stores `true`. */
   options?: readonly { value: string; label: string }[];
   /** The field applies only when this holds for the check (the HTTP body is hidden for GET and DELETE). */
@@ -47,6 +54,47 @@ export type CanarySpec = Record<string, unknown>;
 const NAME: CheckField = { key: 'name', label: 'Check name', kind: 'text', required: true };
 const DESCRIPTION: CheckField = { key: 'description', label: 'Description', kind: 'text' };
 const THRESHOLD: CheckField = { key: 'thresholdMillis', label: 'Threshold (ms)', kind: 'number' };
+
+/** The folder check's count and age rules (folder and SFTP forms). */
+const FOLDER_RULES: readonly CheckField[] = [
+  { key: 'minCount', label: 'Min count', kind: 'number' },
+  { key: 'maxCount', label: 'Max count', kind: 'number' },
+  { key: 'minAge', label: 'Min age', kind: 'text', placeholder: '1h' },
+  { key: 'maxAge', label: 'Max age', kind: 'text', placeholder: '24h' },
+];
+
+/** Default SFTP port (settings: 'Default ports: SFTP 22'). */
+export const SFTP_DEFAULT_PORT = '22';
+
+/**
+ * The SFTP connection fields under `prefix` ('sftpConnection.' for a folder check, '' for the
+ * `sftp` type): Host, Username and Password required when `used` holds, Port default 22.
+ */
+function sftpFields(
+  prefix: string,
+  used: (check: Readonly<CheckObject>) => boolean,
+  section?: string,
+): CheckField[] {
+  return [
+    {
+      key: `${prefix}host`,
+      label: 'Host',
+      kind: 'text',
+      requiredWhen: used,
+      placeholder: 'sftp.example.com',
+      section,
+    },
+    {
+      key: `${prefix}port`,
+      label: 'Port',
+      kind: 'number',
+      placeholder: SFTP_DEFAULT_PORT,
+      defaultValue: SFTP_DEFAULT_PORT,
+    },
+    { key: `${prefix}username`, label: 'Username', kind: 'text', requiredWhen: used },
+    { key: `${prefix}password`, label: 'Password', kind: 'password', requiredWhen: used },
+  ];
+}
 
 const methodOf = (check: Readonly<CheckObject>) =>
   typeof check.method === 'string' && check.method ? check.method.toUpperCase() : 'GET';
@@ -110,10 +158,18 @@ export const CHECK_FORMS: Readonly<Record<string, readonly CheckField[]>> = {
   folder: [
     NAME,
     { key: 'path', label: 'Path', kind: 'text', required: true, placeholder: '/var/log/app' },
-    { key: 'minCount', label: 'Min count', kind: 'number' },
-    { key: 'maxCount', label: 'Max count', kind: 'number' },
-    { key: 'minAge', label: 'Min age', kind: 'text', placeholder: '1h' },
-    { key: 'maxAge', label: 'Max age', kind: 'text', placeholder: '24h' },
+    ...FOLDER_RULES,
+    DESCRIPTION,
+    // Settings connection types: 'SFTP | Host, Username, Password required; Port default 22'.
+    // Left empty, the folder is local; once any is filled, the folder is on that SFTP server.
+    ...sftpFields('sftpConnection.', (check) => isPlainObject(check.sftpConnection), 'SFTP'),
+  ],
+  // The ecosystem's `sftp:` type: the same folder check with the connection written inline.
+  sftp: [
+    NAME,
+    ...sftpFields('', () => true),
+    { key: 'path', label: 'Path', kind: 'text', required: true, placeholder: '/upload' },
+    ...FOLDER_RULES,
     DESCRIPTION,
   ],
   alertmanager: [
@@ -149,8 +205,39 @@ export function checkCount(spec: Readonly<CanarySpec>, typeKey: string): number 
 }
 
 /** The form value of a field: text for inputs, the chosen codes for the response codes. */
+/** The value at a field's key; a dotted key reads inside blocks. */
+export function valueAt(check: Readonly<CheckObject>, key: string): unknown {
+  let value: unknown = check;
+  for (const part of key.split('.')) value = isPlainObject(value) ? value[part] : undefined;
+  return value;
+}
+
+/** The check with `value` at a dotted key (undefined removes it, and a block left empty). */
+function withValueAt(
+  check: Readonly<CheckObject>,
+  key: string,
+  value: unknown,
+  onCreate?: (block: CheckObject) => void,
+): CheckObject {
+  const [head, ...rest] = key.split('.');
+  const next: CheckObject = { ...check };
+  if (rest.length === 0) {
+    if (value === undefined) delete next[head];
+    else next[head] = value;
+    return next;
+  }
+  const existing = isPlainObject(check[head]) ? check[head] : undefined;
+  if (!existing && value === undefined) return next;
+  const block = existing ? { ...existing } : {};
+  if (!existing) onCreate?.(block);
+  const inner = withValueAt(block, rest.join('.'), value);
+  if (Object.keys(inner).length === 0) delete next[head];
+  else next[head] = inner;
+  return next;
+}
+
 export function fieldValue(check: Readonly<CheckObject>, field: CheckField): string | string[] {
-  const value = check[field.key];
+  const value = valueAt(check, field.key);
   if (field.kind === 'codes') return Array.isArray(value) ? value.map(String) : [];
   if (field.kind === 'flag') return value === true || value === 'true' ? 'true' : '';
   if (field.kind === 'select' && typeof value === 'string') {
@@ -182,6 +269,7 @@ function specValue(field: CheckField, input: string | readonly string[]): unknow
     return INTEGER.test(trimmed) ? Number(trimmed) : text;
   }
   if (field.kind === 'text' || field.kind === 'select') return text.trim() === '' ? undefined : text;
+  if (field.kind === 'password') return text === '' ? undefined : text;
   return text === '' ? undefined : text;
 }
 
@@ -196,10 +284,38 @@ export function setCheckField(
   input: string | readonly string[],
 ): CanarySpec {
   const list = Array.isArray(spec[typeKey]) ? [...(spec[typeKey] as unknown[])] : [];
-  const check: CheckObject = { ...firstCheck(spec, typeKey) };
   const value = specValue(field, input);
-  if (value === undefined) delete check[field.key];
-  else check[field.key] = value;
+  // A block created by this edit gets its fields' defaults (the SFTP port).
+  const dot = field.key.lastIndexOf('.');
+  const blockPath = dot < 0 ? '' : field.key.slice(0, dot + 1);
+  const onCreate = (block: CheckObject) => {
+    for (const sibling of CHECK_FORMS[typeKey] ?? []) {
+      if (sibling.defaultValue === undefined || sibling === field) continue;
+      const name = sibling.key.slice(blockPath.length);
+      if (!sibling.key.startsWith(blockPath) || name.includes('.')) continue;
+      block[name] = specValue(sibling, sibling.defaultValue);
+    }
+  };
+  let check = withValueAt(firstCheck(spec, typeKey), field.key, value, onCreate);
+  // A block left holding only the defaults this form wrote goes (clearing the SFTP host makes
+  // the folder local again).
+  if (blockPath) {
+    const blockKey = blockPath.slice(0, -1);
+    const block = valueAt(check, blockKey);
+    const defaults = (CHECK_FORMS[typeKey] ?? []).filter(
+      (sibling) => sibling.defaultValue !== undefined && sibling.key.startsWith(blockPath),
+    );
+    if (
+      isPlainObject(block) &&
+      Object.entries(block).every(([name, stored]) =>
+        defaults.some(
+          (sibling) =>
+            sibling.key === `${blockPath}${name}` && stored === specValue(sibling, sibling.defaultValue!),
+        ),
+      )
+    )
+      check = withValueAt(check, blockKey, undefined);
+  }
   list[0] = check;
   return { ...spec, [typeKey]: list };
 }
@@ -224,7 +340,14 @@ export function chooseSpecType(spec: Readonly<CanarySpec>, typeKey: string): Can
   const next: CanarySpec = {};
   for (const [key, value] of Object.entries(spec))
     if (key === typeKey || !specTypeByKey(key) || !isEmptyCheckList(value)) next[key] = value;
-  if (!Array.isArray(next[typeKey]) || (next[typeKey] as unknown[]).length === 0) next[typeKey] = [{}];
+  if (!Array.isArray(next[typeKey]) || (next[typeKey] as unknown[]).length === 0) {
+    // A new check starts with its fields' defaults (the SFTP port).
+    const check: CheckObject = {};
+    for (const field of CHECK_FORMS[typeKey] ?? [])
+      if (field.defaultValue !== undefined && !field.key.includes('.'))
+        check[field.key] = specValue(field, field.defaultValue);
+    next[typeKey] = [check];
+  }
   return next;
 }
 
@@ -248,8 +371,9 @@ export function validateCheck(spec: Readonly<CanarySpec>, typeKey: string): Reco
   const errors: Record<string, string> = {};
   for (const field of fields) {
     if (field.visible && !field.visible(check)) continue;
-    const value = check[field.key];
-    if (field.required && isBlank(value)) {
+    const value = valueAt(check, field.key);
+    const required = field.required || (field.requiredWhen?.(check) ?? false);
+    if (required && isBlank(value)) {
       if (typeKey === 'redis' && field.key === 'addr' && !isBlank(check.url)) continue;
       errors[field.key] = REQUIRED_MESSAGE;
     } else if (field.kind === 'number' && !isBlank(value) && !INTEGER.test(String(value).trim())) {

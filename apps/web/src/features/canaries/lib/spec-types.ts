@@ -7,7 +7,7 @@ export interface SpecType {
   hasForm: boolean;
 }
 
-/** The types the picker offers: the eight with forms first, then code-only ones, then Custom. */
+/** The types the picker offers: those with forms first, then code-only ones, then Custom. */
 export const SPEC_TYPES: readonly SpecType[] = [
   { key: 'http', label: 'HTTP', hasForm: true },
   { key: 'tcp', label: 'TCP', hasForm: true },
@@ -17,6 +17,7 @@ export const SPEC_TYPES: readonly SpecType[] = [
   { key: 'folder', label: 'Folder', hasForm: true },
   { key: 'alertmanager', label: 'AlertManager', hasForm: true },
   { key: 'elasticsearch', label: 'Elasticsearch', hasForm: true },
+  { key: 'sftp', label: 'SFTP', hasForm: true },
   { key: 'dns', label: 'DNS', hasForm: false },
   { key: 'postgres', label: 'Postgres', hasForm: false },
   { key: 'mysql', label: 'MySQL', hasForm: false },
@@ -39,20 +40,39 @@ const CANARY_SETTINGS_KEYS = new Set([
   'labels',
   'env',
   'resultMode',
+  'retries',
+  'agentSelector',
 ]);
 
 export function specTypeByKey(key: string): SpecType | undefined {
   return SPEC_TYPES.find((type) => type.key === key);
 }
 
+/** Whether a spec value lists at least one check (a list with entries, or webhook's single object). */
+function holdsChecks(value: unknown): boolean {
+  if (Array.isArray(value)) return value.length > 0;
+  return typeof value === 'object' && value !== null;
+}
+
 /**
- * The type an existing spec opens with (settings §4): its first key other than the schedule (and
- * the other canary-wide settings); a key the picker does not offer, or none at all, is Custom.
+ * The type an existing spec opens with (settings §4): a check type it actually holds, whatever
+ * order its keys come in (the server stores specs as jsonb, which reorders keys). Keys of
+ * canary-wide settings and empty check lists are skipped. `preferred` (the type of the check the
+ * editor was opened from) wins when the spec holds checks of it; otherwise, of several types, the
+ * first in the picker's order. A type the picker does not offer, or none, is Custom.
  */
-export function detectSpecType(spec: unknown): SpecType {
+export function detectSpecType(spec: unknown, preferred?: string): SpecType {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return CUSTOM_SPEC_TYPE;
-  const first = Object.keys(spec).find((key) => !CANARY_SETTINGS_KEYS.has(key));
-  return (first && specTypeByKey(first)) || CUSTOM_SPEC_TYPE;
+  const entries = Object.entries(spec as Record<string, unknown>).filter(
+    ([key]) => !CANARY_SETTINGS_KEYS.has(key),
+  );
+  const used = entries.filter(([, value]) => holdsChecks(value)).map(([key]) => key);
+  // A spec whose only type has an empty list (a type just picked) opens on that type.
+  const candidates = used.length > 0 ? used : entries.map(([key]) => key);
+  if (candidates.length === 0) return CUSTOM_SPEC_TYPE;
+  if (preferred && candidates.includes(preferred)) return specTypeByKey(preferred) ?? CUSTOM_SPEC_TYPE;
+  if (candidates.some((key) => !specTypeByKey(key))) return CUSTOM_SPEC_TYPE;
+  return SPEC_TYPES.find((type) => candidates.includes(type.key)) ?? CUSTOM_SPEC_TYPE;
 }
 
 /** The check type keys a spec uses, for the list page. */

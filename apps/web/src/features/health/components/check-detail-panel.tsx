@@ -191,7 +191,8 @@ export function CheckDetailPanel({
     <div className="flex w-full items-center gap-3">
       {row.data?.canary_id && (
         <Link
-          to={`/settings/canaries/${row.data.canary_id}`}
+          // The editor opens on this check's type (a canary may hold several).
+          to={`/settings/canaries/${row.data.canary_id}${check?.type ? `?type=${encodeURIComponent(check.type)}` : ''}`}
           className="text-sm text-blue-700 hover:underline"
         >
           Edit

@@ -206,10 +206,14 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
           'token',
         );
       } catch (error) {
-        // The message names the field and the secret (or config map) and key, never a value.
+        // The caller is not authenticated yet: the reason (field, secret or config map and key,
+        // never a value) goes to the log for the operator, not into the response.
         const reason = (error as Error).message;
         logger.warn({ check: target.checkId, err: reason }, 'webhook token could not be read');
-        throw new HttpError(503, `the token of webhook check ${idOrName} could not be read: ${reason}`);
+        throw new HttpError(
+          503,
+          `the token of webhook check ${idOrName} could not be read; the server log says why`,
+        );
       }
       if (expected) {
         const header = request.headers['webhook-token'];

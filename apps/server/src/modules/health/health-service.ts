@@ -233,10 +233,16 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
   const retentionDays = options.retentionDays ?? checkStatusRetentionDays();
 
   /**
-   * Uptime counts come from raw statuses inside their retention and from daily rollups before
-   * it. Percentiles are exact over the raw part; a range wholly before it uses the daily
-   * buckets' percentiles weighted by their counts. rolling1h is the mean duration of the last
-   * hour of the range.
+   * Uptime counts are exact over the range: statuses of the recent tier are counted one by one,
+   * packed blocks (one per check per UTC day) by their totals when the range covers them whole
+   * and by their running totals (width_bucket over the block's times, two subscripts) when an
+   * edge of the range falls inside one. Before the raw retention, daily rollups are counted.
+   * rolling1h (mean duration of the range's last hour) is exact the same way.
+   *
+   * Percentiles are exact over recent statuses; a block contributes its own day's percentiles,
+   * weighted by how many of its statuses fall in the range; the two parts are combined weighted
+   * by count. A range wholly before the raw retention uses the daily rollups' percentiles
+   * weighted by their counts.
    */
   const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
     const rawFrom = rawStatusesFrom(new Date(), retentionDays);
@@ -245,13 +251,56 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
          SELECT check_id,
                 count(*) FILTER (WHERE status)::integer AS passed,
                 count(*) FILTER (WHERE NOT status)::integer AS failed,
+                count(duration)::integer AS timed,
                 percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
                 percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
                 percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
-                avg(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS rolling1h
-         FROM check_statuses
+                sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_sum,
+                count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed
+         FROM check_statuses_recent
          WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
+         GROUP BY check_id
+       ),
+       edges AS (
+         SELECT b.*,
+                CASE WHEN b.first_time >= greatest($1::timestamptz, $3::timestamptz) THEN 0
+                     ELSE width_bucket(greatest($1::timestamptz, $3::timestamptz) - interval '1 microsecond', b.times)
+                END AS lo,
+                CASE WHEN b.last_time <= $2::timestamptz THEN b.total ELSE width_bucket($2::timestamptz, b.times) END AS hi,
+                CASE WHEN b.first_time > $2::timestamptz - interval '1 hour' THEN 0
+                     WHEN b.last_time <= $2::timestamptz - interval '1 hour' THEN b.total
+                     ELSE width_bucket($2::timestamptz - interval '1 hour', b.times)
+                END AS lo1h
+         FROM check_status_blocks b
+         WHERE b.day >= date_trunc('day', greatest($1::timestamptz, $3::timestamptz) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+           AND b.day <= $2::timestamptz
+           AND b.last_time >= greatest($1::timestamptz, $3::timestamptz) AND b.first_time <= $2::timestamptz
+           AND ($6::uuid[] IS NULL OR b.check_id = ANY($6))
+       ),
+       parts AS (
+         SELECT check_id, duration_p95, duration_p97, duration_p99,
+                hi - lo AS n,
+                CASE WHEN lo = 0 AND hi = total THEN passed
+                     ELSE coalesce(passed_sums[hi], 0) - coalesce(passed_sums[lo], 0) END AS passed,
+                CASE WHEN greatest(lo, lo1h) >= hi THEN 0
+                     ELSE coalesce(duration_sums[hi], 0) - coalesce(duration_sums[greatest(lo, lo1h)], 0) END AS recent_sum,
+                CASE WHEN greatest(lo, lo1h) >= hi THEN 0
+                     ELSE coalesce(timed_sums[hi], 0) - coalesce(timed_sums[greatest(lo, lo1h)], 0) END AS recent_timed
+         FROM edges
+         WHERE hi > lo
+       ),
+       packed AS (
+         SELECT check_id,
+                sum(passed)::integer AS passed,
+                sum(n - passed)::integer AS failed,
+                sum(n) FILTER (WHERE duration_p95 IS NOT NULL) AS timed,
+                sum(duration_p95::double precision * n) FILTER (WHERE duration_p95 IS NOT NULL) AS p95_weighted,
+                sum(duration_p97::double precision * n) FILTER (WHERE duration_p97 IS NOT NULL) AS p97_weighted,
+                sum(duration_p99::double precision * n) FILTER (WHERE duration_p99 IS NOT NULL) AS p99_weighted,
+                sum(recent_sum) AS recent_sum,
+                sum(recent_timed) AS recent_timed
+         FROM parts
          GROUP BY check_id
        ),
        rolled AS (
@@ -267,19 +316,33 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
            AND created_at < least($3::timestamptz, $2::timestamptz)
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
          GROUP BY check_id
+       ),
+       measured AS (
+         SELECT coalesce(raw.check_id, packed.check_id) AS check_id,
+                coalesce(raw.passed, 0) + coalesce(packed.passed, 0) AS passed,
+                coalesce(raw.failed, 0) + coalesce(packed.failed, 0) AS failed,
+                (coalesce(raw.p95 * raw.timed, 0) + coalesce(packed.p95_weighted, 0))
+                  / nullif(coalesce(raw.timed, 0) + coalesce(packed.timed, 0), 0) AS p95,
+                (coalesce(raw.p97 * raw.timed, 0) + coalesce(packed.p97_weighted, 0))
+                  / nullif(coalesce(raw.timed, 0) + coalesce(packed.timed, 0), 0) AS p97,
+                (coalesce(raw.p99 * raw.timed, 0) + coalesce(packed.p99_weighted, 0))
+                  / nullif(coalesce(raw.timed, 0) + coalesce(packed.timed, 0), 0) AS p99,
+                (coalesce(raw.recent_sum, 0) + coalesce(packed.recent_sum, 0))::double precision
+                  / nullif(coalesce(raw.recent_timed, 0) + coalesce(packed.recent_timed, 0), 0) AS rolling1h
+         FROM raw FULL JOIN packed ON packed.check_id = raw.check_id
        )
        SELECT c.id, c.name, c.description, c.endpoint, ca.name AS canary_name, c.type,
               coalesce(c.icon, ca.icon) AS icon, c.namespace, c.labels, c.agent_id, c.status,
-              coalesce(raw.passed, 0) + coalesce(rolled.passed, 0) AS passed,
-              coalesce(raw.failed, 0) + coalesce(rolled.failed, 0) AS failed,
-              round(raw.rolling1h)::integer AS rolling1h,
-              round(coalesce(raw.p95, rolled.p95))::integer AS p95,
-              round(coalesce(raw.p97, rolled.p97))::integer AS p97,
-              round(coalesce(raw.p99, rolled.p99))::integer AS p99,
+              coalesce(m.passed, 0) + coalesce(rolled.passed, 0) AS passed,
+              coalesce(m.failed, 0) + coalesce(rolled.failed, 0) AS failed,
+              round(m.rolling1h)::integer AS rolling1h,
+              round(coalesce(m.p95, rolled.p95))::integer AS p95,
+              round(coalesce(m.p97, rolled.p97))::integer AS p97,
+              round(coalesce(m.p99, rolled.p99))::integer AS p99,
               c.last_runtime, c.last_transition_time, c.deleted_at
        FROM checks c
        JOIN canaries ca ON ca.id = c.canary_id
-       LEFT JOIN raw ON raw.check_id = c.id
+       LEFT JOIN measured m ON m.check_id = c.id
        LEFT JOIN rolled ON rolled.check_id = c.id
        WHERE (c.deleted_at IS NULL OR c.deleted_at >= $4)
          AND ($5::jsonb IS NULL OR c.labels @> $5::jsonb)
@@ -333,8 +396,8 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
       error: string | null;
     }>(
       `SELECT check_id, time, duration, status, message, error
-       FROM check_statuses
-       WHERE check_id = ANY($1::uuid[]) AND time >= $2 AND time <= $3
+       FROM check_statuses_between($2, $3)
+       WHERE check_id = ANY($1::uuid[])
        ORDER BY check_id, time DESC`,
       [checks.map((check) => check.id), query.start, query.end],
     );
@@ -376,8 +439,8 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
       `WITH runs AS (
          SELECT time, 1 AS total, status::int AS passed, (NOT status)::int AS failed,
                 duration::bigint AS duration_sum, (duration IS NOT NULL)::int AS timed
-         FROM check_statuses
-         WHERE check_id = $1 AND time >= greatest($2::timestamptz, $5::timestamptz) AND time <= $3
+         FROM check_statuses_between(greatest($2::timestamptz, $5::timestamptz), $3::timestamptz)
+         WHERE check_id = $1
          UNION ALL
          SELECT created_at, total, passed, failed, duration_sum, total
          FROM check_statuses_1h

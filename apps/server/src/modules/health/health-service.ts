@@ -321,13 +321,16 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
          SELECT coalesce(raw.check_id, packed.check_id) AS check_id,
                 coalesce(raw.passed, 0) + coalesce(packed.passed, 0) AS passed,
                 coalesce(raw.failed, 0) + coalesce(packed.failed, 0) AS failed,
-                (coalesce(raw.p95 * raw.timed, 0) + coalesce(packed.p95_weighted, 0))
-                  / nullif(coalesce(raw.timed, 0) + coalesce(packed.timed, 0), 0) AS p95,
-                (coalesce(raw.p97 * raw.timed, 0) + coalesce(packed.p97_weighted, 0))
-                  / nullif(coalesce(raw.timed, 0) + coalesce(packed.timed, 0), 0) AS p97,
-                (coalesce(raw.p99 * raw.timed, 0) + coalesce(packed.p99_weighted, 0))
-                  / nullif(coalesce(raw.timed, 0) + coalesce(packed.timed, 0), 0) AS p99,
-                (coalesce(raw.recent_sum, 0) + coalesce(packed.recent_sum, 0))::double precision
+                CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p95
+                     ELSE (coalesce(raw.p95 * raw.timed, 0) + packed.p95_weighted)
+                          / (coalesce(raw.timed, 0) + packed.timed) END AS p95,
+                CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p97
+                     ELSE (coalesce(raw.p97 * raw.timed, 0) + packed.p97_weighted)
+                          / (coalesce(raw.timed, 0) + packed.timed) END AS p97,
+                CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p99
+                     ELSE (coalesce(raw.p99 * raw.timed, 0) + packed.p99_weighted)
+                          / (coalesce(raw.timed, 0) + packed.timed) END AS p99,
+                (coalesce(raw.recent_sum, 0) + coalesce(packed.recent_sum, 0))::numeric
                   / nullif(coalesce(raw.recent_timed, 0) + coalesce(packed.recent_timed, 0), 0) AS rolling1h
          FROM raw FULL JOIN packed ON packed.check_id = raw.check_id
        )

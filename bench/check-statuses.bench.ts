@@ -107,14 +107,21 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     }
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const indexStarted = performance.now();
-    await pool.query('ALTER TABLE check_statuses_recent ADD CONSTRAINT check_statuses_recent_pkey PRIMARY KEY (check_id, time)');
+    await pool.query(
+      'ALTER TABLE check_statuses_recent ADD CONSTRAINT check_statuses_recent_pkey PRIMARY KEY (check_id, time)',
+    );
     await pool.query('CREATE INDEX bench_old_time_brin_idx ON check_statuses_recent USING brin (time)');
     const indexSeconds = (performance.now() - indexStarted) / 1000;
     await pool.query('VACUUM ANALYZE check_statuses_recent');
     await pool.query('VACUUM ANALYZE checks');
 
     // The layout before 0070: this very table, one row per status, primary key and BRIN on time.
-    const { rows: oldSizeRows } = await pool.query<{ rows: string; total: string; heap: string; pkey: string }>(
+    const { rows: oldSizeRows } = await pool.query<{
+      rows: string;
+      total: string;
+      heap: string;
+      pkey: string;
+    }>(
       `SELECT (SELECT count(*) FROM check_statuses_recent) AS rows,
               pg_total_relation_size('check_statuses_recent') AS total,
               pg_table_size('check_statuses_recent') AS heap,
@@ -174,7 +181,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
                pg_table_size('check_status_blocks') - pg_relation_size('check_status_blocks') AS blocks_toast,
                pg_indexes_size('check_status_blocks') AS blocks_indexes`);
     const size = Object.fromEntries(Object.entries(sizeRows[0]).map(([key, value]) => [key, Number(value)]));
-    if (size.statuses !== rows) throw new Error(`check_statuses shows ${size.statuses} statuses, ${rows} were loaded`);
+    if (size.statuses !== rows)
+      throw new Error(`check_statuses shows ${size.statuses} statuses, ${rows} were loaded`);
     const storageTotal = size.recent_total + size.blocks_heap + size.blocks_toast + size.blocks_indexes;
     const bytesPerStatus = storageTotal / rows;
     ctx.log(

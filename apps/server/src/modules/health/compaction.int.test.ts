@@ -112,7 +112,7 @@ describe('check status compaction', () => {
     expect(await statusesOf(check.id)).toEqual(before);
 
     const { rows: blocks } = await db.pool.query(
-      `SELECT times, durations, statuses, messages, errors, details, passed_sums, duration_sums, timed_sums,
+      `SELECT times, durations, statuses, messages, errors, details, passed_sums, duration_sums, timed,
               total, passed, duration_sum, first_time, last_time
        FROM check_status_blocks WHERE check_id = $1 ORDER BY day`,
       [check.id],
@@ -129,7 +129,7 @@ describe('check status compaction', () => {
     const again = await compactCheckStatuses(db.pool, { now });
     expect(again).toEqual({ statuses: 0, blocks: 0, days: 0 });
     const { rows: unchanged } = await db.pool.query(
-      `SELECT times, durations, statuses, messages, errors, details, passed_sums, duration_sums, timed_sums,
+      `SELECT times, durations, statuses, messages, errors, details, passed_sums, duration_sums, timed,
               total, passed, duration_sum, first_time, last_time
        FROM check_status_blocks WHERE check_id = $1 ORDER BY day`,
       [check.id],
@@ -148,7 +148,11 @@ describe('check status compaction', () => {
     expect(await tiers(check.id)).toEqual({ recent: 0, blocks: 1, packed: 3 });
 
     // Late: one between packed ones, one before them all, one re-recording the 3 o'clock run.
-    await createCheckStatus(db.pool, check.id, { time: new Date(day + 2 * HOUR), duration: 2, status: false });
+    await createCheckStatus(db.pool, check.id, {
+      time: new Date(day + 2 * HOUR),
+      duration: 2,
+      status: false,
+    });
     await createCheckStatus(db.pool, check.id, { time: new Date(day), duration: 0 });
     await insertStatus(check.id, {
       time: new Date(day + 3 * HOUR),
@@ -189,7 +193,9 @@ describe('check status compaction', () => {
     const start = now.getTime() - 3 * DAY;
     const writes: Promise<void>[] = [];
     for (let i = 0; i < 200; i += 1) {
-      writes.push(createCheckStatus(db.pool, check.id, { time: new Date(start + i * 17 * MINUTE), duration: i }));
+      writes.push(
+        createCheckStatus(db.pool, check.id, { time: new Date(start + i * 17 * MINUTE), duration: i }),
+      );
     }
     await Promise.all(writes.slice(0, 100));
     const runs = await Promise.all([
@@ -292,7 +298,12 @@ describe('check status compaction', () => {
     }
 
     // The graph and the statuses list read both tiers the same way.
-    const graphQuery = { checkId: checkIds[0], start: new Date(now.getTime() - 30 * HOUR), end: now, count: 300 };
+    const graphQuery = {
+      checkId: checkIds[0],
+      start: new Date(now.getTime() - 30 * HOUR),
+      end: now,
+      count: 300,
+    };
     const graph = await service.graph(graphQuery);
     expect(graph?.status.reduce((sum, point) => sum + point.passed + point.failed, 0)).toBe(
       rawStatuses[0].filter((status) => status.time >= graphQuery.start && status.time <= now).length,
@@ -309,5 +320,27 @@ describe('check status compaction', () => {
         .map((status) => status.time.toISOString())
         .reverse(),
     );
+  });
+
+  it('percentile_of_sorted() gives what percentile_cont gives', async () => {
+    const { rows } = await db.pool.query<{
+      n: number;
+      fraction: number;
+      cont: number | null;
+      sorted: number | null;
+    }>(
+      `WITH samples AS (
+         SELECT n, array_agg((hashtext(n || '/' || i) & 1023) ORDER BY (hashtext(n || '/' || i) & 1023)) AS values
+         FROM generate_series(0, 40) AS n, generate_series(1, n) AS i
+         GROUP BY n
+         UNION ALL SELECT 0, '{}'::integer[]
+       )
+       SELECT n, f AS fraction,
+              (SELECT percentile_cont(f) WITHIN GROUP (ORDER BY v) FROM unnest(values) AS v) AS cont,
+              percentile_of_sorted(values, f) AS sorted
+       FROM samples, unnest(ARRAY[0, 0.5, 0.95, 0.97, 0.99, 1]::double precision[]) AS f`,
+    );
+    expect(rows.length).toBeGreaterThan(200);
+    for (const row of rows) expect(row.sorted, `n=${row.n} f=${row.fraction}`).toBe(row.cont);
   });
 });

@@ -56,18 +56,17 @@ merged AS (
 running AS (
   SELECT merged.*,
          sum(status::integer) OVER w AS passed_sum,
-         coalesce(sum(duration) OVER w, 0) AS duration_sum,
-         count(duration) OVER w AS timed_sum
+         coalesce(sum(duration) OVER w, 0) AS duration_sum
   FROM merged
   WINDOW w AS (PARTITION BY check_id ORDER BY time ROWS UNBOUNDED PRECEDING)
 ),
 written AS (
   INSERT INTO check_status_blocks AS b (
-    check_id, day, first_time, last_time, duration_sum, total, passed, duration_min, duration_max,
+    check_id, day, first_time, last_time, duration_sum, total, passed, timed, duration_min, duration_max,
     duration_p95, duration_p97, duration_p99, times, durations, statuses, messages, errors, details,
-    passed_sums, duration_sums, timed_sums)
+    passed_sums, duration_sums)
   SELECT check_id, $1::timestamptz, min(time), max(time), sum(duration), count(*),
-         count(*) FILTER (WHERE status), min(duration), max(duration),
+         count(*) FILTER (WHERE status), count(duration), min(duration), max(duration),
          percentile_cont(0.95) WITHIN GROUP (ORDER BY duration),
          percentile_cont(0.97) WITHIN GROUP (ORDER BY duration),
          percentile_cont(0.99) WITHIN GROUP (ORDER BY duration),
@@ -75,19 +74,19 @@ written AS (
          CASE WHEN count(message) > 0 THEN array_agg(message ORDER BY time) END,
          CASE WHEN count(error) > 0 THEN array_agg(error ORDER BY time) END,
          CASE WHEN count(details) > 0 THEN array_agg(details ORDER BY time) END,
-         array_agg(passed_sum::integer ORDER BY time), array_agg(duration_sum::bigint ORDER BY time),
-         array_agg(timed_sum::integer ORDER BY time)
+         array_agg(passed_sum::integer ORDER BY time), array_agg(duration_sum::bigint ORDER BY time)
   FROM running
   GROUP BY check_id
   ON CONFLICT (check_id, day) DO UPDATE
   SET first_time = EXCLUDED.first_time, last_time = EXCLUDED.last_time,
       duration_sum = EXCLUDED.duration_sum, total = EXCLUDED.total, passed = EXCLUDED.passed,
+      timed = EXCLUDED.timed,
       duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
       duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
       duration_p99 = EXCLUDED.duration_p99, times = EXCLUDED.times, durations = EXCLUDED.durations,
       statuses = EXCLUDED.statuses, messages = EXCLUDED.messages, errors = EXCLUDED.errors,
       details = EXCLUDED.details, passed_sums = EXCLUDED.passed_sums,
-      duration_sums = EXCLUDED.duration_sums, timed_sums = EXCLUDED.timed_sums
+      duration_sums = EXCLUDED.duration_sums
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM written)::integer AS blocks`;
@@ -122,7 +121,10 @@ export function compactionCutoff(now: Date, graceMs = DEFAULT_COMPACTION_GRACE_M
  * Concurrent runs queue on an advisory lock; a run that waited finds the work done. Running it
  * again without new statuses changes nothing.
  */
-export async function compactCheckStatuses(pool: Pool, options: CompactionOptions = {}): Promise<CompactionResult> {
+export async function compactCheckStatuses(
+  pool: Pool,
+  options: CompactionOptions = {},
+): Promise<CompactionResult> {
   const cutoff = options.before ?? compactionCutoff(options.now ?? new Date(), options.graceMs);
   const result: CompactionResult = { statuses: 0, blocks: 0, days: 0 };
   for (;;) {
@@ -147,7 +149,10 @@ export async function compactCheckStatuses(pool: Pool, options: CompactionOption
 }
 
 /** Registers the compaction schedule (one execution per tick across processes). */
-export async function registerCompactionSchedule(pool: Pool, jobs: Pick<JobsService, 'schedules'>): Promise<void> {
+export async function registerCompactionSchedule(
+  pool: Pool,
+  jobs: Pick<JobsService, 'schedules'>,
+): Promise<void> {
   await jobs.schedules.register({
     ...CHECK_STATUS_COMPACTION_SCHEDULE,
     handler: async ({ job }) => {

@@ -247,14 +247,13 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
   const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
     const rawFrom = rawStatusesFrom(new Date(), retentionDays);
     const { rows } = await pool.query<SummaryRow>(
-      `WITH raw AS (
+      `WITH raw_sorted AS (
+         -- One sort for all checks (the aggregate reuses the input order) instead of one per
+         -- check and percentile: percentile_of_sorted() is percentile_cont over the array.
          SELECT check_id,
                 count(*) FILTER (WHERE status)::integer AS passed,
                 count(*) FILTER (WHERE NOT status)::integer AS failed,
-                count(duration)::integer AS timed,
-                percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
-                percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
-                percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+                array_agg(duration ORDER BY duration) FILTER (WHERE duration IS NOT NULL) AS sorted,
                 sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_sum,
                 count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed
          FROM check_statuses_recent
@@ -262,44 +261,61 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
          GROUP BY check_id
        ),
+       raw AS (
+         SELECT check_id, passed, failed, recent_sum, recent_timed,
+                coalesce(cardinality(sorted), 0) AS timed,
+                percentile_of_sorted(sorted, 0.95) AS p95,
+                percentile_of_sorted(sorted, 0.97) AS p97,
+                percentile_of_sorted(sorted, 0.99) AS p99
+         FROM raw_sorted
+       ),
        edges AS (
-         SELECT b.*,
-                CASE WHEN b.first_time >= greatest($1::timestamptz, $3::timestamptz) THEN 0
-                     ELSE width_bucket(greatest($1::timestamptz, $3::timestamptz) - interval '1 microsecond', b.times)
-                END AS lo,
-                CASE WHEN b.last_time <= $2::timestamptz THEN b.total ELSE width_bucket($2::timestamptz, b.times) END AS hi,
-                CASE WHEN b.first_time > $2::timestamptz - interval '1 hour' THEN 0
-                     WHEN b.last_time <= $2::timestamptz - interval '1 hour' THEN b.total
-                     ELSE width_bucket($2::timestamptz - interval '1 hour', b.times)
-                END AS lo1h
+         -- lo, hi: how many of the block's statuses are before the range and up to its end;
+         -- r: up to the start of the range's last hour (rolling1h).
+         SELECT b.check_id, b.total, b.passed, b.timed, b.duration_p95, b.duration_p97, b.duration_p99,
+                b.passed_sums, b.duration_sums, b.durations, e.lo, e.hi, greatest(e.lo, e.lo1h) AS r
          FROM check_status_blocks b
+         CROSS JOIN LATERAL (
+           SELECT CASE WHEN b.first_time >= greatest($1::timestamptz, $3::timestamptz) THEN 0
+                       ELSE width_bucket(greatest($1::timestamptz, $3::timestamptz) - interval '1 microsecond', b.times)
+                  END AS lo,
+                  CASE WHEN b.last_time <= $2::timestamptz THEN b.total
+                       ELSE width_bucket($2::timestamptz, b.times) END AS hi,
+                  CASE WHEN b.first_time > $2::timestamptz - interval '1 hour' THEN 0
+                       WHEN b.last_time <= $2::timestamptz - interval '1 hour' THEN b.total
+                       ELSE width_bucket($2::timestamptz - interval '1 hour', b.times)
+                  END AS lo1h
+           OFFSET 0
+         ) e
          WHERE b.day >= date_trunc('day', greatest($1::timestamptz, $3::timestamptz) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
            AND b.day <= $2::timestamptz
            AND b.last_time >= greatest($1::timestamptz, $3::timestamptz) AND b.first_time <= $2::timestamptz
            AND ($6::uuid[] IS NULL OR b.check_id = ANY($6))
        ),
-       parts AS (
+       parts AS MATERIALIZED (
+         -- Narrow rows (no arrays) for the aggregate below.
          SELECT check_id, duration_p95, duration_p97, duration_p99,
-                hi - lo AS n,
+                (hi - lo)::double precision AS n,
                 CASE WHEN lo = 0 AND hi = total THEN passed
                      ELSE coalesce(passed_sums[hi], 0) - coalesce(passed_sums[lo], 0) END AS passed,
-                CASE WHEN greatest(lo, lo1h) >= hi THEN 0
-                     ELSE coalesce(duration_sums[hi], 0) - coalesce(duration_sums[greatest(lo, lo1h)], 0) END AS recent_sum,
-                CASE WHEN greatest(lo, lo1h) >= hi THEN 0
-                     ELSE coalesce(timed_sums[hi], 0) - coalesce(timed_sums[greatest(lo, lo1h)], 0) END AS recent_timed
+                CASE WHEN r >= hi THEN 0
+                     ELSE coalesce(duration_sums[hi], 0) - coalesce(duration_sums[r], 0) END AS recent_sum,
+                CASE WHEN r >= hi THEN 0
+                     WHEN timed = total THEN hi - r
+                     ELSE (SELECT count(d) FROM unnest(durations[r + 1:hi]) AS d)::integer END AS recent_timed
          FROM edges
          WHERE hi > lo
        ),
        packed AS (
          SELECT check_id,
                 sum(passed)::integer AS passed,
-                sum(n - passed)::integer AS failed,
+                (sum(n) - sum(passed))::integer AS failed,
                 sum(n) FILTER (WHERE duration_p95 IS NOT NULL) AS timed,
-                sum(duration_p95::double precision * n) FILTER (WHERE duration_p95 IS NOT NULL) AS p95_weighted,
-                sum(duration_p97::double precision * n) FILTER (WHERE duration_p97 IS NOT NULL) AS p97_weighted,
-                sum(duration_p99::double precision * n) FILTER (WHERE duration_p99 IS NOT NULL) AS p99_weighted,
-                sum(recent_sum) AS recent_sum,
-                sum(recent_timed) AS recent_timed
+                sum(duration_p95 * n) FILTER (WHERE duration_p95 IS NOT NULL) AS p95_weighted,
+                sum(duration_p97 * n) FILTER (WHERE duration_p97 IS NOT NULL) AS p97_weighted,
+                sum(duration_p99 * n) FILTER (WHERE duration_p99 IS NOT NULL) AS p99_weighted,
+                sum(recent_sum::double precision) AS recent_sum,
+                sum(recent_timed)::integer AS recent_timed
          FROM parts
          GROUP BY check_id
        ),
@@ -330,7 +346,7 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
                 CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p99
                      ELSE (coalesce(raw.p99 * raw.timed, 0) + packed.p99_weighted)
                           / (coalesce(raw.timed, 0) + packed.timed) END AS p99,
-                (coalesce(raw.recent_sum, 0) + coalesce(packed.recent_sum, 0))::numeric
+                (coalesce(raw.recent_sum, 0) + coalesce(packed.recent_sum, 0)::bigint)::numeric
                   / nullif(coalesce(raw.recent_timed, 0) + coalesce(packed.recent_timed, 0), 0) AS rolling1h
          FROM raw FULL JOIN packed ON packed.check_id = raw.check_id
        )

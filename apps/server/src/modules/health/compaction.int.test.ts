@@ -214,7 +214,8 @@ describe('check status compaction', () => {
 
   it('retention drops whole blocks past the raw retention after rolling them up', async () => {
     const check = await createCheck(db.pool);
-    const old = Date.now() - 40 * DAY;
+    // Both in one UTC day, whatever the time of day now.
+    const old = Math.floor(Date.now() / DAY) * DAY - 40 * DAY + HOUR;
     await createCheckStatus(db.pool, check.id, { time: new Date(old), duration: 50, status: false });
     await createCheckStatus(db.pool, check.id, { time: new Date(old + MINUTE), duration: 70 });
     await createCheckStatus(db.pool, check.id, { time: new Date(Date.now() - 2 * DAY), duration: 9 });

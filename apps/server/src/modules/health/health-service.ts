@@ -140,9 +140,10 @@ interface SummaryRow {
   p95: number | null;
   p97: number | null;
   p99: number | null;
-  last_runtime: Date | null;
-  last_transition_time: Date | null;
-  deleted_at: Date | null;
+  /** ISO 8601 in UTC with milliseconds, as Date.toISOString() writes it (formatted by SQL: 10,000 rows parse faster). */
+  last_runtime: string | null;
+  last_transition_time: string | null;
+  deleted_at: string | null;
 }
 
 /** The first UTC day whose raw statuses are all still kept; older days are read from rollups. */
@@ -151,9 +152,8 @@ export function rawStatusesFrom(now: Date, retentionDays: number): Date {
   return new Date(Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth(), oldest.getUTCDate() + 1));
 }
 
-function iso(value: Date | null): string | null {
-  return value ? value.toISOString() : null;
-}
+/** to_char() format of Date.toISOString() (timestamps are converted to UTC first). */
+const ISO_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export interface HealthServiceOptions extends Omit<CanaryRunnerOptions, 'pool'> {
   pool: Pool;
@@ -358,7 +358,9 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
               round(coalesce(m.p95, rolled.p95))::integer AS p95,
               round(coalesce(m.p97, rolled.p97))::integer AS p97,
               round(coalesce(m.p99, rolled.p99))::integer AS p99,
-              c.last_runtime, c.last_transition_time, c.deleted_at
+              to_char(c.last_runtime AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS last_runtime,
+              to_char(c.last_transition_time AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS last_transition_time,
+              to_char(c.deleted_at AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS deleted_at
        FROM checks c
        JOIN canaries ca ON ca.id = c.canary_id
        LEFT JOIN measured m ON m.check_id = c.id
@@ -396,9 +398,9 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
         status: row.status,
         uptime: { passed: row.passed, failed: row.failed },
         latency,
-        last_runtime: iso(row.last_runtime),
-        last_transition_time: iso(row.last_transition_time),
-        deleted_at: iso(row.deleted_at),
+        last_runtime: row.last_runtime,
+        last_transition_time: row.last_transition_time,
+        deleted_at: row.deleted_at,
       };
     });
   };

@@ -1,14 +1,16 @@
 // Check status storage and the summary over it (issue 6, Prove it 2 and 3): 10,000 checks with
 // BENCH_STATUS_ROWS status rows (default 20 M) spread evenly over the last 30 days, the newest
 // first; loading stops early once BENCH_LOAD_SECONDS (default 480) have passed, and the figures are
-// for the rows actually loaded. Measures bytes per stored status including indexes
-// (pg_total_relation_size / rows; target under 60) and the summary's time
-// (createHealthService().summary(), the query behind /api/canary/api/summary) for the default
-// 1 h range and for 24 h (target p95 under 100 ms).
+// for the rows actually loaded. Rows are loaded one per status into the recent tier (the layout
+// before migration 0070, measured and timed first for a same-run ratio), then the compaction
+// job's code packs every closed hour into blocks (docs/adr/0006-check-status-blocks.md).
+// Measures bytes per stored status including indexes and TOAST of both tiers (target under 60)
+// and the summary's time (createHealthService().summary(), the query behind
+// /api/canary/api/summary) for the default 1 h range and for 24 h (target p95 under 100 ms).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createPool } from '../apps/server/src/platform/db/pool.js';
-import { createHealthService } from '../apps/server/src/modules/health/index.js';
+import { compactCheckStatuses, createHealthService } from '../apps/server/src/modules/health/index.js';
 import { createLogger } from '../apps/server/src/platform/logger.js';
 import type { BenchContext } from './run.js';
 
@@ -18,6 +20,39 @@ const DAYS = 30;
 const TARGET_ROWS = Number(process.env.BENCH_STATUS_ROWS ?? 20_000_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 480);
 const SLOTS_PER_BATCH = 50; // 50 runs of every check = 500,000 rows per INSERT
+
+const RANGES = [
+  ['1h', 1, 20],
+  ['24h', 24, 10],
+] as const;
+
+const round1 = (value: number) => Math.round(value * 10) / 10;
+
+/** The summary's statement before 0070 (statuses part), over one row per status. */
+const OLD_SUMMARY_SQL = `
+  WITH raw AS (
+    SELECT check_id,
+           count(*) FILTER (WHERE status)::integer AS passed,
+           count(*) FILTER (WHERE NOT status)::integer AS failed,
+           percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+           percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+           percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+           avg(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS rolling1h
+    FROM check_statuses_recent
+    WHERE time >= $1::timestamptz AND time <= $2
+    GROUP BY check_id
+  )
+  SELECT c.id, c.name, c.description, c.endpoint, ca.name AS canary_name, c.type,
+         coalesce(c.icon, ca.icon) AS icon, c.namespace, c.labels, c.agent_id, c.status,
+         coalesce(raw.passed, 0) AS passed, coalesce(raw.failed, 0) AS failed,
+         round(raw.rolling1h)::integer AS rolling1h, round(raw.p95)::integer AS p95,
+         round(raw.p97)::integer AS p97, round(raw.p99)::integer AS p99,
+         c.last_runtime, c.last_transition_time, c.deleted_at
+  FROM checks c
+  JOIN canaries ca ON ca.id = c.canary_id
+  LEFT JOIN raw ON raw.check_id = c.id
+  WHERE c.deleted_at IS NULL OR c.deleted_at >= $1
+  ORDER BY ca.name, c.name, c.id`;
 
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -42,17 +77,18 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     // Every check runs once per `spacing`; run k of check i is at now - k*spacing - offset(i).
     const slots = Math.max(1, Math.floor(TARGET_ROWS / CHECKS));
     const spacingSeconds = (DAYS * 86_400) / slots;
-    // Loading is faster without the indexes; they are built afterwards (a freshly built index is
-    // denser than one grown row by row, which the report says).
-    await pool.query('ALTER TABLE check_statuses DROP CONSTRAINT check_statuses_pkey');
-    await pool.query('DROP INDEX check_statuses_time_brin_idx');
+    // Rows are written to the recent tier exactly as the recorder writes them (one row per
+    // result). Loading is faster without the indexes; the old layout's are built afterwards to
+    // measure it (a freshly built index is denser than one grown row by row, which the report says).
+    await pool.query('ALTER TABLE check_statuses_recent DROP CONSTRAINT check_statuses_recent_pkey');
+    await pool.query('DROP INDEX check_statuses_recent_time_idx');
     const loadStarted = performance.now();
     let loadedSlots = 0;
     while (loadedSlots < slots && (performance.now() - loadStarted) / 1000 < LOAD_SECONDS) {
       const last = Math.min(slots, loadedSlots + SLOTS_PER_BATCH) - 1;
       // One failing run in 20, with an error text, like a real mix; passing runs keep no message.
       await pool.query(
-        `INSERT INTO check_statuses (check_id, time, duration, status, error)
+        `INSERT INTO check_statuses_recent (check_id, time, duration, status, error)
          SELECT c.id,
                 date_trunc('second', now()) - (k * $3::double precision + c.n * $3::double precision / $4) * interval '1 second',
                 20 + (hashtext(c.n::text || '/' || k) & 255),
@@ -71,31 +107,87 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     }
     const loadSeconds = (performance.now() - loadStarted) / 1000;
     const indexStarted = performance.now();
-    await pool.query('ALTER TABLE check_statuses ADD PRIMARY KEY (check_id, time)');
-    await pool.query('CREATE INDEX check_statuses_time_brin_idx ON check_statuses USING brin (time)');
+    await pool.query(
+      'ALTER TABLE check_statuses_recent ADD CONSTRAINT check_statuses_recent_pkey PRIMARY KEY (check_id, time)',
+    );
+    await pool.query('CREATE INDEX bench_old_time_brin_idx ON check_statuses_recent USING brin (time)');
     const indexSeconds = (performance.now() - indexStarted) / 1000;
-    await pool.query('VACUUM ANALYZE check_statuses');
+    await pool.query('VACUUM ANALYZE check_statuses_recent');
     await pool.query('VACUUM ANALYZE checks');
 
-    const { rows: sizeRows } = await pool.query<{
+    // The layout before 0070: this very table, one row per status, primary key and BRIN on time.
+    const { rows: oldSizeRows } = await pool.query<{
       rows: string;
       total: string;
       heap: string;
       pkey: string;
-      brin: string;
-    }>(`SELECT (SELECT count(*) FROM check_statuses) AS rows,
-               pg_total_relation_size('check_statuses') AS total,
-               pg_table_size('check_statuses') AS heap,
-               pg_relation_size('check_statuses_pkey') AS pkey,
-               pg_relation_size('check_statuses_time_brin_idx') AS brin`);
-    const rows = Number(sizeRows[0].rows);
-    const bytesPerStatus = Number(sizeRows[0].total) / rows;
-    ctx.log(
-      `${rows.toLocaleString('en')} rows loaded in ${Math.round(loadSeconds)} s, indexes ${Math.round(indexSeconds)} s`,
+    }>(
+      `SELECT (SELECT count(*) FROM check_statuses_recent) AS rows,
+              pg_total_relation_size('check_statuses_recent') AS total,
+              pg_table_size('check_statuses_recent') AS heap,
+              pg_relation_size('check_statuses_recent_pkey') AS pkey`,
     );
+    const rows = Number(oldSizeRows[0].rows);
+    const oldLayout = {
+      bytesPerStatus: round1(Number(oldSizeRows[0].total) / rows),
+      heapBytesPerStatus: round1(Number(oldSizeRows[0].heap) / rows),
+      primaryKeyBytesPerStatus: round1(Number(oldSizeRows[0].pkey) / rows),
+      summary: {} as Record<string, unknown>,
+    };
     ctx.log(
-      `bytes per status: ${bytesPerStatus.toFixed(1)} total (heap ${(Number(sizeRows[0].heap) / rows).toFixed(1)}, ` +
-        `primary key ${(Number(sizeRows[0].pkey) / rows).toFixed(1)}, brin ${(Number(sizeRows[0].brin) / rows).toFixed(3)}); target < 60`,
+      `${rows.toLocaleString('en')} rows loaded in ${Math.round(loadSeconds)} s, indexes ${Math.round(indexSeconds)} s; ` +
+        `old layout ${oldLayout.bytesPerStatus} bytes per status (heap ${oldLayout.heapBytesPerStatus}, primary key ${oldLayout.primaryKeyBytesPerStatus})`,
+    );
+    for (const [label, hours, iterations] of RANGES) {
+      const times: number[] = [];
+      for (let i = 0; i < iterations + 2; i += 1) {
+        const end = new Date();
+        const started = performance.now();
+        await pool.query(OLD_SUMMARY_SQL, [new Date(end.getTime() - hours * 3_600_000), end]);
+        if (i >= 2) times.push(performance.now() - started);
+      }
+      oldLayout.summary[label] = { p50Ms: percentile(times, 50), p95Ms: percentile(times, 95) };
+      ctx.log(`old layout summary ${label}: ${JSON.stringify(oldLayout.summary[label])}`);
+    }
+
+    // Back to the schema 0070 defines, then the compaction job's own code over everything whose
+    // hour has closed, one UTC day per transaction, as after an upgrade or an outage.
+    await pool.query('DROP INDEX bench_old_time_brin_idx');
+    await pool.query('CREATE INDEX check_statuses_recent_time_idx ON check_statuses_recent (time)');
+    const compactStarted = performance.now();
+    const compacted = await compactCheckStatuses(pool);
+    const compactSeconds = (performance.now() - compactStarted) / 1000;
+    ctx.log(
+      `compaction: ${compacted.statuses.toLocaleString('en')} statuses into ${compacted.blocks.toLocaleString('en')} blocks over ${compacted.days} days in ${Math.round(compactSeconds)} s`,
+    );
+    // Space the deleted rows held is reused by the next hours' results; measure what is live.
+    await pool.query('VACUUM FULL check_statuses_recent');
+    await pool.query('VACUUM ANALYZE check_statuses_recent');
+    await pool.query('VACUUM ANALYZE check_status_blocks');
+
+    const { rows: sizeRows } = await pool.query<{
+      statuses: string;
+      recent: string;
+      recent_total: string;
+      blocks: string;
+      blocks_heap: string;
+      blocks_toast: string;
+      blocks_indexes: string;
+    }>(`SELECT (SELECT count(*) FROM check_statuses) AS statuses,
+               (SELECT count(*) FROM check_statuses_recent) AS recent,
+               pg_total_relation_size('check_statuses_recent') AS recent_total,
+               (SELECT count(*) FROM check_status_blocks) AS blocks,
+               pg_relation_size('check_status_blocks') AS blocks_heap,
+               pg_table_size('check_status_blocks') - pg_relation_size('check_status_blocks') AS blocks_toast,
+               pg_indexes_size('check_status_blocks') AS blocks_indexes`);
+    const size = Object.fromEntries(Object.entries(sizeRows[0]).map(([key, value]) => [key, Number(value)]));
+    if (size.statuses !== rows)
+      throw new Error(`check_statuses shows ${size.statuses} statuses, ${rows} were loaded`);
+    const storageTotal = size.recent_total + size.blocks_heap + size.blocks_toast + size.blocks_indexes;
+    const bytesPerStatus = storageTotal / rows;
+    ctx.log(
+      `bytes per status: ${bytesPerStatus.toFixed(1)} (blocks heap ${(size.blocks_heap / rows).toFixed(1)}, toast ${(size.blocks_toast / rows).toFixed(2)}, ` +
+        `indexes ${(size.blocks_indexes / rows).toFixed(2)}, recent tier ${(size.recent_total / rows).toFixed(2)} for ${size.recent} rows); target < 60`,
     );
 
     // The service runs on a pool that remembers its last query, so the same SQL can be explained.
@@ -113,10 +205,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     const jobs = { startJob: () => Promise.reject(new Error('unused')) };
     const service = createHealthService({ pool: spy, logger: createLogger('warn'), jobs });
     const summaries: Record<string, unknown> = {};
-    for (const [label, hours, iterations] of [
-      ['1h', 1, 20],
-      ['24h', 24, 10],
-    ] as const) {
+    for (const [label, hours, iterations] of RANGES) {
       const times: number[] = [];
       const cpuTimes: number[] = [];
       let returned = 0;
@@ -147,7 +236,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         if (i === 0 && process.env.BENCH_EXPLAIN) ctx.log(lines.join('\n   '));
       }
       const { rows: inRange } = await pool.query<{ count: string }>(
-        `SELECT count(*) FROM check_statuses WHERE time >= now() - $1::integer * interval '1 hour'`,
+        `SELECT count(*) FROM check_statuses_between(now() - $1::integer * interval '1 hour', now())`,
         [hours],
       );
       summaries[label] = {
@@ -162,7 +251,6 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       };
       ctx.log(`summary ${label}: ${JSON.stringify(summaries[label])}`);
     }
-    const [load1] = os.loadavg();
     return {
       checks: CHECKS,
       targetRows: TARGET_ROWS,
@@ -170,15 +258,33 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       runEverySeconds: Math.round(spacingSeconds),
       loadSeconds: Math.round(loadSeconds),
       indexBuildSeconds: Math.round(indexSeconds),
+      compaction: { ...compacted, seconds: Math.round(compactSeconds) },
       storage: {
-        bytesPerStatus: Math.round(bytesPerStatus * 10) / 10,
-        heapBytesPerStatus: Math.round((Number(sizeRows[0].heap) / rows) * 10) / 10,
-        primaryKeyBytesPerStatus: Math.round((Number(sizeRows[0].pkey) / rows) * 10) / 10,
-        brinBytesPerStatus: Math.round((Number(sizeRows[0].brin) / rows) * 1000) / 1000,
+        bytesPerStatus: round1(bytesPerStatus),
+        blockHeapBytesPerStatus: round1(size.blocks_heap / rows),
+        blockToastBytesPerStatus: Math.round((size.blocks_toast / rows) * 100) / 100,
+        blockIndexBytesPerStatus: Math.round((size.blocks_indexes / rows) * 100) / 100,
+        recentTierBytesPerStatus: Math.round((size.recent_total / rows) * 100) / 100,
+        recentRows: size.recent,
+        blocks: size.blocks,
         targetBytesPerStatus: 60,
       },
       summary: { ...summaries, targetP95Ms: 100 },
-      machineLoadAverage1m: Math.round(load1 * 10) / 10,
+      oldLayout,
+      ratios: {
+        bytesPerStatus: Math.round((oldLayout.bytesPerStatus / bytesPerStatus) * 10) / 10,
+        ...Object.fromEntries(
+          RANGES.map(([label]) => [
+            `summaryP95_${label}`,
+            Math.round(
+              ((oldLayout.summary[label] as { p95Ms: number }).p95Ms /
+                (summaries[label] as { p95Ms: number }).p95Ms) *
+                10,
+            ) / 10,
+          ]),
+        ),
+      },
+      machineLoadAverage1m: Math.round(os.loadavg()[0] * 10) / 10,
     };
   } finally {
     await pool.end();

@@ -29,8 +29,8 @@ function clip(value: string): string | null {
 }
 
 /**
- * Writes one result in its own transaction: the check_statuses row (time = when the run
- * started), the check's current status and run times, and, when the status changed from a
+ * Writes one result in its own transaction: the status row in the recent tier of check_statuses
+ * (time = when the run started; compaction packs it into a block once its hour has closed), the check's current status and run times, and, when the status changed from a
  * known different one, check.passed or check.failed in the event queue: the event exists if and
  * only if the status row does.
  */
@@ -51,7 +51,7 @@ async function recordInTransaction(
   const previous = rows[0].status;
   const duration = Math.max(0, Math.round(result.duration));
   await client.query(
-    `INSERT INTO check_statuses (check_id, time, duration, status, message, error, details)
+    `INSERT INTO check_statuses_recent (check_id, time, duration, status, message, error, details)
      VALUES ($1, $2, $3, $4, $5, $6, $7)
      ON CONFLICT (check_id, time) DO UPDATE
      SET duration = EXCLUDED.duration, status = EXCLUDED.status, message = EXCLUDED.message,

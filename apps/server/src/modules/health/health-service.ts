@@ -140,9 +140,10 @@ interface SummaryRow {
   p95: number | null;
   p97: number | null;
   p99: number | null;
-  last_runtime: Date | null;
-  last_transition_time: Date | null;
-  deleted_at: Date | null;
+  /** ISO 8601 in UTC with milliseconds, as Date.toISOString() writes it (formatted by SQL: 10,000 rows parse faster). */
+  last_runtime: string | null;
+  last_transition_time: string | null;
+  deleted_at: string | null;
 }
 
 /** The first UTC day whose raw statuses are all still kept; older days are read from rollups. */
@@ -151,9 +152,8 @@ export function rawStatusesFrom(now: Date, retentionDays: number): Date {
   return new Date(Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth(), oldest.getUTCDate() + 1));
 }
 
-function iso(value: Date | null): string | null {
-  return value ? value.toISOString() : null;
-}
+/** to_char() format of Date.toISOString() (timestamps are converted to UTC first). */
+const ISO_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export interface HealthServiceOptions extends Omit<CanaryRunnerOptions, 'pool'> {
   pool: Pool;
@@ -233,25 +233,90 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
   const retentionDays = options.retentionDays ?? checkStatusRetentionDays();
 
   /**
-   * Uptime counts come from raw statuses inside their retention and from daily rollups before
-   * it. Percentiles are exact over the raw part; a range wholly before it uses the daily
-   * buckets' percentiles weighted by their counts. rolling1h is the mean duration of the last
-   * hour of the range.
+   * Uptime counts are exact over the range: statuses of the recent tier are counted one by one,
+   * packed blocks (one per check per UTC day) by their totals when the range covers them whole
+   * and by their running totals (width_bucket over the block's times, two subscripts) when an
+   * edge of the range falls inside one. Before the raw retention, daily rollups are counted.
+   * rolling1h (mean duration of the range's last hour) is exact the same way.
+   *
+   * Percentiles are exact over recent statuses; a block contributes its own day's percentiles,
+   * weighted by how many of its statuses fall in the range; the two parts are combined weighted
+   * by count. A range wholly before the raw retention uses the daily rollups' percentiles
+   * weighted by their counts.
    */
   const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
     const rawFrom = rawStatusesFrom(new Date(), retentionDays);
     const { rows } = await pool.query<SummaryRow>(
-      `WITH raw AS (
+      `WITH raw_sorted AS (
+         -- One sort for all checks (the aggregate reuses the input order) instead of one per
+         -- check and percentile: percentile_of_sorted() is percentile_cont over the array.
          SELECT check_id,
                 count(*) FILTER (WHERE status)::integer AS passed,
                 count(*) FILTER (WHERE NOT status)::integer AS failed,
-                percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
-                percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
-                percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
-                avg(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS rolling1h
-         FROM check_statuses
+                array_agg(duration ORDER BY duration) FILTER (WHERE duration IS NOT NULL) AS sorted,
+                sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_sum,
+                count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed
+         FROM check_statuses_recent
          WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
+         GROUP BY check_id
+       ),
+       raw AS (
+         SELECT check_id, passed, failed, recent_sum, recent_timed,
+                coalesce(cardinality(sorted), 0) AS timed,
+                percentile_of_sorted(sorted, 0.95) AS p95,
+                percentile_of_sorted(sorted, 0.97) AS p97,
+                percentile_of_sorted(sorted, 0.99) AS p99
+         FROM raw_sorted
+       ),
+       edges AS (
+         -- lo, hi: how many of the block's statuses are before the range and up to its end;
+         -- r: up to the start of the range's last hour (rolling1h).
+         SELECT b.check_id, b.total, b.passed, b.timed, b.duration_p95, b.duration_p97, b.duration_p99,
+                b.passed_sums, b.duration_sums, b.durations, e.lo, e.hi, greatest(e.lo, e.lo1h) AS r
+         FROM check_status_blocks b
+         CROSS JOIN LATERAL (
+           SELECT CASE WHEN b.first_time >= greatest($1::timestamptz, $3::timestamptz) THEN 0
+                       ELSE width_bucket(greatest($1::timestamptz, $3::timestamptz) - interval '1 microsecond', b.times)
+                  END AS lo,
+                  CASE WHEN b.last_time <= $2::timestamptz THEN b.total
+                       ELSE width_bucket($2::timestamptz, b.times) END AS hi,
+                  CASE WHEN b.first_time > $2::timestamptz - interval '1 hour' THEN 0
+                       WHEN b.last_time <= $2::timestamptz - interval '1 hour' THEN b.total
+                       ELSE width_bucket($2::timestamptz - interval '1 hour', b.times)
+                  END AS lo1h
+           OFFSET 0
+         ) e
+         WHERE b.day >= date_trunc('day', greatest($1::timestamptz, $3::timestamptz) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+           AND b.day <= $2::timestamptz
+           AND b.last_time >= greatest($1::timestamptz, $3::timestamptz) AND b.first_time <= $2::timestamptz
+           AND ($6::uuid[] IS NULL OR b.check_id = ANY($6))
+       ),
+       parts AS MATERIALIZED (
+         -- Narrow rows (no arrays) for the aggregate below.
+         SELECT check_id, duration_p95, duration_p97, duration_p99,
+                (hi - lo)::double precision AS n,
+                CASE WHEN lo = 0 AND hi = total THEN passed
+                     ELSE coalesce(passed_sums[hi], 0) - coalesce(passed_sums[lo], 0) END AS passed,
+                CASE WHEN r >= hi THEN 0
+                     ELSE coalesce(duration_sums[hi], 0) - coalesce(duration_sums[r], 0) END AS recent_sum,
+                CASE WHEN r >= hi THEN 0
+                     WHEN timed = total THEN hi - r
+                     ELSE (SELECT count(d) FROM unnest(durations[r + 1:hi]) AS d)::integer END AS recent_timed
+         FROM edges
+         WHERE hi > lo
+       ),
+       packed AS (
+         SELECT check_id,
+                sum(passed)::integer AS passed,
+                (sum(n) - sum(passed))::integer AS failed,
+                sum(n) FILTER (WHERE duration_p95 IS NOT NULL) AS timed,
+                sum(duration_p95 * n) FILTER (WHERE duration_p95 IS NOT NULL) AS p95_weighted,
+                sum(duration_p97 * n) FILTER (WHERE duration_p97 IS NOT NULL) AS p97_weighted,
+                sum(duration_p99 * n) FILTER (WHERE duration_p99 IS NOT NULL) AS p99_weighted,
+                sum(recent_sum::double precision) AS recent_sum,
+                sum(recent_timed)::integer AS recent_timed
+         FROM parts
          GROUP BY check_id
        ),
        rolled AS (
@@ -267,19 +332,38 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
            AND created_at < least($3::timestamptz, $2::timestamptz)
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
          GROUP BY check_id
+       ),
+       measured AS (
+         SELECT coalesce(raw.check_id, packed.check_id) AS check_id,
+                coalesce(raw.passed, 0) + coalesce(packed.passed, 0) AS passed,
+                coalesce(raw.failed, 0) + coalesce(packed.failed, 0) AS failed,
+                CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p95
+                     ELSE (coalesce(raw.p95 * raw.timed, 0) + packed.p95_weighted)
+                          / (coalesce(raw.timed, 0) + packed.timed) END AS p95,
+                CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p97
+                     ELSE (coalesce(raw.p97 * raw.timed, 0) + packed.p97_weighted)
+                          / (coalesce(raw.timed, 0) + packed.timed) END AS p97,
+                CASE WHEN coalesce(packed.timed, 0) = 0 THEN raw.p99
+                     ELSE (coalesce(raw.p99 * raw.timed, 0) + packed.p99_weighted)
+                          / (coalesce(raw.timed, 0) + packed.timed) END AS p99,
+                (coalesce(raw.recent_sum, 0) + coalesce(packed.recent_sum, 0)::bigint)::numeric
+                  / nullif(coalesce(raw.recent_timed, 0) + coalesce(packed.recent_timed, 0), 0) AS rolling1h
+         FROM raw FULL JOIN packed ON packed.check_id = raw.check_id
        )
        SELECT c.id, c.name, c.description, c.endpoint, ca.name AS canary_name, c.type,
               coalesce(c.icon, ca.icon) AS icon, c.namespace, c.labels, c.agent_id, c.status,
-              coalesce(raw.passed, 0) + coalesce(rolled.passed, 0) AS passed,
-              coalesce(raw.failed, 0) + coalesce(rolled.failed, 0) AS failed,
-              round(raw.rolling1h)::integer AS rolling1h,
-              round(coalesce(raw.p95, rolled.p95))::integer AS p95,
-              round(coalesce(raw.p97, rolled.p97))::integer AS p97,
-              round(coalesce(raw.p99, rolled.p99))::integer AS p99,
-              c.last_runtime, c.last_transition_time, c.deleted_at
+              coalesce(m.passed, 0) + coalesce(rolled.passed, 0) AS passed,
+              coalesce(m.failed, 0) + coalesce(rolled.failed, 0) AS failed,
+              round(m.rolling1h)::integer AS rolling1h,
+              round(coalesce(m.p95, rolled.p95))::integer AS p95,
+              round(coalesce(m.p97, rolled.p97))::integer AS p97,
+              round(coalesce(m.p99, rolled.p99))::integer AS p99,
+              to_char(c.last_runtime AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS last_runtime,
+              to_char(c.last_transition_time AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS last_transition_time,
+              to_char(c.deleted_at AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS deleted_at
        FROM checks c
        JOIN canaries ca ON ca.id = c.canary_id
-       LEFT JOIN raw ON raw.check_id = c.id
+       LEFT JOIN measured m ON m.check_id = c.id
        LEFT JOIN rolled ON rolled.check_id = c.id
        WHERE (c.deleted_at IS NULL OR c.deleted_at >= $4)
          AND ($5::jsonb IS NULL OR c.labels @> $5::jsonb)
@@ -314,9 +398,9 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
         status: row.status,
         uptime: { passed: row.passed, failed: row.failed },
         latency,
-        last_runtime: iso(row.last_runtime),
-        last_transition_time: iso(row.last_transition_time),
-        deleted_at: iso(row.deleted_at),
+        last_runtime: row.last_runtime,
+        last_transition_time: row.last_transition_time,
+        deleted_at: row.deleted_at,
       };
     });
   };
@@ -333,8 +417,8 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
       error: string | null;
     }>(
       `SELECT check_id, time, duration, status, message, error
-       FROM check_statuses
-       WHERE check_id = ANY($1::uuid[]) AND time >= $2 AND time <= $3
+       FROM check_statuses_between($2, $3)
+       WHERE check_id = ANY($1::uuid[])
        ORDER BY check_id, time DESC`,
       [checks.map((check) => check.id), query.start, query.end],
     );
@@ -376,8 +460,8 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
       `WITH runs AS (
          SELECT time, 1 AS total, status::int AS passed, (NOT status)::int AS failed,
                 duration::bigint AS duration_sum, (duration IS NOT NULL)::int AS timed
-         FROM check_statuses
-         WHERE check_id = $1 AND time >= greatest($2::timestamptz, $5::timestamptz) AND time <= $3
+         FROM check_statuses_between(greatest($2::timestamptz, $5::timestamptz), $3::timestamptz)
+         WHERE check_id = $1
          UNION ALL
          SELECT created_at, total, passed, failed, duration_sum, total
          FROM check_statuses_1h

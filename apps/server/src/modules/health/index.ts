@@ -8,6 +8,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { CanaryRunnerOptions } from './canary-runner.js';
 import { createCanaryScheduler, type CanarySchedulerOptions } from './canary-scheduler.js';
 import { checkStatusRetentionDays, registerRollupSchedules } from './rollups.js';
+import { registerCompactionSchedule } from './compaction.js';
 
 export { healthRoutes, type HealthRoutesOptions } from './routes.js';
 export { WEBHOOK_BODY_LIMIT, webhookRoutes, type WebhookRoutesOptions } from './webhook-routes.js';
@@ -66,6 +67,13 @@ export {
   rollupCheckStatuses,
   rollupRange,
 } from './rollups.js';
+export {
+  CHECK_STATUS_COMPACTION_SCHEDULE,
+  compactCheckStatuses,
+  compactionCutoff,
+  type CompactionOptions,
+  type CompactionResult,
+} from './compaction.js';
 
 export interface HealthWorkersOptions {
   pool: Pool;
@@ -89,12 +97,13 @@ export interface HealthWorkers {
 
 /**
  * Registers the canary schedules (one per live canary, kept in step with the canaries table by
- * polling), the rollup and the retention schedules. Call before or after jobs.start().
+ * polling), the compaction, rollup and retention schedules. Call before or after jobs.start().
  */
 export async function startHealthWorkers(options: HealthWorkersOptions): Promise<HealthWorkers> {
   const retentionDays = options.retentionDays ?? checkStatusRetentionDays();
   const logger = options.logger.child({ component: 'health' });
   await registerRollupSchedules(options.pool, options.jobs, retentionDays);
+  await registerCompactionSchedule(options.pool, options.jobs);
   const schedulerOptions: CanarySchedulerOptions = {
     ...options.runner,
     pool: options.pool,

@@ -106,7 +106,9 @@ describe('rollups', () => {
 
   it('deletes raw statuses past retention after rolling them up, and the summary still counts them', async () => {
     const check = await createCheck(db.pool);
-    const old = new Date(Date.now() - 40 * 24 * HOUR);
+    // Both old statuses in one UTC day, whatever the time of day now (one minute apart, they
+    // could straddle midnight).
+    const old = new Date(Math.floor(Date.now() / (24 * HOUR)) * 24 * HOUR - 40 * 24 * HOUR + HOUR);
     await createCheckStatus(db.pool, check.id, { time: old, duration: 50, status: false });
     await createCheckStatus(db.pool, check.id, { time: new Date(old.getTime() + 60_000), duration: 70 });
     await createCheckStatus(db.pool, check.id, { time: new Date(Date.now() - 60_000), duration: 5 });

@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
 
-/** Raw check_statuses rows are kept this many days unless CHECK_STATUS_RETENTION_DAYS says otherwise. */
+/** Raw statuses (check_statuses, both tiers) are kept this many days unless CHECK_STATUS_RETENTION_DAYS says otherwise. */
 export const DEFAULT_CHECK_STATUS_RETENTION_DAYS = 30;
 /** Hourly rollups outlive raw statuses; daily rollups are kept. */
 export const HOURLY_ROLLUP_RETENTION_DAYS = 180;
@@ -11,6 +11,13 @@ export const CHECK_STATUS_RETENTION_SCHEDULE = {
   name: 'check_statuses_retention',
   schedule: '@every 1h',
 } as const;
+
+/**
+ * The oldest status kept, or a lower bound of it: the recent tier's oldest row, or the start of
+ * the oldest block's day (both read from an index).
+ */
+const OLDEST_STATUS_SQL = `least((SELECT min(time) FROM check_statuses_recent),
+                                 (SELECT min(day) FROM check_status_blocks))`;
 
 export type RollupGranularity = '1h' | '1d';
 
@@ -56,9 +63,9 @@ export async function rollupRange(
             round(percentile_cont(0.95) WITHIN GROUP (ORDER BY duration))::integer,
             round(percentile_cont(0.97) WITHIN GROUP (ORDER BY duration))::integer,
             round(percentile_cont(0.99) WITHIN GROUP (ORDER BY duration))::integer
-     FROM check_statuses
-     WHERE time >= date_trunc('${unit}', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
-       AND time < $2::timestamptz
+     FROM check_statuses_between(
+            date_trunc('${unit}', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', $2::timestamptz)
+     WHERE time < $2::timestamptz
      GROUP BY check_id, bucket
      ON CONFLICT (check_id, created_at) DO UPDATE
      SET total = EXCLUDED.total, passed = EXCLUDED.passed, failed = EXCLUDED.failed,
@@ -83,8 +90,7 @@ export async function rollupCheckStatuses(
 ): Promise<number> {
   const { table, step } = BUCKETS[granularity];
   const { rows } = await pool.query<{ from: Date | null }>(
-    `SELECT coalesce((SELECT max(created_at) - interval '${step}' FROM ${table}),
-                     (SELECT min(time) FROM check_statuses)) AS from`,
+    `SELECT coalesce((SELECT max(created_at) - interval '${step}' FROM ${table}), ${OLDEST_STATUS_SQL}) AS from`,
   );
   const from = rows[0]?.from;
   if (!from) return 0;
@@ -106,7 +112,7 @@ export async function applyCheckStatusRetention(pool: Pool, retentionDays: numbe
   const { rows } = await pool.query<{ cutoff: Date; oldest: Date | null }>(
     `SELECT date_trunc('day', (now() - $1::double precision * interval '1 day') AT TIME ZONE 'UTC')
               AT TIME ZONE 'UTC' AS cutoff,
-            (SELECT min(time) FROM check_statuses) AS oldest`,
+            ${OLDEST_STATUS_SQL} AS oldest`,
     [retentionDays],
   );
   const { cutoff, oldest } = rows[0];
@@ -114,8 +120,14 @@ export async function applyCheckStatusRetention(pool: Pool, retentionDays: numbe
   if (oldest && oldest < cutoff) {
     await rollupRange(pool, '1h', oldest, cutoff);
     await rollupRange(pool, '1d', oldest, cutoff);
-    const deleted = await pool.query('DELETE FROM check_statuses WHERE time < $1', [cutoff]);
-    statuses = deleted.rowCount ?? 0;
+    // Blocks cover whole UTC days and the cutoff is a day boundary: a block goes whole or stays.
+    const deleted = await pool.query<{ statuses: number }>(
+      `WITH recent AS (DELETE FROM check_statuses_recent WHERE time < $1 RETURNING 1),
+            blocks AS (DELETE FROM check_status_blocks WHERE day < $1 RETURNING total)
+       SELECT ((SELECT count(*) FROM recent) + coalesce((SELECT sum(total) FROM blocks), 0))::integer AS statuses`,
+      [cutoff],
+    );
+    statuses = deleted.rows[0].statuses;
   }
   const hourly = await pool.query(
     `DELETE FROM check_statuses_1h WHERE created_at < now() - $1::double precision * interval '1 day'`,

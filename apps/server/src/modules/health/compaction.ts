@@ -1,0 +1,163 @@
+import type { Pool } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/pool.js';
+import type { JobsService } from '../../platform/jobs/index.js';
+
+/**
+ * Compaction of check statuses (docs/adr/0006-check-status-blocks.md): results are written one
+ * row each to check_statuses_recent; once their UTC hour has closed, this job moves them into
+ * check_status_blocks, one row per check per UTC day holding the day's statuses as parallel
+ * arrays sorted by time, with the day's aggregates and running totals. Statuses for a day that
+ * already has a block (later hours of the day, results recorded late) are merged into it.
+ */
+
+export const CHECK_STATUS_COMPACTION_SCHEDULE = {
+  name: 'check_statuses_compaction',
+  schedule: '@every 10m',
+} as const;
+
+/** A run that started just before the hour and finished after it still lands before compaction. */
+export const DEFAULT_COMPACTION_GRACE_MS = 5 * 60_000;
+
+/** Serialises compactions across processes and connections (pg_advisory_xact_lock key). */
+const COMPACTION_LOCK_KEY = 6_0070_0001;
+
+const DAY_OF = (column: string) => `date_trunc('day', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/**
+ * Moves the recent statuses of one UTC day [dayStart, before) into its blocks, in one statement:
+ * the recent rows are deleted, the day's existing blocks of the touched checks unnested, both
+ * merged (a recent row replaces a packed one with the same check and time, as the recorder's
+ * upsert would have) and the blocks rewritten. Returns the number of statuses moved.
+ */
+export const COMPACT_DAY_SQL = `
+WITH moved AS (
+  DELETE FROM check_statuses_recent
+  WHERE time >= $1::timestamptz AND time < $2::timestamptz
+  RETURNING check_id, time, duration, status, message, error, details
+),
+touched AS (
+  SELECT DISTINCT check_id FROM moved
+),
+previous AS (
+  SELECT b.check_id, u.time, u.duration, u.status, u.message, u.error, u.details
+  FROM check_status_blocks b
+  JOIN touched t ON t.check_id = b.check_id
+  CROSS JOIN LATERAL unnest(b.times, b.durations, b.statuses, b.messages, b.errors, b.details)
+    AS u(time, duration, status, message, error, details)
+  WHERE b.day = $1::timestamptz
+),
+merged AS (
+  SELECT DISTINCT ON (check_id, time) check_id, time, duration, status, message, error, details
+  FROM (SELECT moved.*, 0 AS source FROM moved
+        UNION ALL
+        SELECT previous.*, 1 AS source FROM previous) AS candidates
+  ORDER BY check_id, time, source
+),
+running AS (
+  SELECT merged.*,
+         sum(status::integer) OVER w AS passed_sum,
+         coalesce(sum(duration) OVER w, 0) AS duration_sum
+  FROM merged
+  WINDOW w AS (PARTITION BY check_id ORDER BY time ROWS UNBOUNDED PRECEDING)
+),
+written AS (
+  INSERT INTO check_status_blocks AS b (
+    check_id, day, first_time, last_time, duration_sum, total, passed, timed, duration_min, duration_max,
+    duration_p95, duration_p97, duration_p99, times, durations, statuses, messages, errors, details,
+    passed_sums, duration_sums)
+  SELECT check_id, $1::timestamptz, min(time), max(time), sum(duration), count(*),
+         count(*) FILTER (WHERE status), count(duration), min(duration), max(duration),
+         percentile_cont(0.95) WITHIN GROUP (ORDER BY duration),
+         percentile_cont(0.97) WITHIN GROUP (ORDER BY duration),
+         percentile_cont(0.99) WITHIN GROUP (ORDER BY duration),
+         array_agg(time ORDER BY time), array_agg(duration ORDER BY time), array_agg(status ORDER BY time),
+         CASE WHEN count(message) > 0 THEN array_agg(message ORDER BY time) END,
+         CASE WHEN count(error) > 0 THEN array_agg(error ORDER BY time) END,
+         CASE WHEN count(details) > 0 THEN array_agg(details ORDER BY time) END,
+         array_agg(passed_sum::integer ORDER BY time), array_agg(duration_sum::bigint ORDER BY time)
+  FROM running
+  GROUP BY check_id
+  ON CONFLICT (check_id, day) DO UPDATE
+  SET first_time = EXCLUDED.first_time, last_time = EXCLUDED.last_time,
+      duration_sum = EXCLUDED.duration_sum, total = EXCLUDED.total, passed = EXCLUDED.passed,
+      timed = EXCLUDED.timed,
+      duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
+      duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
+      duration_p99 = EXCLUDED.duration_p99, times = EXCLUDED.times, durations = EXCLUDED.durations,
+      statuses = EXCLUDED.statuses, messages = EXCLUDED.messages, errors = EXCLUDED.errors,
+      details = EXCLUDED.details, passed_sums = EXCLUDED.passed_sums,
+      duration_sums = EXCLUDED.duration_sums
+  RETURNING 1
+)
+SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM written)::integer AS blocks`;
+
+export interface CompactionResult {
+  /** Statuses moved from the recent tier into blocks. */
+  statuses: number;
+  /** Blocks written (new or merged). */
+  blocks: number;
+  /** UTC days processed. */
+  days: number;
+}
+
+export interface CompactionOptions {
+  /** Default now. */
+  now?: Date;
+  /** Statuses from before the UTC hour that began this long before now are compacted. Default 5 minutes. */
+  graceMs?: number;
+  /** Compact everything before this instead of the closed-hour cutoff (bench, tests). */
+  before?: Date;
+}
+
+/** The start of the UTC hour `graceMs` before `now`: everything earlier is in closed hours. */
+export function compactionCutoff(now: Date, graceMs = DEFAULT_COMPACTION_GRACE_MS): Date {
+  const shifted = now.getTime() - graceMs;
+  return new Date(shifted - (((shifted % 3_600_000) + 3_600_000) % 3_600_000));
+}
+
+/**
+ * Compacts every recent status before the cutoff, one UTC day per transaction (oldest first),
+ * so a backlog (the first run after the upgrade, an outage) never becomes one huge statement.
+ * Concurrent runs queue on an advisory lock; a run that waited finds the work done. Running it
+ * again without new statuses changes nothing.
+ */
+export async function compactCheckStatuses(
+  pool: Pool,
+  options: CompactionOptions = {},
+): Promise<CompactionResult> {
+  const cutoff = options.before ?? compactionCutoff(options.now ?? new Date(), options.graceMs);
+  const result: CompactionResult = { statuses: 0, blocks: 0, days: 0 };
+  for (;;) {
+    const done = await withTransaction(pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1)', [COMPACTION_LOCK_KEY]);
+      const { rows } = await client.query<{ day: Date | null }>(
+        `SELECT ${DAY_OF('min(time)')} AS day FROM check_statuses_recent WHERE time < $1`,
+        [cutoff],
+      );
+      const day = rows[0]?.day;
+      if (!day) return true;
+      const nextDay = new Date(day.getTime() + 86_400_000);
+      const before = nextDay < cutoff ? nextDay : cutoff;
+      const moved = await client.query<{ moved: number; blocks: number }>(COMPACT_DAY_SQL, [day, before]);
+      result.statuses += moved.rows[0].moved;
+      result.blocks += moved.rows[0].blocks;
+      result.days += 1;
+      return false;
+    });
+    if (done) return result;
+  }
+}
+
+/** Registers the compaction schedule (one execution per tick across processes). */
+export async function registerCompactionSchedule(
+  pool: Pool,
+  jobs: Pick<JobsService, 'schedules'>,
+): Promise<void> {
+  await jobs.schedules.register({
+    ...CHECK_STATUS_COMPACTION_SCHEDULE,
+    handler: async ({ job }) => {
+      const compacted = await compactCheckStatuses(pool);
+      job.incrementSuccess(compacted.statuses);
+    },
+  });
+}

@@ -16,7 +16,23 @@ export interface RelationPolicyInput {
   readonly writableColumns?: readonly string[];
   /** PATCH/DELETE without any filter; default false. */
   readonly allowFilterlessWrite?: boolean;
+  /** See `ReadSource`. */
+  readonly readSource?: ReadSource;
 }
+
+/**
+ * A read-only view whose rows aggregate another relation's rows (a canary's count of checks)
+ * would leak rows a caller may not see: the view cannot know the caller's row restrictions.
+ * Such a relation may give its rows as SQL that the planner reads instead of the view (same
+ * columns, in the view's order), with the aggregated relation's restriction compiled in:
+ * `restrict(relation, alias)` authorizes `relation` for read and returns the marker where its
+ * row restrictions are AND-ed (empty when there are none); `relation(name)` is the qualified
+ * name of a relation. The view stays in the database for the catalog (columns, types, keys).
+ */
+export type ReadSource = (sql: {
+  relation(name: string): string;
+  restrict(relation: string, alias: string): string;
+}) => string;
 
 export interface FunctionPolicyInput {
   /** Hidden columns of the rows the function returns (added to those of its return relation). */
@@ -41,6 +57,7 @@ export interface RelationPolicy {
   /** null: every visible column. */
   readonly writableColumns: ReadonlySet<string> | null;
   readonly allowFilterlessWrite: boolean;
+  readonly readSource: ReadSource | null;
 }
 
 export interface FunctionPolicy {
@@ -66,6 +83,7 @@ export function createDataApiAllowlist(input: DataApiAllowlistInput): DataApiAll
     hiddenColumns: new Set([...hiddenEverywhere, ...(policy.hiddenColumns ?? [])]),
     writableColumns: policy.writableColumns ? new Set(policy.writableColumns) : null,
     allowFilterlessWrite: policy.allowFilterlessWrite ?? false,
+    readSource: kind === 'view' ? (policy.readSource ?? null) : null,
   });
   const relations = new Map<string, RelationPolicy>();
   for (const [name, policy] of Object.entries(input.tables ?? {}))
@@ -111,6 +129,29 @@ const READ: readonly RelationAction[] = ['read'];
 const READ_UPDATE: readonly RelationAction[] = ['read', 'update'];
 const READ_DELETE: readonly RelationAction[] = ['read', 'delete'];
 const READ_UPDATE_DELETE: readonly RelationAction[] = ['read', 'update', 'delete'];
+
+/**
+ * `canaries_with_status` (migration 0060) with the checks roll-up over the caller's visible
+ * checks. Keep in step with the view: `default-allowlist.int.test.ts` compares both.
+ */
+const canariesWithStatusSource: ReadSource = ({ relation, restrict }) =>
+  `SELECT cn.id, cn.name, cn.namespace, cn.icon, cn.schedule, cn.labels, cn.spec, cn.source,
+       cn.agent_id, cn.created_by, cn.created_at, cn.updated_at, cn.deleted_at,
+       jsonb_build_object('healthy', coalesce(s.healthy, 0), 'unhealthy', coalesce(s.unhealthy, 0),
+                          'unknown', coalesce(s.unknown, 0)) AS checks,
+       CASE WHEN coalesce(s.unhealthy, 0) > 0 THEN 'unhealthy'
+            WHEN coalesce(s.healthy, 0) > 0 AND coalesce(s.unknown, 0) = 0 THEN 'healthy'
+            ELSE 'unknown' END AS status,
+       s.last_runtime
+FROM ${relation('canaries')} cn
+LEFT JOIN LATERAL (
+  SELECT count(*) FILTER (WHERE ch.status = 'healthy')::int AS healthy,
+         count(*) FILTER (WHERE ch.status = 'unhealthy')::int AS unhealthy,
+         count(*) FILTER (WHERE ch.status IS NULL)::int AS unknown,
+         max(ch.last_runtime) AS last_runtime
+  FROM ${relation('checks')} ch
+  WHERE ch.canary_id = cn.id AND ch.deleted_at IS NULL${restrict('checks', 'ch')}
+) s ON true`;
 
 /**
  * Every relation API.md §1 names. Tables that users edit from the console are fully writable
@@ -184,7 +225,8 @@ export const defaultDataApiAllowlistInput: DataApiAllowlistInput = {
     checks_labels_keys: {},
     checks_by_component: {},
     check_summary_for_config: {},
-    canaries_with_status: {},
+    // The view's roll-up of checks counts only the checks the caller may see.
+    canaries_with_status: { readSource: canariesWithStatusSource },
     configs: {},
     config_detail: {},
     config_names: {},

@@ -102,6 +102,31 @@ describe('default allowlist on the migrated schema', () => {
     expect(embedded.body).not.toContain('hash-value');
   });
 
+  it('canaries_with_status read through its read source answers exactly what the view holds', async () => {
+    await db.pool.query(`
+      INSERT INTO canaries (id, name, namespace, labels, schedule) VALUES
+        ('ca900000-0000-4000-8000-000000000001', 'mixed', 'ns', '{"a":"1"}', '@every 1m'),
+        ('ca900000-0000-4000-8000-000000000002', 'all-good', 'ns', '{}', NULL),
+        ('ca900000-0000-4000-8000-000000000003', 'empty', 'ns', '{}', NULL)`);
+    await db.pool.query(`
+      INSERT INTO checks (canary_id, type, name, status, last_runtime, deleted_at) VALUES
+        ('ca900000-0000-4000-8000-000000000001', 'http', 'm1', 'healthy', now() - interval '1 minute', NULL),
+        ('ca900000-0000-4000-8000-000000000001', 'http', 'm2', 'unhealthy', now(), NULL),
+        ('ca900000-0000-4000-8000-000000000001', 'http', 'm3', NULL, NULL, NULL),
+        ('ca900000-0000-4000-8000-000000000001', 'http', 'gone', 'unhealthy', now(), now()),
+        ('ca900000-0000-4000-8000-000000000002', 'dns', 'g1', 'healthy', now(), NULL)`);
+    const { rows } = await db.pool.query<{ body: unknown }>(
+      `SELECT coalesce(json_agg(v ORDER BY v.id), '[]') AS body FROM canaries_with_status v`,
+    );
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/db/canaries_with_status?select=*&order=id',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(JSON.parse(response.body)).toEqual(rows[0].body);
+    expect(JSON.parse(response.body)).toHaveLength(3);
+  });
+
   it('refuses filterless writes everywhere', async () => {
     const response = await app.inject({ method: 'DELETE', url: '/api/db/comments' });
     expect(response.statusCode).toBe(400);

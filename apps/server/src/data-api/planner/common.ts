@@ -214,6 +214,29 @@ export function relationSql(catalog: Catalog, relation: CatalogRelation): string
   return `${quoteIdent(catalog.schema)}.${quoteIdent(relation.name)}`;
 }
 
+/**
+ * What a read selects FROM for `relation`: its name, or the policy's `readSource` as a subquery
+ * with the restrictions of the relations it aggregates (each authorized for read).
+ */
+export function readSourceSql(b: Builder, relation: CatalogRelation): string {
+  const source = b.allowlist.relation(relation.name)?.readSource;
+  if (!source) return relationSql(b.catalog, relation);
+  const lookup = (name: string): CatalogRelation => {
+    const found = b.catalog.relations.get(name);
+    if (!found) throw new Error(`${relation.name}'s read source names "${name}", which does not exist`);
+    return found;
+  };
+  const sql = source({
+    relation: (name) => relationSql(b.catalog, lookup(name)),
+    restrict: (name, alias) => {
+      const restricted = lookup(name);
+      b.touch(restricted.name, kindOf(restricted), 'read');
+      return b.rowFilter(restricted, alias, 'and');
+    },
+  });
+  return `(${sql})`;
+}
+
 export function kindOf(relation: CatalogRelation): 'table' | 'view' {
   return relation.kind === 'table' || relation.kind === 'foreign_table' ? 'table' : 'view';
 }

@@ -45,6 +45,14 @@ describe('default allowlist on the migrated schema', () => {
     ...Object.keys(defaultDataApiAllowlistInput.views ?? {}),
   ];
 
+  it('every relation and function API.md §1 names (the allowlist) exists in the migrated schema', async () => {
+    const functions = defaultDataApiAllowlistInput.functions as readonly string[];
+    const missing: string[] = [];
+    for (const name of relations) if (!(await existing('r', name))) missing.push(name);
+    for (const name of functions) if (!(await existing('f', name))) missing.push(`rpc/${name}`);
+    expect(missing).toEqual([]);
+  });
+
   it('answers every listed relation: rows when it exists, 42P01 when it does not', async () => {
     let found = 0;
     for (const name of relations) {

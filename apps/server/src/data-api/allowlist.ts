@@ -31,7 +31,8 @@ export interface RelationPolicyInput {
  */
 export type ReadSource = (sql: {
   relation(name: string): string;
-  restrict(relation: string, alias: string): string;
+  /** `optional`: a caller who may not read `relation` at all sees none of its rows (counts 0) instead of a 403. */
+  restrict(relation: string, alias: string, options?: { optional?: boolean }): string;
 }) => string;
 
 export interface FunctionPolicyInput {
@@ -184,6 +185,50 @@ LEFT JOIN LATERAL (
   LIMIT 1
 ) j ON true`;
 
+/** `config_detail` (migration 0090): counts and scraper of what the caller may read (0 / null otherwise). */
+const configDetailSource: ReadSource = ({ relation, restrict }) => {
+  const optional = { optional: true };
+  return `SELECT ci.id, ci.scraper_id, ci.agent_id, ci.parent_id, ci.path, ci.external_id, ci.type, ci.config_class,
+       ci.name, ci.namespace, ci.description, ci.status, ci.health, ci.ready, ci.labels, ci.tags,
+       ci.properties, ci.config, ci.source, ci.cost_per_minute, ci.cost_total_1d, ci.cost_total_7d,
+       ci.cost_total_30d, ci.delete_reason, ci.last_scraped_time, ci.created_by, ci.created_at,
+       ci.updated_at, ci.deleted_at,
+       jsonb_build_object(
+         'relationships', (SELECT count(*) FROM ${relation('config_relationships')} r
+                            WHERE (r.config_id = ci.id OR r.related_id = ci.id) AND r.deleted_at IS NULL${restrict('config_relationships', 'r', optional)}),
+         'analysis', (SELECT count(*) FROM ${relation('config_analysis')} a WHERE a.config_id = ci.id AND a.status = 'open'${restrict('config_analysis', 'a', optional)}),
+         'changes', (SELECT count(*) FROM ${relation('config_changes')} c WHERE c.config_id = ci.id${restrict('config_changes', 'c', optional)}),
+         'playbook_runs', (SELECT count(*) FROM ${relation('playbook_runs')} p WHERE p.config_id = ci.id${restrict('playbook_runs', 'p', optional)}),
+         'checks', (SELECT count(*) FROM ${relation('check_config_relationships')} cc
+                     WHERE cc.config_id = ci.id AND cc.deleted_at IS NULL${restrict('check_config_relationships', 'cc', optional)})
+       ) AS summary,
+       CASE WHEN s.id IS NULL THEN NULL ELSE jsonb_build_object('id', s.id, 'name', s.name) END AS scraper
+FROM ${relation('config_items')} ci
+LEFT JOIN ${relation('config_scrapers')} s ON s.id = ci.scraper_id${restrict('config_scrapers', 's', optional)}`;
+};
+
+/** `teams_with_status` (migration 0090) over the components the caller may read. */
+const teamsWithStatusSource: ReadSource = ({ relation, restrict }) =>
+  `SELECT t.id, t.name, t.namespace, t.icon, t.labels, t.spec, t.source, t.agent_id, t.created_by,
+       t.created_at, t.updated_at, t.deleted_at,
+       (SELECT count(*)::int FROM ${relation('team_members')} m WHERE m.team_id = t.id) AS members,
+       jsonb_build_object('healthy', coalesce(c.healthy, 0), 'unhealthy', coalesce(c.unhealthy, 0),
+                          'warning', coalesce(c.warning, 0), 'unknown', coalesce(c.unknown, 0)) AS components,
+       CASE WHEN coalesce(c.unhealthy, 0) > 0 THEN 'unhealthy'
+            WHEN coalesce(c.warning, 0) > 0 THEN 'warning'
+            WHEN coalesce(c.healthy, 0) > 0 THEN 'healthy'
+            ELSE 'unknown' END AS status
+FROM ${relation('teams')} t
+LEFT JOIN LATERAL (
+  SELECT count(*) FILTER (WHERE co.health = 'healthy')::int AS healthy,
+         count(*) FILTER (WHERE co.health = 'unhealthy')::int AS unhealthy,
+         count(*) FILTER (WHERE co.health = 'warning')::int AS warning,
+         count(*) FILTER (WHERE co.health IS NULL OR co.health NOT IN ('healthy', 'unhealthy', 'warning'))::int AS unknown
+  FROM ${relation('team_components')} tc
+  JOIN ${relation('components')} co ON co.id = tc.component_id AND co.deleted_at IS NULL${restrict('components', 'co', { optional: true })}
+  WHERE tc.team_id = t.id
+) c ON true`;
+
 /**
  * Every relation API.md §1 names. Tables that users edit from the console are fully writable
  * (the authorize hook narrows that per role); tables the product itself fills (statuses,
@@ -259,7 +304,8 @@ export const defaultDataApiAllowlistInput: DataApiAllowlistInput = {
     // The view's roll-up of checks counts only the checks the caller may see.
     canaries_with_status: { readSource: canariesWithStatusSource },
     configs: {},
-    config_detail: {},
+    // Its counts and scraper cover only the rows the caller may read.
+    config_detail: { readSource: configDetailSource },
     config_names: {},
     config_types: {},
     config_statuses: {},
@@ -284,7 +330,8 @@ export const defaultDataApiAllowlistInput: DataApiAllowlistInput = {
     incidents_by_component: {},
     incidents_by_config: {},
     people_roles: {},
-    teams_with_status: {},
+    // The components' health counts only the components the caller may read.
+    teams_with_status: { readSource: teamsWithStatusSource },
     permissions_summary: {},
     playbook_names: {},
     notifications_summary: {},

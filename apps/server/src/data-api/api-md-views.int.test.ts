@@ -251,7 +251,18 @@ describe('catalog, people and settings views', () => {
       },
     ]);
     const limited = await personWith([], [{ action: 'read', object: 'catalog', configId: CONFIG.dbPod }]);
-    expect((await rows(limited, '/config_detail?select=name')).map((r) => r.name)).toEqual(['db-pod']);
+    // Only its own item; the edge to web-pod (hidden) is not counted; no health or playbook access: 0, not 403.
+    expect(await rows(limited, '/config_detail?select=name,summary,scraper')).toEqual([
+      {
+        name: 'db-pod',
+        summary: { relationships: 0, analysis: 1, changes: 1, playbook_runs: 0, checks: 0 },
+        scraper: null,
+      },
+    ]);
+    const viewer = await personWith(['viewer'], [{ action: 'read', deny: true, configId: CONFIG.dbPod }]);
+    expect(await rows(viewer, `/config_detail?id=eq.${CONFIG.webPod}&select=summary`)).toEqual([
+      { summary: { relationships: 0, analysis: 1, changes: 1, playbook_runs: 1, checks: 0 } },
+    ]);
   });
 
   it('teams_with_status: members and owned components’ health', async () => {
@@ -262,6 +273,10 @@ describe('catalog, people and settings views', () => {
         components: { healthy: 1, unhealthy: 1, warning: 0, unknown: 0 },
         status: 'unhealthy',
       },
+    ]);
+    const viewer = await personWith(['viewer'], [{ action: 'read', deny: true, componentId: COMPONENT.db }]);
+    expect(await rows(viewer, '/teams_with_status?select=components,status')).toEqual([
+      { components: { healthy: 1, unhealthy: 0, warning: 0, unknown: 0 }, status: 'healthy' },
     ]);
   });
 

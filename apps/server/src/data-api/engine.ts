@@ -313,7 +313,14 @@ export class DataApiEngine {
     );
     plan.touched.forEach((touched, i) => {
       const decision = decisions[i];
-      if (!decision.allow) throw new ApiError(decision.status, '42501', decision.message);
+      if (!decision.allow) {
+        if (!touched.optional) throw new ApiError(decision.status, '42501', decision.message);
+        // Read only inside a roll-up the caller may see: none of its rows count.
+        const list = rowFilters.get(touched.relation) ?? [];
+        list.push({ kind: 'constant', value: false });
+        rowFilters.set(touched.relation, list);
+        return;
+      }
       if (decision.rowFilters && decision.rowFilters.length > 0) {
         const list = rowFilters.get(touched.relation) ?? [];
         list.push(...decision.rowFilters);

@@ -126,7 +126,8 @@ LEFT JOIN LATERAL (
 ) c ON true;
 
 -- Permissions with the names of their subject, target and author (the permissions table:
--- Subject, Resource, Action, Description, Updated, Created, Created By).
+-- Subject, Resource, Action, Description, Updated, Created, Created By). `playbook` is the target
+-- playbook (playbook_id); a playbook subject (subject_type 'playbook') names subject_name.
 CREATE VIEW permissions_summary WITH (security_invoker = true) AS
 SELECT p.id, p.name, p.namespace, p.labels, p.source, p.agent_id, p.subject, p.subject_type, p.team_id,
        p.person_id, p.notification_id, p.action, p.deny, p.object, p.config_id, p.component_id,
@@ -146,12 +147,13 @@ SELECT p.id, p.name, p.namespace, p.labels, p.source, p.agent_id, p.subject, p.s
        CASE WHEN cn.id IS NULL THEN NULL ELSE jsonb_build_object('id', cn.id, 'name', cn.name, 'type', cn.type) END AS connection,
        CASE WHEN cb.id IS NULL THEN NULL
             ELSE jsonb_build_object('id', cb.id, 'name', cb.name, 'avatar', cb.avatar) END AS created_by_person,
-       coalesce(pe.name, tm.name, n.name, pb.name, p.subject) AS subject_name
+       coalesce(pe.name, tm.name, n.name, sp.name, p.subject) AS subject_name
 FROM permissions p
 LEFT JOIN people pe ON pe.id = p.person_id
 LEFT JOIN teams tm ON tm.id = p.team_id
 LEFT JOIN notifications n ON n.id = p.notification_id
-LEFT JOIN playbooks pb ON pb.id = p.playbook_id OR (p.subject_type = 'playbook' AND pb.id::text = p.subject)
+LEFT JOIN playbooks pb ON pb.id = p.playbook_id
+LEFT JOIN playbooks sp ON p.subject_type = 'playbook' AND sp.id::text = p.subject
 LEFT JOIN config_items ci ON ci.id = p.config_id
 LEFT JOIN components co ON co.id = p.component_id
 LEFT JOIN canaries ca ON ca.id = p.canary_id

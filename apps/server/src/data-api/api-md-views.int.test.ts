@@ -294,6 +294,24 @@ describe('catalog, people and settings views', () => {
         created_by_person: expect.objectContaining({ id: adminId }),
       },
     ]);
+    // A playbook as the subject and a playbook as the target: one row each, named apart.
+    await db.pool.query(
+      `INSERT INTO permissions (subject, subject_type, action, playbook_id, description) VALUES
+         ($1::text, 'playbook', 'read', NULL, 'playbook subject'), ($2::text, 'team', 'playbook:run', $1::uuid, 'run it')`,
+      [PLAYBOOK, TEAM],
+    );
+    const playbookRows = await rows(
+      admin,
+      '/permissions_summary?select=description,subject_name,playbook&description=in.(playbook subject,run it)&order=description',
+    );
+    expect(playbookRows).toEqual([
+      { description: 'playbook subject', subject_name: 'restart', playbook: null },
+      {
+        description: 'run it',
+        subject_name: TEAM,
+        playbook: { id: PLAYBOOK, name: 'restart', namespace: 'default' },
+      },
+    ]);
   });
 
   it('notifications_summary and notification_send_history_summary', async () => {

@@ -116,6 +116,8 @@ interface PreparedBody {
 export class DataApiEngine {
   private readonly plans = new Map<string, Plan>();
   private plansVersion = -1;
+  private planHits = 0;
+  private planMisses = 0;
   private lastInvalidation = 0;
   readonly timings: StageTimings = { parsePlanNs: 0n };
 
@@ -228,12 +230,31 @@ export class DataApiEngine {
     };
     const key = planKey(planRequestValue, body);
     let plan = this.plans.get(key);
-    if (!plan) {
+    if (plan) {
+      // Least recently used goes first: a hit moves the shape to the end of the map's order.
+      this.plans.delete(key);
+      this.plans.set(key, plan);
+      this.planHits++;
+    } else {
       plan = planRequest(catalog, allowlist, planRequestValue);
       this.remember(key, plan);
+      this.planMisses++;
     }
     this.timings.parsePlanNs = process.hrtime.bigint() - started;
     return { method, media, prefs, query, body, argsText, plan };
+  }
+
+  /**
+   * The plan cache: shapes held, and how many prepare() calls found (hits) or made (misses) their
+   * plan. The cache empties when the catalog's version changes (after migrations / invalidate()).
+   */
+  planCacheStats(): { size: number; hits: number; misses: number; catalogVersion: number } {
+    return {
+      size: this.plans.size,
+      hits: this.planHits,
+      misses: this.planMisses,
+      catalogVersion: this.plansVersion,
+    };
   }
 
   /** Everything but execution: the statement (and parameters) a request would run. For tools and benchmarks. */
@@ -292,7 +313,14 @@ export class DataApiEngine {
     );
     plan.touched.forEach((touched, i) => {
       const decision = decisions[i];
-      if (!decision.allow) throw new ApiError(decision.status, '42501', decision.message);
+      if (!decision.allow) {
+        if (!touched.optional) throw new ApiError(decision.status, '42501', decision.message);
+        // Read only inside a roll-up the caller may see: none of its rows count.
+        const list = rowFilters.get(touched.relation) ?? [];
+        list.push({ kind: 'constant', value: false });
+        rowFilters.set(touched.relation, list);
+        return;
+      }
       if (decision.rowFilters && decision.rowFilters.length > 0) {
         const list = rowFilters.get(touched.relation) ?? [];
         list.push(...decision.rowFilters);
@@ -344,10 +372,12 @@ export class DataApiEngine {
   }
 
   private remember(key: string, plan: Plan): void {
-    const limit = this.options.planCacheSize ?? 2000;
-    if (this.plans.size >= limit) {
+    const limit = Math.max(1, this.options.planCacheSize ?? 2000);
+    while (this.plans.size >= limit) {
+      // Map order is recency order (hits re-insert): the first key is the least recently used.
       const oldest = this.plans.keys().next().value;
-      if (oldest !== undefined) this.plans.delete(oldest);
+      if (oldest === undefined) break;
+      this.plans.delete(oldest);
     }
     this.plans.set(key, plan);
   }
@@ -808,6 +838,9 @@ function planKey(request: PlanRequest, body: PreparedBody | null): string {
   ].join('\u0002');
 }
 
+/** Row-restriction shapes (distinct scopes of users) kept per plan. */
+const FINALIZED_PER_PLAN = 64;
+
 /** Process-wide, so that engines sharing a connection never give two statements one name. */
 let statementCounter = 0;
 
@@ -819,15 +852,23 @@ function finalizePlan(
   let key = '';
   for (const [relation, filters] of rowFilters) key += `${relation}:${rowFilterShape(filters)};`;
   let final = plan.finalized.get(key);
-  if (!final) {
-    final = {
-      main: finalizeTemplate(catalog, plan.main, rowFilters),
-      plannedCount: plan.plannedCount ? finalizeTemplate(catalog, plan.plannedCount, rowFilters) : null,
-      name: `dapi_${++statementCounter}`,
-      uses: 0,
-    };
-    if (plan.finalized.size < 64) plan.finalized.set(key, final);
+  if (final) {
+    // Recency order, as for plans: the least recently used restriction shape is evicted first.
+    plan.finalized.delete(key);
+    plan.finalized.set(key, final);
+    return final;
   }
+  final = {
+    main: finalizeTemplate(catalog, plan.main, rowFilters),
+    plannedCount: plan.plannedCount ? finalizeTemplate(catalog, plan.plannedCount, rowFilters) : null,
+    name: `dapi_${++statementCounter}`,
+    uses: 0,
+  };
+  if (plan.finalized.size >= FINALIZED_PER_PLAN) {
+    const oldest = plan.finalized.keys().next().value;
+    if (oldest !== undefined) plan.finalized.delete(oldest);
+  }
+  plan.finalized.set(key, final);
   return final;
 }
 

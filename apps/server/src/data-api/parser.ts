@@ -101,6 +101,24 @@ class Collector {
   }
 }
 
+/**
+ * `select=` and `order=` texts hold no values (only names, casts, paths and directions), and
+ * their trees are immutable: the same text parses once. Bounded; failures are not remembered.
+ */
+const MEMO_LIMIT = 1000;
+const selectMemo = new Map<string, readonly SelectNode[]>();
+const orderMemo = new Map<string, OrderTerm[]>();
+
+function memoized<T>(memo: Map<string, T>, text: string, parse: (text: string) => T): T {
+  let parsed = memo.get(text);
+  if (parsed === undefined) {
+    parsed = parse(text);
+    if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
+    memo.set(text, parsed);
+  }
+  return parsed;
+}
+
 export interface ParseOptions {
   /** For GET `rpc/<fn>`: names of the function's arguments (query keys that are arguments). */
   readonly rpcArgNames?: ReadonlySet<string> | null;
@@ -132,7 +150,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
     if (key === '') continue;
     switch (key) {
       case 'select':
-        select.push(...parseSelect(value));
+        select.push(...memoized(selectMemo, value, parseSelect));
         selectGiven = true;
         shape.push(`select=${value}`);
         continue;
@@ -143,7 +161,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
         offset = parseNonNegativeInteger(value, 'offset');
         continue;
       case 'order':
-        scope('').order = parseOrder(value);
+        scope('').order = memoized(orderMemo, value, parseOrder);
         shape.push(`order=${value}`);
         continue;
       case 'columns':
@@ -212,7 +230,7 @@ function parseScopedParameter(
       const path = parts.slice(0, -1).join('.');
       const target = scope(path);
       if (last === 'order') {
-        target.order = parseOrder(value);
+        target.order = memoized(orderMemo, value, parseOrder);
         shape.push(`${key}=${value}`);
       } else {
         const n = parseNonNegativeInteger(value, last);

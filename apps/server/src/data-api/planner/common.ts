@@ -54,6 +54,11 @@ export interface Touched {
   readonly relation: string;
   readonly kind: 'table' | 'view' | 'function';
   readonly action: DataApiAction;
+  /**
+   * Read only inside another relation's read source (a roll-up): a caller who may not read it
+   * is not refused; the statement reads none of its rows instead.
+   */
+  readonly optional?: boolean;
 }
 
 export type PlanKind = 'read' | 'insert' | 'put' | 'update' | 'delete' | 'rpc';
@@ -176,9 +181,12 @@ export class Builder {
     return `${MARK}${id}${MARK}`;
   }
 
-  touch(relation: string, kind: Touched['kind'], action: DataApiAction): void {
+  touch(relation: string, kind: Touched['kind'], action: DataApiAction, optional = false): void {
     const key = `${relation}\u0001${action}`;
-    if (!this.touched.has(key)) this.touched.set(key, { relation, kind, action });
+    const existing = this.touched.get(key);
+    // A relation the request reads directly is required even when a roll-up also reads it.
+    if (!existing || (existing.optional && !optional))
+      this.touched.set(key, optional ? { relation, kind, action, optional } : { relation, kind, action });
   }
 
   template(text: string): StatementTemplate {
@@ -212,6 +220,29 @@ export class Builder {
 
 export function relationSql(catalog: Catalog, relation: CatalogRelation): string {
   return `${quoteIdent(catalog.schema)}.${quoteIdent(relation.name)}`;
+}
+
+/**
+ * What a read selects FROM for `relation`: its name, or the policy's `readSource` as a subquery
+ * with the restrictions of the relations it aggregates (each authorized for read).
+ */
+export function readSourceSql(b: Builder, relation: CatalogRelation): string {
+  const source = b.allowlist.relation(relation.name)?.readSource;
+  if (!source) return relationSql(b.catalog, relation);
+  const lookup = (name: string): CatalogRelation => {
+    const found = b.catalog.relations.get(name);
+    if (!found) throw new Error(`${relation.name}'s read source names "${name}", which does not exist`);
+    return found;
+  };
+  const sql = source({
+    relation: (name) => relationSql(b.catalog, lookup(name)),
+    restrict: (name, alias, options) => {
+      const restricted = lookup(name);
+      b.touch(restricted.name, kindOf(restricted), 'read', options?.optional ?? false);
+      return b.rowFilter(restricted, alias, 'and');
+    },
+  });
+  return `(${sql})`;
 }
 
 export function kindOf(relation: CatalogRelation): 'table' | 'view' {

@@ -12,7 +12,7 @@ import type {
   TriStateToken,
 } from '../query-tree.js';
 import type { Builder } from './common.js';
-import { kindOf, relationSql } from './common.js';
+import { kindOf, readSourceSql, relationSql } from './common.js';
 
 // ---------------------------------------------------------------------------------------------
 // levels: one relation in the select tree (the root, or an embed)
@@ -185,7 +185,7 @@ export function buildLevel(b: Builder, input: LevelInput): LevelResult {
         const child = buildLevel(b, {
           relation: target,
           hidden: b.hidden(target),
-          source: relationSql(b.catalog, target),
+          source: readSourceSql(b, target),
           alias: childAlias,
           nodes: node.select,
           path: childPath,
@@ -735,7 +735,7 @@ function compileOrder(b: Builder, terms: readonly OrderTerm[] | null, ctx: Order
           (c, i) =>
             `${quoteIdent(orderAlias)}.${quoteIdent(c)} = ${quoteIdent(ctx.alias)}.${quoteIdent(embed.relationship.sourceColumns[i])}`,
         );
-        expr = `(SELECT ${fieldSql(b, orderAlias, column, term.field)} FROM ${relationSql(b.catalog, target)} AS ${quoteIdent(orderAlias)} WHERE ${conditions.join(' AND ')}${b.rowFilter(target, orderAlias, 'and')} LIMIT 1)`;
+        expr = `(SELECT ${fieldSql(b, orderAlias, column, term.field)} FROM ${readSourceSql(b, target)} AS ${quoteIdent(orderAlias)} WHERE ${conditions.join(' AND ')}${b.rowFilter(target, orderAlias, 'and')} LIMIT 1)`;
       } else {
         const column = resolveColumn(ctx.relation, ctx.hidden, term.field.column);
         expr = fieldSql(b, ctx.alias, column, term.field);

@@ -8,7 +8,7 @@ import {
   type PlanRequest,
   type StatementTemplate,
   kindOf,
-  relationSql,
+  readSourceSql,
   requireAction,
 } from './common.js';
 import { type LevelResult, buildLevel, checkScopesConsumed, levelSelect, rowJson } from './select-tree.js';
@@ -87,7 +87,7 @@ export function planRead(
   const level = rootLevel(
     b,
     relation,
-    relationSql(b.catalog, relation),
+    readSourceSql(b, relation),
     't0',
     hidden,
     b.rowFilter(relation, 't0', 'and'),

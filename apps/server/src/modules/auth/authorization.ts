@@ -284,6 +284,7 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
   ...scoped(BASES.configs, {
     config_items: 'id',
     configs: 'id',
+    config_detail: 'id',
     config_names: 'id',
     config_changes: 'config_id',
     config_analysis: 'config_id',
@@ -310,7 +311,7 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
   ...scoped(BASES.canaries, { canaries: 'id', canary_names: 'id', canaries_with_status: 'id' }),
   ...scoped(BASES.playbooks, { playbooks: 'id', playbook_names: 'id', playbook_runs: 'playbook_id' }),
   ...Object.fromEntries(
-    ['components', 'component_names'].map((relation) => [
+    ['components', 'component_names', 'components_with_logs'].map((relation) => [
       relation,
       {
         combine: 'any',
@@ -321,7 +322,12 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
       } satisfies RowScope,
     ]),
   ),
-  ...scoped(BASES.topologies, { topologies: 'id' }),
+  ...scoped(BASES.topologies, { topologies: 'id', topologies_with_status: 'id' }),
+  // A component's analyses and changes (of the config items linked to it) follow the component.
+  ...scoped(BASES.components, {
+    analysis_by_component: 'component_id',
+    changes_by_component: 'component_id',
+  }),
   ...scoped(BASES.connections, { connections: 'id' }),
   ...Object.fromEntries(
     ['incidents', 'incident_summary', 'incidents_by_config', 'incidents_by_component'].map((relation) => [

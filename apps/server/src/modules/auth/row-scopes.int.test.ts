@@ -243,6 +243,40 @@ describe('checks inherit the permission rows that name their canary', () => {
   });
 });
 
+describe('canaries_with_status counts only the checks the caller sees', () => {
+  it('a deny on one check: its canary stays visible, its roll-up leaves the check out', async () => {
+    const viewer = await personWith(['viewer'], [{ action: 'read', deny: true, checkId: CHECK.a2 }]);
+    expect(await column(viewer, '/checks?select=name&order=name', 'name')).toEqual(['a-home', 'b-home']);
+    const canaries = await get(viewer, '/canaries_with_status?select=name,status,checks&order=name');
+    expect(canaries.body).toEqual([
+      { name: 'http-a', status: 'healthy', checks: { healthy: 1, unhealthy: 0, unknown: 0 } },
+      { name: 'http-b', status: 'unhealthy', checks: { healthy: 0, unhealthy: 1, unknown: 0 } },
+    ]);
+    expect(canaries.contentRange).toBe('0-1/2');
+    // the same roll-up when the view is embedded or filtered on its computed columns
+    const filtered = await get(viewer, '/canaries_with_status?select=name,checks&checks->>healthy=eq.1');
+    expect(filtered.body).toEqual([{ name: 'http-a', checks: { healthy: 1, unhealthy: 0, unknown: 0 } }]);
+  });
+
+  it('a deny on the unhealthy check turns its canary’s status to unknown (no checks left)', async () => {
+    const viewer = await personWith(['viewer'], [{ action: 'read', deny: true, checkId: CHECK.b1 }]);
+    const canaries = await get(viewer, '/canaries_with_status?select=name,status,checks&order=name');
+    expect(canaries.body).toEqual([
+      { name: 'http-a', status: 'healthy', checks: { healthy: 2, unhealthy: 0, unknown: 0 } },
+      { name: 'http-b', status: 'unknown', checks: { healthy: 0, unhealthy: 0, unknown: 0 } },
+    ]);
+  });
+
+  it('an unrestricted viewer still counts every live check', async () => {
+    const viewer = await personWith(['viewer'], []);
+    const canaries = await get(viewer, '/canaries_with_status?select=name,checks&order=name');
+    expect(canaries.body).toEqual([
+      { name: 'http-a', checks: { healthy: 2, unhealthy: 0, unknown: 0 } },
+      { name: 'http-b', checks: { healthy: 0, unhealthy: 1, unknown: 0 } },
+    ]);
+  });
+});
+
 describe('a deny on one canary for a role that edits everything', () => {
   let editor: Record<string, string>;
   beforeAll(async () => {

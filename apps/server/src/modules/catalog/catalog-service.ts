@@ -23,6 +23,10 @@ export const SUMMARY_GROUP_COLUMNS = [
   'status',
   'health',
 ] as const;
+/** Groupings the per-group rows of config_item_summary answer without reading every item. */
+const ROLLUP_GROUP_COLUMNS = ['type', 'config_class', 'status', 'health'] as const;
+/** Delta rows of config_item_summary_deltas a summary reads before it folds them. */
+const SUMMARY_FOLD_THRESHOLD = 2000;
 /** A tag or label key to group by: letters, digits and `_ . / : -`. */
 const TAG_KEY = /^[A-Za-z0-9_./:-]{1,253}$/;
 
@@ -204,7 +208,14 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
+export interface CatalogServiceOptions {
+  pool: Pool;
+  /** Read the summary from config_item_summary when the request allows it (default true). */
+  summaryRollup?: boolean;
+}
+
+export function createCatalogService(options: CatalogServiceOptions): CatalogService {
+  const { pool } = options;
   return {
     /**
      * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type;
@@ -231,6 +242,8 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
           sql.where.push(`ci.tags ->> ${sql.param(key)} IS DISTINCT FROM ${sql.param(value)}`);
         }
       }
+      // Conditions so far but the deleted one read the items' labels and tags.
+      const filtersLabelsOrTags = sql.where.some((condition) => condition !== 'ci.deleted_at IS NULL');
       sql.tristate('ci.status', parseTristate(input.status, 'status'));
       sql.tristate('ci.health', parseTristate(input.health, 'health'));
       sql.tristate('ci.type', parseTristate(input.type, 'type'));
@@ -240,21 +253,49 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
       const keyOf = (row: Record<string, unknown>) =>
         JSON.stringify(groups.map((group) => row[group.alias] ?? null));
 
-      // One scan, one hash aggregate by group, health and status (a few hundred rows), folded
-      // here into each group's totals and breakdowns: three aggregates, or grouping sets, cost
-      // several scans or sorts at a million items.
+      // One aggregate by group, health and status (a few hundred rows), folded here into each
+      // group's totals and breakdowns: three aggregates, or grouping sets, cost several scans or
+      // sorts at a million items. Grouped by class, type, health or status only, without tag or
+      // label filters, it reads the per-group rows the config_items triggers keep
+      // (0080_catalog_summary_rollup.sql) instead of every item.
       const health = `coalesce(ci.health, 'unknown')`;
       const status = `coalesce(ci.status, 'unknown')`;
-      const result = await pool.query<Record<string, unknown>>(
-        `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
-                count(*)::integer AS count,
-                sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
-                sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
-                max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
-         ${base}
-         GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
-        sql.values,
-      );
+      const fromRollup =
+        (options.summaryRollup ?? true) &&
+        !filtersLabelsOrTags &&
+        groupBy.every((name) => (ROLLUP_GROUP_COLUMNS as readonly string[]).includes(name));
+      let result: { rows: Record<string, unknown>[] };
+      if (fromRollup) {
+        const where = sql.where.map((condition) =>
+          condition === 'ci.deleted_at IS NULL' ? 'NOT ci.deleted' : condition,
+        );
+        result = await pool.query<Record<string, unknown>>(
+          `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
+                  sum(ci.count)::integer AS count,
+                  sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
+                  sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
+                  max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at,
+                  bool_or(ci.uncertain) AS "__uncertain", sum(ci.rows)::integer AS "__rows"
+           FROM config_item_summary ci ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+           GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
+          sql.values,
+        );
+        // The answer is exact either way; folding keeps the next one a read of a few rows.
+        const deltaRows = result.rows.reduce((sum, row) => sum + (row.__rows as number), 0);
+        if (deltaRows > SUMMARY_FOLD_THRESHOLD || result.rows.some((row) => row.__uncertain === true))
+          await pool.query('SELECT fold_config_item_summary()');
+      } else {
+        result = await pool.query<Record<string, unknown>>(
+          `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
+                  count(*)::integer AS count,
+                  sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
+                  sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
+                  max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
+           ${base}
+           GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
+          sql.values,
+        );
+      }
       const rows = new Map<string, ConfigSummaryRow>();
       for (const row of result.rows) {
         const key = keyOf(row);

@@ -111,7 +111,11 @@ class Sql {
   }
   tristate(column: string, filter: Tristate | undefined): void {
     if (!filter) return;
-    if (filter.include.length > 0) this.where.push(`${column} = ANY(${this.param(filter.include)}::text[])`);
+    // One value as an equality: an index on (column, …, created_at) then also gives the order
+    // (`= ANY` of a one-element array does not).
+    if (filter.include.length === 1) this.where.push(`${column} = ${this.param(filter.include[0])}::text`);
+    else if (filter.include.length > 1)
+      this.where.push(`${column} = ANY(${this.param(filter.include)}::text[])`);
     if (filter.exclude.length > 0) {
       this.where.push(`(${column} IS NULL OR NOT (${column} = ANY(${this.param(filter.exclude)}::text[])))`);
     }
@@ -466,21 +470,24 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
 
       const from_ = `FROM config_changes c JOIN config_items ci ON ci.id = c.config_id ${sql.clause()}`;
-      const summary = await pool.query<{ change_type: string | null; n: number }>(
-        `SELECT c.change_type, count(*)::integer AS n ${from_} GROUP BY c.change_type`,
-        sql.values,
-      );
       const limit = sql.param(pageSize);
       const offset = sql.param((page - 1) * pageSize);
-      const list = await pool.query<Record<string, unknown>>(
-        `SELECT c.id, c.config_id, ci.name, ci.deleted_at, ci.type, ci.config_class, ci.tags,
-                c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
-                c.created_by, c.count, c.first_observed, ci.agent_id
-         ${from_}
-         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'}${NOT_NULL_CHANGE_COLUMNS.has(sortColumn) ? '' : ' NULLS LAST'}, c.id
-         LIMIT ${limit} OFFSET ${offset}`,
-        sql.values,
-      );
+      // The counts and the page are independent reads: run side by side.
+      const [summary, list] = await Promise.all([
+        pool.query<{ change_type: string | null; n: number }>(
+          `SELECT c.change_type, count(*)::integer AS n ${from_} GROUP BY c.change_type`,
+          sql.values.slice(0, -2),
+        ),
+        pool.query<Record<string, unknown>>(
+          `SELECT c.id, c.config_id, ci.name, ci.deleted_at, ci.type, ci.config_class, ci.tags,
+                  c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
+                  c.created_by, c.count, c.first_observed, ci.agent_id
+           ${from_}
+           ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'}${NOT_NULL_CHANGE_COLUMNS.has(sortColumn) ? '' : ' NULLS LAST'}, c.id
+           LIMIT ${limit} OFFSET ${offset}`,
+          sql.values,
+        ),
+      ]);
       const counts: Record<string, number> = {};
       let total = 0;
       for (const row of summary.rows) {

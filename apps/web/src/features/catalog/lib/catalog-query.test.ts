@@ -10,10 +10,10 @@ import {
   relatedConfigsSearch,
   searchClause,
   ilikeMatches,
-  totalFromContentRange,
   typeLabel,
   type ConfigListFilters,
 } from './catalog-query';
+import { totalFromContentRange } from '../../../lib/data-api';
 
 const none: ConfigListFilters = { health: {}, status: {}, tags: {}, labels: {}, showDeleted: false };
 const firstPage = { pageIndex: 0, pageSize: 50, sortOrder: 'asc' as const };

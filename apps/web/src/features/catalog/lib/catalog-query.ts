@@ -1,4 +1,4 @@
-import { toTriStateQuery, type FilterStates } from '../../../lib/url-state/filter-encoding';
+import { toTriStateQuery, type FilterStates } from '../../../lib/url-state/filter-encoding.js';
 
 /** Columns of the catalog list (spec core §3 "Config item"). */
 export const CONFIG_LIST_SELECT =
@@ -304,9 +304,6 @@ export function insightListSearch(filters: InsightFilters, page: ConfigListPage)
   params.set('offset', String(page.pageIndex * page.pageSize));
   return params;
 }
-
-/** The total of a `Content-Range` header such as '0-49/1234' or '*\/0'. */
-export { totalFromContentRange } from '../../../lib/data-api';
 
 /** A type such as 'Npm::Package' shown as its parts. */
 export function typeLabel(type: string | null | undefined): string {

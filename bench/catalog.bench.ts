@@ -2,7 +2,8 @@
 // and changes, then p95 of the catalog calls through the composed HTTP API (buildApp, listening,
 // a bearer token): the catalog list with two filters and a search term (the web's own query),
 // the summary by class and type, related configs at depth 5 and the change search. The requests
-// are the ones the web app sends (features/catalog/lib/catalog-query.ts), written out here.
+// are the ones the web app sends (features/catalog/lib/catalog-query.ts; the list's query string is
+// built by its configListSearch).
 // Targets: list and change search under 100 ms, summary under 300 ms.
 // Sizes: CATALOG_BENCH_ITEMS (default 1,000,000) and CATALOG_BENCH_CHANGES (default 10,000,000).
 import pg from 'pg';
@@ -14,6 +15,7 @@ import { createJobsService } from '../apps/server/src/platform/jobs/index.js';
 import { createLogger } from '../apps/server/src/platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../apps/server/src/platform/secrets.js';
 import { createPerson } from '../apps/server/test/harness/factories.js';
+import { configListSearch } from '../apps/web/src/features/catalog/lib/catalog-query.js';
 import type { BenchContext } from './run.js';
 
 const ITEMS = Number(process.env.CATALOG_BENCH_ITEMS ?? 1_000_000);
@@ -182,19 +184,20 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     ]);
     const nodeId = rows[0].id;
 
-    const list = new URLSearchParams({
-      select:
-        'id,name,type,config_class,status,health,labels,tags,namespace,description,cost_per_minute,cost_total_1d,cost_total_7d,cost_total_30d,created_at,updated_at,deleted_at',
-      type: 'eq.Bench::Type7',
-      'health.filter': 'healthy',
-      // Type7 items are odd; with env=staging (i % 3 = 1) healthy ones are i % 60 = 7.
-      'tags->>env.filter': 'staging',
-      or: '(name.ilike."*item-00*",type.ilike."*item-00*",description.ilike."*item-00*",namespace.ilike."*item-00*")',
-      deleted_at: 'is.null',
-      order: 'type.asc,name.asc,id.asc',
-      limit: '50',
-      offset: '0',
-    });
+    // Built by the web's own function, so the bench times exactly what the list page asks for.
+    // Type7 items are odd; with env=staging (i % 3 = 1) healthy ones are i % 60 = 7.
+    const list = configListSearch(
+      {
+        type: 'Bench::Type7',
+        health: { healthy: 1 },
+        status: {},
+        tags: { 'env=staging': 1 },
+        labels: {},
+        search: 'item-00',
+        showDeleted: false,
+      },
+      { pageIndex: 0, pageSize: 50, sortOrder: 'asc' },
+    );
     const related = new URLSearchParams({
       config_id: nodeId,
       type_filter: 'all',

@@ -23,6 +23,10 @@ export const SUMMARY_GROUP_COLUMNS = [
   'status',
   'health',
 ] as const;
+/** Groupings the per-group rows of config_item_summary answer without reading every item. */
+const ROLLUP_GROUP_COLUMNS = ['type', 'config_class', 'status', 'health'] as const;
+/** Delta rows of config_item_summary_deltas a summary reads before it folds them. */
+const SUMMARY_FOLD_THRESHOLD = 2000;
 /** A tag or label key to group by: letters, digits and `_ . / : -`. */
 const TAG_KEY = /^[A-Za-z0-9_./:-]{1,253}$/;
 
@@ -107,7 +111,11 @@ class Sql {
   }
   tristate(column: string, filter: Tristate | undefined): void {
     if (!filter) return;
-    if (filter.include.length > 0) this.where.push(`${column} = ANY(${this.param(filter.include)}::text[])`);
+    // One value as an equality: an index on (column, …, created_at) then also gives the order
+    // (`= ANY` of a one-element array does not).
+    if (filter.include.length === 1) this.where.push(`${column} = ${this.param(filter.include[0])}::text`);
+    else if (filter.include.length > 1)
+      this.where.push(`${column} = ANY(${this.param(filter.include)}::text[])`);
     if (filter.exclude.length > 0) {
       this.where.push(`(${column} IS NULL OR NOT (${column} = ANY(${this.param(filter.exclude)}::text[])))`);
     }
@@ -204,7 +212,14 @@ export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }
 
-export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
+export interface CatalogServiceOptions {
+  pool: Pool;
+  /** Read the summary from config_item_summary when the request allows it (default true). */
+  summaryRollup?: boolean;
+}
+
+export function createCatalogService(options: CatalogServiceOptions): CatalogService {
+  const { pool } = options;
   return {
     /**
      * POST /api/catalog/summary: items grouped by `groupBy` (default config_class and type;
@@ -231,6 +246,8 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
           sql.where.push(`ci.tags ->> ${sql.param(key)} IS DISTINCT FROM ${sql.param(value)}`);
         }
       }
+      // Conditions so far but the deleted one read the items' labels and tags.
+      const filtersLabelsOrTags = sql.where.some((condition) => condition !== 'ci.deleted_at IS NULL');
       sql.tristate('ci.status', parseTristate(input.status, 'status'));
       sql.tristate('ci.health', parseTristate(input.health, 'health'));
       sql.tristate('ci.type', parseTristate(input.type, 'type'));
@@ -240,21 +257,49 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
       const keyOf = (row: Record<string, unknown>) =>
         JSON.stringify(groups.map((group) => row[group.alias] ?? null));
 
-      // One scan, one hash aggregate by group, health and status (a few hundred rows), folded
-      // here into each group's totals and breakdowns: three aggregates, or grouping sets, cost
-      // several scans or sorts at a million items.
+      // One aggregate by group, health and status (a few hundred rows), folded here into each
+      // group's totals and breakdowns: three aggregates, or grouping sets, cost several scans or
+      // sorts at a million items. Grouped by class, type, health or status only, without tag or
+      // label filters, it reads the per-group rows the config_items triggers keep
+      // (0080_catalog_summary_rollup.sql) instead of every item.
       const health = `coalesce(ci.health, 'unknown')`;
       const status = `coalesce(ci.status, 'unknown')`;
-      const result = await pool.query<Record<string, unknown>>(
-        `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
-                count(*)::integer AS count,
-                sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
-                sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
-                max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
-         ${base}
-         GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
-        sql.values,
-      );
+      const fromRollup =
+        (options.summaryRollup ?? true) &&
+        !filtersLabelsOrTags &&
+        groupBy.every((name) => (ROLLUP_GROUP_COLUMNS as readonly string[]).includes(name));
+      let result: { rows: Record<string, unknown>[] };
+      if (fromRollup) {
+        const where = sql.where.map((condition) =>
+          condition === 'ci.deleted_at IS NULL' ? 'NOT ci.deleted' : condition,
+        );
+        result = await pool.query<Record<string, unknown>>(
+          `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
+                  sum(ci.count)::integer AS count,
+                  sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
+                  sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
+                  max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at,
+                  bool_or(ci.uncertain) AS "__uncertain", sum(ci.rows)::integer AS "__rows"
+           FROM config_item_summary ci ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+           GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
+          sql.values,
+        );
+        // The answer is exact either way; folding keeps the next one a read of a few rows.
+        const deltaRows = result.rows.reduce((sum, row) => sum + (row.__rows as number), 0);
+        if (deltaRows > SUMMARY_FOLD_THRESHOLD || result.rows.some((row) => row.__uncertain === true))
+          await pool.query('SELECT fold_config_item_summary()');
+      } else {
+        result = await pool.query<Record<string, unknown>>(
+          `SELECT ${groupSelect}, ${health} AS "__health", ${status} AS "__status",
+                  count(*)::integer AS count,
+                  sum(ci.cost_per_minute)::float8 AS cost_per_minute, sum(ci.cost_total_1d)::float8 AS cost_total_1d,
+                  sum(ci.cost_total_7d)::float8 AS cost_total_7d, sum(ci.cost_total_30d)::float8 AS cost_total_30d,
+                  max(ci.created_at) AS created_at, max(ci.updated_at) AS updated_at
+           ${base}
+           GROUP BY ${groupList}, ${groups.length + 1}, ${groups.length + 2}`,
+          sql.values,
+        );
+      }
       const rows = new Map<string, ConfigSummaryRow>();
       for (const row of result.rows) {
         const key = keyOf(row);
@@ -425,21 +470,24 @@ export function createCatalogService({ pool }: { pool: Pool }): CatalogService {
       if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
 
       const from_ = `FROM config_changes c JOIN config_items ci ON ci.id = c.config_id ${sql.clause()}`;
-      const summary = await pool.query<{ change_type: string | null; n: number }>(
-        `SELECT c.change_type, count(*)::integer AS n ${from_} GROUP BY c.change_type`,
-        sql.values,
-      );
       const limit = sql.param(pageSize);
       const offset = sql.param((page - 1) * pageSize);
-      const list = await pool.query<Record<string, unknown>>(
-        `SELECT c.id, c.config_id, ci.name, ci.deleted_at, ci.type, ci.config_class, ci.tags,
-                c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
-                c.created_by, c.count, c.first_observed, ci.agent_id
-         ${from_}
-         ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'}${NOT_NULL_CHANGE_COLUMNS.has(sortColumn) ? '' : ' NULLS LAST'}, c.id
-         LIMIT ${limit} OFFSET ${offset}`,
-        sql.values,
-      );
+      // The counts and the page are independent reads: run side by side.
+      const [summary, list] = await Promise.all([
+        pool.query<{ change_type: string | null; n: number }>(
+          `SELECT c.change_type, count(*)::integer AS n ${from_} GROUP BY c.change_type`,
+          sql.values.slice(0, -2),
+        ),
+        pool.query<Record<string, unknown>>(
+          `SELECT c.id, c.config_id, ci.name, ci.deleted_at, ci.type, ci.config_class, ci.tags,
+                  c.external_created_by, c.created_at, c.severity, c.change_type, c.source, c.summary,
+                  c.created_by, c.count, c.first_observed, ci.agent_id
+           ${from_}
+           ORDER BY ${sortColumn} ${descending ? 'DESC' : 'ASC'}${NOT_NULL_CHANGE_COLUMNS.has(sortColumn) ? '' : ' NULLS LAST'}, c.id
+           LIMIT ${limit} OFFSET ${offset}`,
+          sql.values,
+        ),
+      ]);
       const counts: Record<string, number> = {};
       let total = 0;
       for (const row of summary.rows) {

@@ -9,10 +9,11 @@ import {
   keyValueOptions,
   relatedConfigsSearch,
   searchClause,
-  totalFromContentRange,
+  ilikeMatches,
   typeLabel,
   type ConfigListFilters,
 } from './catalog-query';
+import { totalFromContentRange } from '../../../lib/data-api';
 
 const none: ConfigListFilters = { health: {}, status: {}, tags: {}, labels: {}, showDeleted: false };
 const firstPage = { pageIndex: 0, pageSize: 50, sortOrder: 'asc' as const };
@@ -77,6 +78,22 @@ describe('configListSearch', () => {
       '(name.ilike."*left-pad*",type.ilike."*left-pad*",description.ilike."*left-pad*",namespace.ilike."*left-pad*")',
     );
   });
+
+  it('decides the type arm of the search itself when the list is of one type', () => {
+    const ofType = (search: string) =>
+      configListSearch({ ...none, type: 'Npm::Package', search }, firstPage).get('or');
+    // No row of the type can match on type: the other columns must.
+    expect(ofType('left-pad')).toBe(
+      '(name.ilike."*left-pad*",description.ilike."*left-pad*",namespace.ilike."*left-pad*")',
+    );
+    // Every row of the type matches on type: the search holds for all of them.
+    expect(ofType('npm::')).toBeNull();
+    expect(ofType('PACK')).toBeNull();
+    expect(ofType('m::p_c')).toBeNull();
+    expect(ofType('m::p\\_c')).toBe(
+      '(name.ilike."*m::p\\\\_c*",description.ilike."*m::p\\\\_c*",namespace.ilike."*m::p\\\\_c*")',
+    );
+  });
 });
 
 describe('helpers', () => {
@@ -89,6 +106,17 @@ describe('helpers', () => {
       '(name.ilike."*a,b()*",type.ilike."*a,b()*",description.ilike."*a,b()*",namespace.ilike."*a,b()*")',
     );
     expect(searchClause('   ')).toBeUndefined();
+  });
+
+  it('matches ILIKE patterns as the server does', () => {
+    expect(ilikeMatches('Kubernetes::Pod', '%pod%')).toBe(true);
+    expect(ilikeMatches('Kubernetes::Pod', '%p_d')).toBe(true);
+    expect(ilikeMatches('Kubernetes::Pod', '%p_d_')).toBe(false);
+    expect(ilikeMatches('a_b', 'a\\_b')).toBe(true);
+    expect(ilikeMatches('axb', 'a\\_b')).toBe(false);
+    expect(ilikeMatches('100%', '%0\\%')).toBe(true);
+    expect(ilikeMatches('(a+b)[c]/d', '%(A+B)[C]/%')).toBe(true);
+    expect(ilikeMatches('Ärger', 'är%')).toBe(true);
   });
 
   it('builds the summary body and relationship queries with a bounded depth', () => {

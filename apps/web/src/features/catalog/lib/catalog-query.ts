@@ -1,4 +1,4 @@
-import { toTriStateQuery, type FilterStates } from '../../../lib/url-state/filter-encoding';
+import { toTriStateQuery, type FilterStates } from '../../../lib/url-state/filter-encoding.js';
 
 /** Columns of the catalog list (spec core §3 "Config item"). */
 export const CONFIG_LIST_SELECT =
@@ -80,13 +80,42 @@ function quoted(value: string): string {
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
-/** Search over name, type, description and namespace (core §7), case-insensitive substring. */
-export function searchClause(search: string): string | undefined {
+/**
+ * Whether `value` matches the ILIKE pattern `pattern` (`%` any run, `_` one character, `\` quotes
+ * the next one; letters compared case-insensitively).
+ */
+export function ilikeMatches(value: string, pattern: string): boolean {
+  let source = '';
+  for (let i = 0; i < pattern.length; i++) {
+    const char = pattern[i]!;
+    if (char === '\\' && i + 1 < pattern.length) source += escapeRegExp(pattern[++i]!);
+    else if (char === '%') source += '.*';
+    else if (char === '_') source += '.';
+    else source += escapeRegExp(char);
+  }
+  return new RegExp(`^${source}$`, 'isu').test(value);
+}
+
+function escapeRegExp(char: string): string {
+  return /[.*+?^${}()|[\]\\/]/.test(char) ? `\\${char}` : char;
+}
+
+/**
+ * Search over name, type, description and namespace (core §7), case-insensitive substring.
+ * With the list narrowed to one type, the type arm is the same for every row: decided here (the
+ * whole search holds when the type matches, else only the other columns can), so the server can
+ * combine the search's trigram indexes with the type's (0081_catalog_list_and_change_search_indexes.sql).
+ */
+export function searchClause(search: string, type?: string): string | undefined {
   const text = search.trim();
   if (!text) return undefined;
   // '*' is the wildcard of ilike; a literal one in the text would widen the match.
-  const pattern = quoted(`*${text.replaceAll('*', '')}*`);
-  return `(${['name', 'type', 'description', 'namespace'].map((column) => `${column}.ilike.${pattern}`).join(',')})`;
+  const term = text.replaceAll('*', '');
+  if (type !== undefined && ilikeMatches(type, `%${term}%`)) return undefined;
+  const pattern = quoted(`*${term}*`);
+  const columns =
+    type === undefined ? ['name', 'type', 'description', 'namespace'] : ['name', 'description', 'namespace'];
+  return `(${columns.map((column) => `${column}.ilike.${pattern}`).join(',')})`;
 }
 
 /** The data-API query string of one page of `configs` (core §7 "GET /configs"). */
@@ -100,7 +129,7 @@ export function configListSearch(filters: ConfigListFilters, page: ConfigListPag
   if (status) params.set('status.filter', status);
   for (const [name, value] of keyValueFilterParams('tags', filters.tags)) params.append(name, value);
   for (const [name, value] of keyValueFilterParams('labels', filters.labels)) params.append(name, value);
-  const search = filters.search ? searchClause(filters.search) : undefined;
+  const search = filters.search ? searchClause(filters.search, filters.type || undefined) : undefined;
   if (search) params.set('or', search);
   if (!filters.showDeleted) params.set('deleted_at', 'is.null');
   const sortBy = (CONFIG_SORTABLE_COLUMNS as readonly string[]).includes(page.sortBy ?? '')
@@ -275,9 +304,6 @@ export function insightListSearch(filters: InsightFilters, page: ConfigListPage)
   params.set('offset', String(page.pageIndex * page.pageSize));
   return params;
 }
-
-/** The total of a `Content-Range` header such as '0-49/1234' or '*\/0'. */
-export { totalFromContentRange } from '../../../lib/data-api';
 
 /** A type such as 'Npm::Package' shown as its parts. */
 export function typeLabel(type: string | null | undefined): string {

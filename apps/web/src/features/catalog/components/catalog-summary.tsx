@@ -40,6 +40,27 @@ function HealthBreakdown({ health }: { health: Record<string, number> }) {
   );
 }
 
+/** The Count, Health and Cost (30d) cells every summary row ends with. */
+function CountHealthCost({
+  row,
+  countTestId,
+}: {
+  row: Pick<CatalogSummaryRow, 'count' | 'health' | 'cost_total_30d'>;
+  countTestId: string;
+}) {
+  return (
+    <>
+      <td className="px-3 py-2 text-right tabular-nums" data-testid={countTestId}>
+        {row.count}
+      </td>
+      <td className="px-3 py-2">
+        <HealthBreakdown health={row.health} />
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+    </>
+  );
+}
+
 /** `tag:env` → 'Tag: env'. */
 function groupKeyLabel(value: string): string {
   const parsed = parseGroupKey(value);
@@ -119,13 +140,7 @@ function GroupedSummary({
                   </button>
                 )}
               </th>
-              <td className="px-3 py-2 text-right tabular-nums" data-testid="group-count">
-                {row.count}
-              </td>
-              <td className="px-3 py-2">
-                <HealthBreakdown health={row.health} />
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+              <CountHealthCost row={row} countTestId="group-count" />
             </tr>
           );
         })}
@@ -204,13 +219,7 @@ function TypeSummary({
               </button>
             </td>
             <td className="px-3 py-2 text-gray-600">{row.config_class}</td>
-            <td className="px-3 py-2 text-right tabular-nums" data-testid="summary-count">
-              {row.count}
-            </td>
-            <td className="px-3 py-2">
-              <HealthBreakdown health={row.health} />
-            </td>
-            <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+            <CountHealthCost row={row} countTestId="summary-count" />
           </tr>
         ))}
       </tbody>

@@ -24,12 +24,10 @@ import {
 } from '../api/scrapers';
 import { detectScraperSpecType, type ScraperSpecType } from '../lib/scraper-spec-types';
 import { ScraperSpecForm, ScraperTypePicker } from './scraper-spec-form';
+import { SCRAPERS_PATH, scraperPath } from './scrapers-page';
 
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';
-
-/** The scraper list: the editor's breadcrumb and where Cancel and Delete return. */
-const SCRAPERS_PATH = '/catalog/scrapers';
 
 /** Why the form cannot be sent, checked before the server sees it (settings §5). */
 function readForm(
@@ -101,7 +99,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
       {
         onSuccess: (saved) => {
           showSuccessToast(`${saved.name} updated successfully`);
-          if (!scraper) void navigate(`${SCRAPERS_PATH}/${encodeURIComponent(saved.id)}`, { replace: true });
+          if (!scraper) void navigate(scraperPath(saved.id), { replace: true });
         },
         onError: (error) => {
           const body = error instanceof ApiError ? (error.body as { field?: string } | undefined) : undefined;

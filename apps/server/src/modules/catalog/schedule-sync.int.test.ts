@@ -1,18 +1,12 @@
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { createPerson } from '../../../test/harness/factories.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../platform/config.js';
-import { createJobsService, parseSchedule, type JobsService } from '../../platform/jobs/index.js';
-import { createLogger } from '../../platform/logger.js';
-import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
-import { createTokenForUser } from '../auth/index.js';
-import { applyCommand, findResourceKind } from '../resources/index.js';
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseSchedule } from '../../platform/jobs/index.js';
+import { createLogger } from '../../platform/logger.js';
+import { applyCommand, findResourceKind } from '../resources/index.js';
 import { startCatalogWorkers, scraperScheduleName, updateScraper, type CatalogWorkers } from './index.js';
+import { startFullApp, type FullApp } from './test-fixtures/full-app.js';
 
 /**
  * A scraper's schedule column, and the schedule the scheduler registers for it, follow its
@@ -21,50 +15,29 @@ import { startCatalogWorkers, scraperScheduleName, updateScraper, type CatalogWo
  */
 const FILE = [{ type: 'Sync::File', id: '$.id', paths: ['nothing.json'] }];
 
-let db: TestDatabase;
-let jobs: JobsService;
-let app: FastifyInstance;
+let full: FullApp;
+let db: FullApp['db'];
+let send: FullApp['send'];
 let workers: CatalogWorkers;
-let token: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const logger = createLogger('silent');
-  jobs = createJobsService({ pool: db.pool, logger });
-  const config = loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'silent' });
-  ({ app } = await buildApp({
-    config,
-    pool: db.pool,
-    logger,
-    secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
-    jobs,
-  }));
-  const admin = await createPerson(db.pool, { name: 'Sync admin', roles: ['admin'] });
-  token = await createTokenForUser(db.pool, { email: admin.email as string, name: 'sync' });
-  await jobs.start();
+  full = await startFullApp('Sync admin');
+  ({ db, send } = full);
+  await full.jobs.start();
   // Polling is left to explicit refresh() calls: what a poll would see, without waiting for one.
-  workers = await startCatalogWorkers({ pool: db.pool, jobs, logger, pollIntervalMs: 3_600_000 });
+  workers = await startCatalogWorkers({
+    pool: db.pool,
+    jobs: full.jobs,
+    logger: createLogger('silent'),
+    pollIntervalMs: 3_600_000,
+  });
 });
 
 afterAll(async () => {
   await workers?.stop();
-  await jobs?.stop();
-  await app?.close();
-  await db?.close();
+  await full?.jobs.stop();
+  await full?.close();
 });
-
-function send(method: 'POST' | 'PATCH' | 'PUT', url: string, payload: unknown) {
-  return app.inject({
-    method,
-    url,
-    payload: JSON.stringify(payload),
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      prefer: 'return=representation',
-    },
-  });
-}
 
 interface Stored {
   schedule: string | null;

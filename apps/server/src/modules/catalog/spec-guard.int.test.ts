@@ -1,17 +1,9 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { createPerson } from '../../../test/harness/factories.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../platform/config.js';
-import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
-import { createLogger } from '../../platform/logger.js';
-import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
-import { createTokenForUser } from '../auth/index.js';
 import { applyCommand } from '../resources/index.js';
+import { startFullApp, type FullApp } from './test-fixtures/full-app.js';
 
 /**
  * A ScrapeConfig's JSONPaths and expressions are checked however the spec arrives: the data API
@@ -58,44 +50,18 @@ const BAD: [unknown, string, RegExp][] = [
   [{ schedule: 'now and then', file: [{ type: 'T', id: '$.id', paths: ['a'] }] }, 'spec.schedule', /./],
 ];
 
-let db: TestDatabase;
-let jobs: JobsService;
-let app: FastifyInstance;
-let token: string;
+let full: FullApp;
+let db: FullApp['db'];
+let send: FullApp['send'];
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const logger = createLogger('silent');
-  jobs = createJobsService({ pool: db.pool, logger });
-  const config = loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'silent' });
-  ({ app } = await buildApp({
-    config,
-    pool: db.pool,
-    logger,
-    secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
-    jobs,
-  }));
-  const admin = await createPerson(db.pool, { name: 'Guard admin', roles: ['admin'] });
-  token = await createTokenForUser(db.pool, { email: admin.email as string, name: 'guard' });
+  full = await startFullApp('Guard admin');
+  ({ db, send } = full);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await db?.close();
+  await full?.close();
 });
-
-function send(method: 'POST' | 'PATCH' | 'PUT', url: string, payload: unknown) {
-  return app.inject({
-    method,
-    url,
-    payload: JSON.stringify(payload),
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      prefer: 'return=representation',
-    },
-  });
-}
 
 describe('the data API on config_scrapers', () => {
   it('refuses an invalid JSONPath or expression with the field path on insert and update, keeping the row', async () => {

@@ -81,6 +81,12 @@ export interface ResourceKind<Spec extends object = object> {
    * writes to the kind's table. Paths start with `spec` (`spec.file[0].health`).
    */
   specIssues?(spec: JsonObject): SpecIssue[];
+  /**
+   * Columns the database derives from `spec` on every write (a trigger), the same values
+   * `columns()` returns. A data-API write may not set them on their own, nor to anything but
+   * what its spec derives (`resourceRowIssues`).
+   */
+  readonly derivedColumns?: readonly string[];
 }
 
 /** One problem `specIssues` found: the field path and what is wrong with it. */

@@ -6,7 +6,7 @@ import { connectionKind } from './kinds/connection.js';
 import { RESOURCE_KINDS } from './kinds/index.js';
 import { findResourceKind, kindAliases, resolveResourceKind } from './registry.js';
 import { collectResourceFiles, readResourceFile } from './resource-files.js';
-import { formatFieldPath, validateResource, type ValidationIssue } from './validation.js';
+import { formatFieldPath, resourceRowIssues, validateResource, type ValidationIssue } from './validation.js';
 
 const DEMO_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../../demo');
 
@@ -226,5 +226,42 @@ describe('demo directory', () => {
       }
     }
     expect(kinds).toContain('Team');
+  });
+});
+
+describe('resourceRowIssues', () => {
+  const file = [{ type: 'T', id: '$.id', paths: ['a.json'] }];
+
+  it('refuses a derived column sent without a spec, or with another value than the spec derives', () => {
+    expect(resourceRowIssues('config_scrapers', { schedule: '@hourly' })).toEqual([
+      { path: 'schedule', message: 'is derived from the spec: write the spec instead' },
+    ]);
+    expect(
+      resourceRowIssues('config_scrapers', { spec: { schedule: '@daily', file }, schedule: '@hourly' }),
+    ).toEqual([
+      {
+        path: 'schedule',
+        message: 'is derived from the spec ("@daily"): leave it out or send the same value',
+      },
+    ]);
+    expect(resourceRowIssues('config_scrapers', { spec: { file }, schedule: '@hourly' })).toMatchObject([
+      { path: 'schedule' },
+    ]);
+  });
+
+  it('accepts a derived column equal to the spec, and rows that leave both alone', () => {
+    expect(
+      resourceRowIssues('config_scrapers', { spec: { schedule: '@daily', file }, schedule: '@daily' }),
+    ).toEqual([]);
+    expect(resourceRowIssues('config_scrapers', { spec: { file }, schedule: null })).toEqual([]);
+    expect(resourceRowIssues('config_scrapers', { labels: { a: 'b' } })).toEqual([]);
+    // Kinds that declare no derived columns keep their columns writable.
+    expect(resourceRowIssues('canaries', { schedule: '@hourly' })).toEqual([]);
+  });
+
+  it('reports an invalid schedule at its spec path before comparing columns', () => {
+    expect(
+      resourceRowIssues('config_scrapers', { spec: { schedule: 'often', file }, schedule: 'often' }),
+    ).toMatchObject([{ path: 'spec.schedule' }]);
   });
 });

@@ -173,12 +173,22 @@ export function resourceKey(identity: { kind: string; namespace: string; name: s
 
 /**
  * The problems of a row written to a resource table other than through YAML (the data API):
- * its `spec`, when the row sets one, must pass the kind's schema and `specIssues`. Kinds
- * without `specIssues` are left to the database's own checks. Empty for other tables.
+ * its `spec`, when the row sets one, must pass the kind's schema and `specIssues`; a column the
+ * database derives from the spec (`derivedColumns`) may be sent only with a spec and with the
+ * value that spec derives. Kinds without `specIssues` are left to the database's own checks.
+ * Empty for other tables.
  */
 export function resourceRowIssues(table: string, row: Readonly<Record<string, unknown>>): SpecIssue[] {
   const definition = RESOURCE_KINDS.find((kind) => kind.table === table);
-  if (!definition?.specIssues || !('spec' in row)) return [];
+  if (!definition) return [];
+  const derived = (definition.derivedColumns ?? []).filter((column) => column in row);
+  if (!('spec' in row)) {
+    return derived.map((column) => ({
+      path: column,
+      message: 'is derived from the spec: write the spec instead',
+    }));
+  }
+  if (!definition.specIssues && derived.length === 0) return [];
   const spec = row.spec;
   if (!isPlainObject(spec)) return [{ path: 'spec', message: 'must be a mapping' }];
   const parsed = definition.spec.safeParse(spec);
@@ -187,5 +197,16 @@ export function resourceRowIssues(table: string, row: Readonly<Record<string, un
       path: formatFieldPath(['spec', ...issue.path]),
       message: issue.message,
     }));
-  return definition.specIssues(spec as JsonObject);
+  const issues = definition.specIssues?.(spec as JsonObject) ?? [];
+  if (issues.length > 0 || derived.length === 0) return issues;
+  const columns = definition.columns(parsed.data);
+  for (const column of derived) {
+    const expected = columns[column] ?? null;
+    if (JSON.stringify(row[column] ?? null) !== JSON.stringify(expected))
+      issues.push({
+        path: column,
+        message: `is derived from the spec (${JSON.stringify(expected)}): leave it out or send the same value`,
+      });
+  }
+  return issues;
 }

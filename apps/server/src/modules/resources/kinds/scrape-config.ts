@@ -44,7 +44,9 @@ export const scrapeConfigKind = defineResourceKind({
   plural: 'scrapeconfigs',
   table: 'config_scrapers',
   spec: scrapeConfigSpec,
+  // Migration 0043 derives the same column in the database, whichever way the spec arrives.
   columns: (spec) => ({ schedule: spec.schedule ?? null }),
+  derivedColumns: ['schedule'],
   // Every JSONPath and expression of the scrapers must parse, however the spec arrives.
   specIssues: scrapeConfigSpecIssues,
 });

@@ -1,5 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { configListSearch, type ConfigListFilters, type ConfigListPage } from '../lib/catalog-query';
+import {
+  configListSearch,
+  keyValueFilterParams,
+  type ConfigListFilters,
+  type ConfigListPage,
+} from '../lib/catalog-query';
 import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
 /** A row of `configs` as the list shows it (core §3 "Config item"). */
@@ -36,22 +41,30 @@ export const configListQueryOptions = (filters: ConfigListFilters, page: ConfigL
 export const useConfigList = (filters: ConfigListFilters, page: ConfigListPage) =>
   useQuery(configListQueryOptions(filters, page));
 
-/** Tags and labels of the items of one type, for the filter options. */
-export const useTypeTagsAndLabels = (type: string, showDeleted: boolean) =>
-  useQuery({
-    queryKey: ['catalog-type-tags', type, showDeleted],
-    queryFn: ({ signal }) => {
-      const search = new URLSearchParams({
-        select: 'tags,labels,health,status',
-        type: `eq.${type}`,
-        limit: '1000',
-      });
-      if (!showDeleted) search.set('deleted_at', 'is.null');
-      return fetchRows<Pick<ConfigListItem, 'tags' | 'labels' | 'health' | 'status'>>(
-        `/api/db/configs?${search.toString()}`,
+/**
+ * Tags, labels, health and status of the items in view, for the filter options: those of one
+ * type, or, without a type (a tag or label group of the summary), those with the chosen tags and
+ * labels. At most 1000 items are read.
+ */
+export const useTypeTagsAndLabels = (
+  filters: Pick<ConfigListFilters, 'type' | 'tags' | 'labels' | 'showDeleted'>,
+) => {
+  const search = new URLSearchParams({ select: 'tags,labels,health,status', limit: '1000' });
+  if (filters.type) search.set('type', `eq.${filters.type}`);
+  else {
+    for (const [name, value] of keyValueFilterParams('tags', filters.tags)) search.append(name, value);
+    for (const [name, value] of keyValueFilterParams('labels', filters.labels)) search.append(name, value);
+  }
+  if (!filters.showDeleted) search.set('deleted_at', 'is.null');
+  const text = search.toString();
+  return useQuery({
+    queryKey: ['catalog-type-tags', text],
+    queryFn: ({ signal }) =>
+      fetchRows<Pick<ConfigListItem, 'tags' | 'labels' | 'health' | 'status'>>(
+        `/api/db/configs?${text}`,
         signal,
-      );
-    },
+      ),
     // Core §9: label lists are cached for 60 s.
     staleTime: 60_000,
   });
+};

@@ -43,6 +43,12 @@ beforeEach(() => {
             { 'tag:env': null, count: 1, health: { unhealthy: 1 }, status: {}, cost_total_30d: null },
           ]),
         );
+      if (input === '/api/catalog/summary' && init?.body?.toString().includes('label:app'))
+        return Promise.resolve(
+          json([
+            { 'label:app': 'web, api', count: 2, health: { healthy: 2 }, status: {}, cost_total_30d: null },
+          ]),
+        );
       if (input === '/api/catalog/summary')
         return Promise.resolve(
           json([
@@ -131,6 +137,48 @@ describe('CatalogPage', () => {
     fireEvent.change(groupBy, { target: { value: '' } });
     await screen.findByRole('table', { name: 'Catalog summary' });
     expect(screen.getByRole('status', { name: 'query' }).textContent).toBe('');
+  });
+
+  it('opens a tag group as the list of every type filtered by that tag, and returns to the groups', async () => {
+    renderAt('/catalog?groupBy=tag%3Aenv');
+    const groups = await screen.findByRole('table', { name: 'Catalog groups' });
+    // Items without the key have no value to filter on.
+    expect(within(groups).queryByRole('button', { name: '(none)' })).toBeNull();
+    fireEvent.click(within(groups).getByRole('button', { name: 'prod' }));
+
+    const items = await screen.findByRole('table', { name: 'Config items' });
+    expect(screen.getByRole('status', { name: 'query' }).textContent).toBe(
+      '?groupBy=tag:env&tags.filter=env=prod:1',
+    );
+    expect(screen.getByRole('heading', { name: 'All types' })).toBeTruthy();
+    expect(within(items).getByRole('columnheader', { name: /Type/ })).toBeTruthy();
+    expect(await within(items).findByRole('link', { name: 'left-pad' })).toBeTruthy();
+    expect(within(items).getByRole('row', { name: /left-pad/ }).textContent).toContain('Npm Package');
+    const list = requests.find((request) => request.url.startsWith('/api/db/configs?select=id'));
+    const search = new URLSearchParams(list!.url.split('?')[1]);
+    expect(search.get('tags->>env.filter')).toBe('prod');
+    expect(search.has('type')).toBe(false);
+    const facets = requests.find((request) => request.url.startsWith('/api/db/configs?select=tags'));
+    const facetSearch = new URLSearchParams(facets!.url.split('?')[1]);
+    expect(facetSearch.get('tags->>env.filter')).toBe('prod');
+    expect(facetSearch.has('type')).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: '← All types' }));
+    await screen.findByRole('table', { name: 'Catalog groups' });
+    expect(screen.getByRole('status', { name: 'query' }).textContent).toBe('?groupBy=tag:env');
+  });
+
+  it('opens a label group with the value escaped in labels.filter', async () => {
+    renderAt('/catalog?groupBy=label%3Aapp');
+    const groups = await screen.findByRole('table', { name: 'Catalog groups' });
+    fireEvent.click(within(groups).getByRole('button', { name: 'web, api' }));
+    await screen.findByRole('table', { name: 'Config items' });
+    const params = new URLSearchParams(screen.getByRole('status', { name: 'query' }).textContent ?? '');
+    expect(params.get('labels.filter')).toBe('app=web|||| api:1');
+    expect(params.has('tags.filter')).toBe(false);
+    const list = requests.find((request) => request.url.startsWith('/api/db/configs?select=id'));
+    const search = new URLSearchParams(list!.url.split('?')[1]);
+    expect(search.get('labels->>app.filter')).toBe('web|||| api');
   });
 
   it('reads tag filters and the search from the URL into the list query', async () => {

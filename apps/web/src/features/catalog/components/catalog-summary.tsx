@@ -40,6 +40,27 @@ function HealthBreakdown({ health }: { health: Record<string, number> }) {
   );
 }
 
+/** The Count, Health and Cost (30d) cells every summary row ends with. */
+function CountHealthCost({
+  row,
+  countTestId,
+}: {
+  row: Pick<CatalogSummaryRow, 'count' | 'health' | 'cost_total_30d'>;
+  countTestId: string;
+}) {
+  return (
+    <>
+      <td className="px-3 py-2 text-right tabular-nums" data-testid={countTestId}>
+        {row.count}
+      </td>
+      <td className="px-3 py-2">
+        <HealthBreakdown health={row.health} />
+      </td>
+      <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+    </>
+  );
+}
+
 /** `tag:env` → 'Tag: env'. */
 function groupKeyLabel(value: string): string {
   const parsed = parseGroupKey(value);
@@ -72,8 +93,17 @@ function GroupBySelect({ value, onChange }: { value: string; onChange(value: str
 }
 
 /** Items grouped by one tag or label key: each value (or none) with its count, health and cost. */
-function GroupedSummary({ showDeleted, groupKey }: { showDeleted: boolean; groupKey: string }) {
+function GroupedSummary({
+  showDeleted,
+  groupKey,
+  onSelectGroup,
+}: {
+  showDeleted: boolean;
+  groupKey: string;
+  onSelectGroup(kind: 'tag' | 'label', key: string, value: string): void;
+}) {
   const query = useGroupedCatalogSummary(showDeleted, groupKey);
+  const parsed = parseGroupKey(groupKey);
   if (query.isError) throw query.error;
   if (query.isPending) return <Skeleton className="h-40 w-full" />;
   if (query.data.length === 0) return <EmptyState />;
@@ -95,17 +125,22 @@ function GroupedSummary({ showDeleted, groupKey }: { showDeleted: boolean; group
           const value = row[groupKey];
           const name = typeof value === 'string' ? value : null;
           return (
-            <tr key={name ?? ''}>
+            <tr key={name ?? ''} className={name !== null ? 'hover:bg-gray-50' : undefined}>
               <th scope="row" className="px-3 py-2 text-left font-normal">
-                {name ?? <span className="text-gray-500 italic">(none)</span>}
+                {name === null || !parsed ? (
+                  (name ?? <span className="text-gray-500 italic">(none)</span>)
+                ) : (
+                  // Items of every type with this tag or label value.
+                  <button
+                    type="button"
+                    onClick={() => onSelectGroup(parsed.kind, parsed.key, name)}
+                    className="text-left text-blue-700 hover:underline"
+                  >
+                    {name}
+                  </button>
+                )}
               </th>
-              <td className="px-3 py-2 text-right tabular-nums" data-testid="group-count">
-                {row.count}
-              </td>
-              <td className="px-3 py-2">
-                <HealthBreakdown health={row.health} />
-              </td>
-              <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+              <CountHealthCost row={row} countTestId="group-count" />
             </tr>
           );
         })}
@@ -121,9 +156,12 @@ function GroupedSummary({ showDeleted, groupKey }: { showDeleted: boolean; group
 export function CatalogSummary({
   showDeleted,
   onSelectType,
+  onSelectGroup,
 }: {
   showDeleted: boolean;
   onSelectType(type: string): void;
+  /** A group's value was clicked: show the items whose tag or label `key` has that value. */
+  onSelectGroup(kind: 'tag' | 'label', key: string, value: string): void;
 }) {
   const [groupKey, setGroupKey] = useSearchParam('groupBy', stringParam, '');
   const grouped = parseGroupKey(groupKey) ? groupKey : '';
@@ -133,7 +171,7 @@ export function CatalogSummary({
         <GroupBySelect value={grouped} onChange={(value) => setGroupKey(value)} />
       </div>
       {grouped ? (
-        <GroupedSummary showDeleted={showDeleted} groupKey={grouped} />
+        <GroupedSummary showDeleted={showDeleted} groupKey={grouped} onSelectGroup={onSelectGroup} />
       ) : (
         <TypeSummary showDeleted={showDeleted} onSelectType={onSelectType} />
       )}
@@ -181,13 +219,7 @@ function TypeSummary({
               </button>
             </td>
             <td className="px-3 py-2 text-gray-600">{row.config_class}</td>
-            <td className="px-3 py-2 text-right tabular-nums" data-testid="summary-count">
-              {row.count}
-            </td>
-            <td className="px-3 py-2">
-              <HealthBreakdown health={row.health} />
-            </td>
-            <td className="px-3 py-2 text-right tabular-nums">{formatCost(row.cost_total_30d)}</td>
+            <CountHealthCost row={row} countTestId="summary-count" />
           </tr>
         ))}
       </tbody>

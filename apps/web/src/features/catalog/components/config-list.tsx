@@ -10,7 +10,7 @@ import { TriStateFilterList } from '../../../components/tri-state-filter/tri-sta
 import { formatCost } from '../../../lib/format/cost';
 import { useFilterParam } from '../../../lib/url-state/filter-params';
 import { useConfigList, useTypeTagsAndLabels, type ConfigListItem } from '../api/config-list';
-import { keyValueOptions, type ConfigListFilters } from '../lib/catalog-query';
+import { keyValueOptions, typeLabel, type ConfigListFilters } from '../lib/catalog-query';
 import { CATALOG_PARAMS, useCatalogFilterActions } from './use-catalog-filters';
 
 const TABLE = { tableId: 'catalog-configs', defaultSortOrder: 'asc' } as const;
@@ -25,7 +25,18 @@ const COST_COLUMNS = [
 
 const stopRowClick = (event: { stopPropagation(): void }) => event.stopPropagation();
 
-function useColumns(includeTag: (entry: string, state: 1 | -1) => void): DataTableColumn<ConfigListItem>[] {
+/** Shown when the list spans every type (a tag or label group of the summary). */
+const TYPE_COLUMN: DataTableColumn<ConfigListItem> = {
+  id: 'type',
+  header: 'Type',
+  accessorKey: 'type',
+  cell: ({ row }) => typeLabel(row.original.type),
+};
+
+function useColumns(
+  includeTag: (entry: string, state: 1 | -1) => void,
+  withType: boolean,
+): DataTableColumn<ConfigListItem>[] {
   return useMemo(
     () => [
       {
@@ -45,6 +56,7 @@ function useColumns(includeTag: (entry: string, state: 1 | -1) => void): DataTab
           </Link>
         ),
       },
+      ...(withType ? [TYPE_COLUMN] : []),
       { id: 'namespace', header: 'Namespace', accessorKey: 'namespace', enableSorting: false },
       {
         id: 'health',
@@ -93,7 +105,7 @@ function useColumns(includeTag: (entry: string, state: 1 | -1) => void): DataTab
         cell: ({ row }) => <Age value={row.original.updated_at} />,
       },
     ],
-    [includeTag],
+    [includeTag, withType],
   );
 }
 
@@ -126,8 +138,11 @@ function countValues(values: readonly (string | null)[]): { value: string; count
   return [...counts].sort(([a], [b]) => a.localeCompare(b)).map(([value, count]) => ({ value, count }));
 }
 
-/** The items of one config type: filters on the left, the server-paged table on the right. */
-export function ConfigList({ filters }: { filters: ConfigListFilters & { type: string } }) {
+/**
+ * The items of one config type, or of every type with the tag or label value picked from a
+ * summary group: filters on the left, the server-paged table on the right.
+ */
+export function ConfigList({ filters }: { filters: ConfigListFilters }) {
   const navigate = useNavigate();
   const state = useDataTableState(TABLE);
   const query = useConfigList(filters, {
@@ -136,11 +151,11 @@ export function ConfigList({ filters }: { filters: ConfigListFilters & { type: s
     sortBy: state.sortBy,
     sortOrder: state.sortOrder,
   });
-  const facets = useTypeTagsAndLabels(filters.type, filters.showDeleted);
+  const facets = useTypeTagsAndLabels(filters);
   const { selectType, setSearch } = useCatalogFilterActions();
   const tagFilter = useFilterParam(CATALOG_PARAMS.tags);
   const { setState: setTagState } = tagFilter;
-  const columns = useColumns(setTagState);
+  const columns = useColumns(setTagState, !filters.type);
 
   const options = useMemo(() => {
     const rows = facets.data ?? [];
@@ -165,8 +180,14 @@ export function ConfigList({ filters }: { filters: ConfigListFilters & { type: s
           ← All types
         </button>
         <h2 className="flex items-center gap-2 text-base font-semibold text-gray-900">
-          <ResourceIcon type={filters.type} />
-          {filters.type}
+          {filters.type ? (
+            <>
+              <ResourceIcon type={filters.type} />
+              {filters.type}
+            </>
+          ) : (
+            'All types'
+          )}
         </h2>
         <SearchBox key={filters.search ?? ''} initial={filters.search ?? ''} onSearch={setSearch} />
       </div>

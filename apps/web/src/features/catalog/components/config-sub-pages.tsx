@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { stringify } from 'yaml';
 import { Age, FormattedDate } from '../../../components/date/age';
@@ -22,6 +22,111 @@ import { RelationshipGraph } from './relationship-graph';
 import { SpecLines } from './spec-lines';
 
 const SPEC_FORMATS = ['yaml', 'json'] as const;
+
+/** A row of pressed/unpressed buttons choosing one option (the spec's format, the graph or table view). */
+function ToggleGroup<Option extends string>({
+  label,
+  options,
+  value,
+  onChange,
+  optionLabel,
+}: {
+  label: string;
+  options: readonly Option[];
+  value: Option;
+  onChange(option: Option): void;
+  optionLabel(option: Option): string;
+}) {
+  return (
+    <div role="group" aria-label={label} className="flex gap-1">
+      {options.map((option) => (
+        <button
+          key={option}
+          type="button"
+          aria-pressed={value === option}
+          onClick={() => onChange(option)}
+          className={`rounded border px-2 py-0.5 text-xs ${value === option ? 'border-blue-500 bg-blue-50 text-blue-800' : 'border-gray-300 text-gray-700'}`}
+        >
+          {optionLabel(option)}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+interface Column<Row> {
+  header: string;
+  cell(row: Row): ReactNode;
+}
+
+/** The compact tables of the sub-pages: one header row, one row per item. */
+function CompactTable<Row extends { id: string }>({
+  label,
+  columns,
+  rows,
+}: {
+  label: string;
+  columns: readonly Column<Row>[];
+  rows: readonly Row[];
+}) {
+  return (
+    <table aria-label={label} className="w-full divide-y divide-gray-200 text-sm">
+      <thead className="text-left text-xs text-gray-500 uppercase">
+        <tr>
+          {columns.map((column) => (
+            <th key={column.header} className="px-2 py-1">
+              {column.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-gray-100">
+        {rows.map((row) => (
+          <tr key={row.id}>
+            {columns.map((column) => (
+              <td key={column.header} className="px-2 py-1">
+                {column.cell(row)}
+              </td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/** A sub-page listing rows of one query: a skeleton while loading, 'No data available' when empty. */
+function TableSection<Row extends { id: string }>({
+  label,
+  query,
+  columns,
+}: {
+  label: string;
+  query: { isPending: boolean; isError: boolean; error: unknown; data: readonly Row[] | undefined };
+  columns: readonly Column<Row>[];
+}) {
+  if (query.isError) throw query.error;
+  return (
+    <section aria-label={label}>
+      {query.isPending || !query.data ? (
+        <Skeleton className="h-24 w-full" />
+      ) : query.data.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <CompactTable label={label} columns={columns} rows={query.data} />
+      )}
+    </section>
+  );
+}
+
+function HealthText({ health }: { health: string | null | undefined }) {
+  return health ? (
+    <span className="flex items-center gap-1">
+      <StatusDot status={health} size="sm" />
+      {health}
+    </span>
+  ) : null;
+}
 
 /**
  * /catalog/{id}: the scraped document as YAML or JSON, read-only, with line selection. The
@@ -64,19 +169,13 @@ export function ConfigSpecPage() {
         <EmptyState />
       ) : (
         <>
-          <div role="group" aria-label="Format" className="flex gap-1">
-            {SPEC_FORMATS.map((option) => (
-              <button
-                key={option}
-                type="button"
-                aria-pressed={language === option}
-                onClick={() => chooseFormat(option)}
-                className={`rounded border px-2 py-0.5 text-xs ${language === option ? 'border-blue-500 bg-blue-50 text-blue-800' : 'border-gray-300 text-gray-700'}`}
-              >
-                {option.toUpperCase()}
-              </button>
-            ))}
-          </div>
+          <ToggleGroup
+            label="Format"
+            options={SPEC_FORMATS}
+            value={language}
+            onChange={chooseFormat}
+            optionLabel={(option) => option.toUpperCase()}
+          />
           <SpecLines label="Config" text={text} selection={selection} onSelectionChange={select} />
         </>
       )}
@@ -94,51 +193,22 @@ export function ConfigChangesPage() {
   );
 }
 
+type Analysis = NonNullable<ReturnType<typeof useConfigAnalysis>['data']>[number];
+
+const INSIGHT_COLUMNS: readonly Column<Analysis>[] = [
+  { header: 'Analyzer', cell: (analysis) => analysis.analyzer },
+  { header: 'Type', cell: (analysis) => analysis.analysis_type },
+  { header: 'Severity', cell: (analysis) => analysis.severity },
+  { header: 'Status', cell: (analysis) => analysis.status },
+  { header: 'Message', cell: (analysis) => analysis.summary ?? analysis.message },
+  { header: 'First observed', cell: (analysis) => <FormattedDate value={analysis.first_observed} /> },
+  { header: 'Last observed', cell: (analysis) => <FormattedDate value={analysis.last_observed} /> },
+];
+
 /** /catalog/{id}/insights: the analysis findings of the item. */
 export function ConfigInsightsPage() {
   const config = useConfigDetailContext();
-  const query = useConfigAnalysis(config.id);
-  if (query.isError) throw query.error;
-  return (
-    <section aria-label="Insights">
-      {query.isPending ? (
-        <Skeleton className="h-24 w-full" />
-      ) : query.data.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <table aria-label="Insights" className="w-full divide-y divide-gray-200 text-sm">
-          <thead className="text-left text-xs text-gray-500 uppercase">
-            <tr>
-              <th className="px-2 py-1">Analyzer</th>
-              <th className="px-2 py-1">Type</th>
-              <th className="px-2 py-1">Severity</th>
-              <th className="px-2 py-1">Status</th>
-              <th className="px-2 py-1">Message</th>
-              <th className="px-2 py-1">First observed</th>
-              <th className="px-2 py-1">Last observed</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-100">
-            {query.data.map((analysis) => (
-              <tr key={analysis.id}>
-                <td className="px-2 py-1">{analysis.analyzer}</td>
-                <td className="px-2 py-1">{analysis.analysis_type}</td>
-                <td className="px-2 py-1">{analysis.severity}</td>
-                <td className="px-2 py-1">{analysis.status}</td>
-                <td className="px-2 py-1">{analysis.summary ?? analysis.message}</td>
-                <td className="px-2 py-1">
-                  <FormattedDate value={analysis.first_observed} />
-                </td>
-                <td className="px-2 py-1">
-                  <FormattedDate value={analysis.last_observed} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
-  );
+  return <TableSection label="Insights" query={useConfigAnalysis(config.id)} columns={INSIGHT_COLUMNS} />;
 }
 
 const DIRECTIONS = ['all', 'incoming', 'outgoing'] as const;
@@ -184,6 +254,29 @@ export function ConfigRelationshipsPage() {
     return seen;
   }, [query.data, config.id]);
 
+  const relatedColumns = useMemo<Column<(typeof related)[number]>[]>(
+    () => [
+      {
+        header: 'Name',
+        cell: (item) => (
+          <Link
+            to={`/catalog/${encodeURIComponent(item.id)}`}
+            className="flex items-center gap-2 text-blue-700 hover:underline"
+          >
+            <ResourceIcon type={item.type} />
+            <span className={item.deleted_at ? 'line-through' : undefined}>{item.name ?? item.id}</span>
+          </Link>
+        ),
+      },
+      { header: 'Type', cell: (item) => item.type },
+      { header: 'Direction', cell: (item) => (outgoingIds.has(item.id) ? 'Outgoing' : 'Incoming') },
+      { header: 'Health', cell: (item) => <HealthText health={item.health} /> },
+      { header: 'Status', cell: (item) => item.status },
+      { header: 'Updated', cell: (item) => <Age value={item.updated_at} /> },
+    ],
+    [outgoingIds],
+  );
+
   return (
     <section aria-label="Relationships" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-4 text-sm">
@@ -215,19 +308,13 @@ export function ConfigRelationshipsPage() {
             ))}
           </select>
         </label>
-        <div role="group" aria-label="View" className="flex gap-1">
-          {VIEWS.map((option) => (
-            <button
-              key={option}
-              type="button"
-              aria-pressed={view === option}
-              onClick={() => setView(option)}
-              className={`rounded border px-2 py-0.5 text-xs ${view === option ? 'border-blue-500 bg-blue-50 text-blue-800' : 'border-gray-300 text-gray-700'}`}
-            >
-              {option === 'graph' ? 'Graph' : 'Table'}
-            </button>
-          ))}
-        </div>
+        <ToggleGroup
+          label="View"
+          options={VIEWS}
+          value={view}
+          onChange={(option) => setView(option)}
+          optionLabel={(option) => (option === 'graph' ? 'Graph' : 'Table')}
+        />
       </div>
       {query.isPending ? (
         <Skeleton className="h-24 w-full" />
@@ -236,49 +323,7 @@ export function ConfigRelationshipsPage() {
       ) : view === 'graph' ? (
         <RelationshipGraph rootId={config.id} rows={query.data} />
       ) : (
-        <table aria-label="Related configs" className="w-full divide-y divide-gray-200 text-sm">
-          <thead className="text-left text-xs text-gray-500 uppercase">
-            <tr>
-              <th className="px-2 py-1">Name</th>
-              <th className="px-2 py-1">Type</th>
-              <th className="px-2 py-1">Direction</th>
-              <th className="px-2 py-1">Health</th>
-              <th className="px-2 py-1">Status</th>
-              <th className="px-2 py-1">Updated</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-100">
-            {related.map((item) => (
-              <tr key={item.id}>
-                <td className="px-2 py-1">
-                  <Link
-                    to={`/catalog/${encodeURIComponent(item.id)}`}
-                    className="flex items-center gap-2 text-blue-700 hover:underline"
-                  >
-                    <ResourceIcon type={item.type} />
-                    <span className={item.deleted_at ? 'line-through' : undefined}>
-                      {item.name ?? item.id}
-                    </span>
-                  </Link>
-                </td>
-                <td className="px-2 py-1">{item.type}</td>
-                <td className="px-2 py-1">{outgoingIds.has(item.id) ? 'Outgoing' : 'Incoming'}</td>
-                <td className="px-2 py-1">
-                  {item.health && (
-                    <span className="flex items-center gap-1">
-                      <StatusDot status={item.health} size="sm" />
-                      {item.health}
-                    </span>
-                  )}
-                </td>
-                <td className="px-2 py-1">{item.status}</td>
-                <td className="px-2 py-1">
-                  <Age value={item.updated_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <CompactTable label="Related configs" columns={relatedColumns} rows={related} />
       )}
     </section>
   );
@@ -290,55 +335,28 @@ function uptimeText(uptime: { passed: number; failed: number } | null): string {
   return total === 0 ? '-' : `${((uptime!.passed / total) * 100).toFixed(1)}%`;
 }
 
+type LinkedCheck = NonNullable<ReturnType<typeof useConfigChecks>['data']>[number];
+
+const CHECK_COLUMNS: readonly Column<LinkedCheck>[] = [
+  {
+    header: 'Check',
+    cell: (check) => (
+      <Link
+        to={`/health?checkId=${encodeURIComponent(check.id)}&timeRange=1h`}
+        className="text-blue-700 hover:underline"
+      >
+        {check.name ?? check.id}
+      </Link>
+    ),
+  },
+  { header: 'Type', cell: (check) => check.type },
+  { header: 'Health', cell: (check) => <HealthText health={check.status} /> },
+  { header: 'Uptime', cell: (check) => uptimeText(check.uptime) },
+  { header: 'Last run', cell: (check) => <Age value={check.last_runtime} /> },
+];
+
 /** /catalog/{id}/checks: the health checks linked to the item (`check_summary_for_config`). */
 export function ConfigChecksPage() {
   const config = useConfigDetailContext();
-  const query = useConfigChecks(config.id);
-  if (query.isError) throw query.error;
-  return (
-    <section aria-label="Checks">
-      {query.isPending ? (
-        <Skeleton className="h-24 w-full" />
-      ) : query.data.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <table aria-label="Checks" className="w-full divide-y divide-gray-200 text-sm">
-          <thead className="text-left text-xs text-gray-500 uppercase">
-            <tr>
-              <th className="px-2 py-1">Check</th>
-              <th className="px-2 py-1">Type</th>
-              <th className="px-2 py-1">Health</th>
-              <th className="px-2 py-1">Uptime</th>
-              <th className="px-2 py-1">Last run</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-gray-100">
-            {query.data.map((check) => (
-              <tr key={check.id}>
-                <td className="px-2 py-1">
-                  <Link
-                    to={`/health?checkId=${encodeURIComponent(check.id)}&timeRange=1h`}
-                    className="text-blue-700 hover:underline"
-                  >
-                    {check.name ?? check.id}
-                  </Link>
-                </td>
-                <td className="px-2 py-1">{check.type}</td>
-                <td className="px-2 py-1">
-                  <span className="flex items-center gap-1">
-                    <StatusDot status={check.status} size="sm" />
-                    {check.status}
-                  </span>
-                </td>
-                <td className="px-2 py-1">{uptimeText(check.uptime)}</td>
-                <td className="px-2 py-1">
-                  <Age value={check.last_runtime} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
-    </section>
-  );
+  return <TableSection label="Checks" query={useConfigChecks(config.id)} columns={CHECK_COLUMNS} />;
 }

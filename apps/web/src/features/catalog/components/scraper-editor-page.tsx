@@ -1,16 +1,19 @@
-import clsx from 'clsx';
 import { useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { parse as parseYaml, stringify } from 'yaml';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
-import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import {
+  ResourceEditor,
+  SpecViewTabs,
+  useResourceEditorTab,
+  type SpecView,
+} from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/permissions';
-import { enumParam, useSearchParam } from '../../../lib/url-state/search-param';
 import {
   useDeleteScraper,
   useRunScraper,
@@ -21,12 +24,10 @@ import {
 } from '../api/scrapers';
 import { detectScraperSpecType, type ScraperSpecType } from '../lib/scraper-spec-types';
 import { ScraperSpecForm, ScraperTypePicker } from './scraper-spec-form';
+import { SCRAPERS_PATH, scraperPath } from './scrapers-page';
 
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';
-
-const TABS = ['spec', 'job-history'] as const;
-type Tab = (typeof TABS)[number];
 
 /** Why the form cannot be sent, checked before the server sees it (settings §5). */
 function readForm(
@@ -69,7 +70,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
   const [specType, setSpecType] = useState<ScraperSpecType | undefined>(
     scraper ? detectScraperSpecType(scraper.spec) : undefined,
   );
-  const [editorTab, setEditorTab] = useState<'form' | 'code'>(specType?.fields ? 'form' : 'code');
+  const [editorTab, setEditorTab] = useState<SpecView>(specType?.fields ? 'form' : 'code');
   const pickType = (type: ScraperSpecType | undefined) => {
     setSpecType(type);
     if (!type) return;
@@ -77,8 +78,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
     setEditorTab(type.fields ? 'form' : 'code');
   };
   const [problem, setProblem] = useState<{ message: string; field?: string }>();
-  const [confirmDelete, setConfirmDelete] = useState(false);
-  const [tab, setTab] = useSearchParam<Tab>('tab', enumParam(TABS), 'spec');
+  const [, setTab] = useResourceEditorTab();
   const save = useSaveScraper(scraper?.id);
   const remove = useDeleteScraper(scraper?.id ?? '');
   const run = useRunScraper(scraper?.id ?? '');
@@ -99,7 +99,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
       {
         onSuccess: (saved) => {
           showSuccessToast(`${saved.name} updated successfully`);
-          if (!scraper) void navigate(`/catalog/scrapers/${encodeURIComponent(saved.id)}`, { replace: true });
+          if (!scraper) void navigate(scraperPath(saved.id), { replace: true });
         },
         onError: (error) => {
           const body = error instanceof ApiError ? (error.body as { field?: string } | undefined) : undefined;
@@ -122,201 +122,125 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
     });
 
   return (
-    <div className="flex flex-col gap-4">
-      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm">
-        <Link to="/catalog/scrapers" className="text-blue-700 hover:underline">
-          Scrapers
-        </Link>
-        <span className="text-gray-400">/</span>
-        <span className="text-gray-900">{scraper?.name ?? 'New scraper'}</span>
-      </nav>
-      {scraper && (
-        <div role="tablist" aria-label="Scraper" className="flex gap-1 border-b border-gray-200">
-          {TABS.map((name) => (
-            <button
-              key={name}
-              type="button"
-              role="tab"
-              aria-selected={tab === name}
-              onClick={() => setTab(name)}
-              className={clsx(
-                '-mb-px border-b-2 px-3 py-1.5 text-sm',
-                tab === name
-                  ? 'border-blue-600 text-blue-700'
-                  : 'border-transparent text-gray-600 hover:text-gray-900',
-              )}
-            >
-              {name === 'spec' ? 'Spec' : 'Job History'}
-            </button>
-          ))}
-        </div>
-      )}
-      {scraper && tab === 'job-history' ? (
-        <section role="tabpanel" aria-label="Job History" className="flex flex-col gap-2">
-          <JobHistoryTable resourceId={scraper.id} tableId="catalog-scraper-jobs" />
+    <ResourceEditor
+      list={{ label: 'Scrapers', path: SCRAPERS_PATH }}
+      name={scraper?.name}
+      newLabel="New scraper"
+      tabsLabel="Scraper"
+      jobHistory={scraper && <JobHistoryTable resourceId={scraper.id} tableId="catalog-scraper-jobs" />}
+      save={canWrite && specType ? { pending: save.isPending, onSave: submit } : undefined}
+      extraActions={
+        canWrite && (
+          <button
+            type="button"
+            onClick={runNow}
+            disabled={run.isPending}
+            className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50 disabled:opacity-60"
+          >
+            {run.isPending ? 'Running...' : 'Run Now'}
+          </button>
+        )
+      }
+      remove={
+        scraper && canWrite
+          ? {
+              title: `Delete ${scraper.name}?`,
+              description: 'The scraper stops running; its items are marked deleted at the next reconcile.',
+              isLoading: remove.isPending,
+              onConfirm: (close) =>
+                remove.mutate(undefined, {
+                  onSuccess: () => {
+                    showSuccessToast(`${scraper.name} deleted successfully`);
+                    void navigate(SCRAPERS_PATH);
+                  },
+                  onError: (error) => {
+                    close();
+                    showErrorToast(error);
+                  },
+                }),
+            }
+          : undefined
+      }
+    >
+      <div className="grid grid-cols-2 gap-3 text-sm">
+        <label className="flex flex-col gap-1">
+          Name
+          <input
+            value={name}
+            disabled={Boolean(scraper) || !canWrite}
+            onChange={(event) => setName(event.target.value)}
+            className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
+          />
+        </label>
+        <label className="flex flex-col gap-1">
+          Namespace
+          <input
+            value={namespace}
+            disabled={Boolean(scraper) || !canWrite}
+            onChange={(event) => setNamespace(event.target.value)}
+            className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
+          />
+        </label>
+      </div>
+      <label className="flex flex-col gap-1 text-sm">
+        Labels
+        <textarea
+          value={labelsText}
+          readOnly={!canWrite}
+          onChange={(event) => setLabelsText(event.target.value)}
+          rows={3}
+          className="rounded border border-gray-300 px-2 py-1 font-mono text-xs"
+        />
+      </label>
+      {!specType ? (
+        <section aria-label="Choose a spec type" className="flex flex-col gap-2">
+          <h3 className="text-sm font-medium text-gray-700">Spec type</h3>
+          <ScraperTypePicker onPick={pickType} />
         </section>
       ) : (
-        <section role="tabpanel" aria-label="Spec" className="flex flex-col gap-3">
-          <div className="grid grid-cols-2 gap-3 text-sm">
-            <label className="flex flex-col gap-1">
-              Name
-              <input
-                value={name}
-                disabled={Boolean(scraper) || !canWrite}
-                onChange={(event) => setName(event.target.value)}
-                className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
-              />
-            </label>
-            <label className="flex flex-col gap-1">
-              Namespace
-              <input
-                value={namespace}
-                disabled={Boolean(scraper) || !canWrite}
-                onChange={(event) => setNamespace(event.target.value)}
-                className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
-              />
-            </label>
-          </div>
-          <label className="flex flex-col gap-1 text-sm">
-            Labels
-            <textarea
-              value={labelsText}
-              readOnly={!canWrite}
-              onChange={(event) => setLabelsText(event.target.value)}
-              rows={3}
-              className="rounded border border-gray-300 px-2 py-1 font-mono text-xs"
-            />
-          </label>
-          {!specType ? (
-            <section aria-label="Choose a spec type" className="flex flex-col gap-2">
-              <h3 className="text-sm font-medium text-gray-700">Spec type</h3>
-              <ScraperTypePicker onPick={pickType} />
-            </section>
-          ) : (
-            <div className="flex flex-col gap-2">
-              <div className="flex items-center gap-3 text-sm">
-                {!scraper && (
-                  <button
-                    type="button"
-                    onClick={() => pickType(undefined)}
-                    className="text-blue-700 hover:underline"
-                  >
-                    ← Back
-                  </button>
-                )}
-                <span className="font-medium text-gray-800">{specType.label}</span>
-                {specType.fields && (
-                  <div role="tablist" aria-label="Spec editor" className="flex gap-1">
-                    {(['form', 'code'] as const).map((name) => (
-                      <button
-                        key={name}
-                        type="button"
-                        role="tab"
-                        aria-selected={editorTab === name}
-                        onClick={() => setEditorTab(name)}
-                        className={clsx(
-                          'rounded px-2 py-0.5 text-xs',
-                          editorTab === name
-                            ? 'bg-blue-100 text-blue-800'
-                            : 'text-gray-600 hover:bg-gray-100',
-                        )}
-                      >
-                        {name === 'form' ? 'Form' : 'Code'}
-                      </button>
-                    ))}
-                  </div>
-                )}
-              </div>
-              {specType.fields && editorTab === 'form' ? (
-                <ScraperSpecForm
-                  type={specType}
-                  specText={specText}
-                  onChange={setSpecText}
-                  readOnly={!canWrite}
-                />
-              ) : (
-                <CodeEditor
-                  label="Spec"
-                  value={specText}
-                  onChange={setSpecText}
-                  language="yaml"
-                  schema={schema.data}
-                  readOnly={!canWrite}
-                  height="28rem"
-                />
-              )}
-            </div>
-          )}
-          {problem && (
-            <p
-              role="alert"
-              className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
-            >
-              {problem.field && !problem.message.startsWith(problem.field) && (
-                <span className="font-mono">{problem.field}: </span>
-              )}
-              {problem.message}
-            </p>
-          )}
-          {canWrite && specType && (
-            <div className="flex flex-wrap gap-2">
+        <div className="flex flex-col gap-2">
+          <div className="flex items-center gap-3 text-sm">
+            {!scraper && (
               <button
                 type="button"
-                onClick={submit}
-                disabled={save.isPending}
-                className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
+                onClick={() => pickType(undefined)}
+                className="text-blue-700 hover:underline"
               >
-                {scraper ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Saving' : 'Save'}
+                ← Back
               </button>
-              {scraper && (
-                <>
-                  <button
-                    type="button"
-                    onClick={runNow}
-                    disabled={run.isPending}
-                    className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50 disabled:opacity-60"
-                  >
-                    {run.isPending ? 'Running...' : 'Run Now'}
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => void navigate('/catalog/scrapers')}
-                    className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50"
-                  >
-                    Cancel
-                  </button>
-                  <button
-                    type="button"
-                    onClick={() => setConfirmDelete(true)}
-                    className="ml-auto rounded border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
-                  >
-                    Delete
-                  </button>
-                </>
-              )}
-            </div>
+            )}
+            <span className="font-medium text-gray-800">{specType.label}</span>
+            {specType.fields && <SpecViewTabs view={editorTab} onChange={setEditorTab} />}
+          </div>
+          {specType.fields && editorTab === 'form' ? (
+            <ScraperSpecForm
+              type={specType}
+              specText={specText}
+              onChange={setSpecText}
+              readOnly={!canWrite}
+            />
+          ) : (
+            <CodeEditor
+              label="Spec"
+              value={specText}
+              onChange={setSpecText}
+              language="yaml"
+              schema={schema.data}
+              readOnly={!canWrite}
+              height="28rem"
+            />
           )}
-        </section>
+        </div>
       )}
-      {scraper && (
-        <ConfirmationDialog
-          open={confirmDelete}
-          title={`Delete ${scraper.name}?`}
-          description="The scraper stops running; its items are marked deleted at the next reconcile."
-          isLoading={remove.isPending}
-          onClose={() => setConfirmDelete(false)}
-          onConfirm={() =>
-            remove.mutate(undefined, {
-              onSuccess: () => {
-                showSuccessToast(`${scraper.name} deleted successfully`);
-                void navigate('/catalog/scrapers');
-              },
-              onError: (error) => showErrorToast(error),
-            })
-          }
-        />
+      {problem && (
+        <p role="alert" className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+          {problem.field && !problem.message.startsWith(problem.field) && (
+            <span className="font-mono">{problem.field}: </span>
+          )}
+          {problem.message}
+        </p>
       )}
-    </div>
+    </ResourceEditor>
   );
 }
 

@@ -1,9 +1,8 @@
-import { useMemo } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
+import type { DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
 import { JobStatusBadge } from '../../../components/job-history-table/job-status-badge';
+import { ResourceListPage, resourceNameColumn } from '../../../components/resource-editor/resource-list-page';
 import { useCan } from '../../../lib/permissions';
 import { useScraperList, type ScraperRow } from '../api/scrapers';
 
@@ -17,21 +16,12 @@ export function scraperTypes(spec: Record<string, unknown> | null): string[] {
 
 const TABLE = { tableId: 'catalog-scrapers', defaultSortOrder: 'asc' } as const;
 
+/** The scraper list; each scraper's editor is below it. */
+export const SCRAPERS_PATH = '/catalog/scrapers';
+export const scraperPath = (id: string) => `${SCRAPERS_PATH}/${encodeURIComponent(id)}`;
+
 const COLUMNS: DataTableColumn<ScraperRow>[] = [
-  {
-    id: 'name',
-    header: 'Name',
-    accessorKey: 'name',
-    cell: ({ row }) => (
-      <Link
-        to={`/catalog/scrapers/${encodeURIComponent(row.original.id)}`}
-        onClick={(event) => event.stopPropagation()}
-        className="text-blue-700 hover:underline"
-      >
-        {row.original.name}
-      </Link>
-    ),
-  },
+  resourceNameColumn<ScraperRow>(scraperPath),
   { id: 'namespace', header: 'Namespace', accessorKey: 'namespace' },
   {
     id: 'types',
@@ -80,7 +70,6 @@ const COLUMNS: DataTableColumn<ScraperRow>[] = [
 
 /** /catalog/scrapers (core §2): the scrapers with the outcome of their last run. */
 export function ScrapersPage() {
-  const navigate = useNavigate();
   const state = useDataTableState(TABLE);
   const canWrite = useCan('config_scrapers', 'write');
   const query = useScraperList({
@@ -89,31 +78,14 @@ export function ScrapersPage() {
     sortBy: state.sortBy,
     sortOrder: state.sortOrder,
   });
-  const columns = useMemo(() => COLUMNS, []);
-  if (query.isError && !query.data) throw query.error;
   return (
-    <section aria-label="Scrapers" className="flex flex-col gap-4">
-      <div className="flex items-center justify-between">
-        <h2 className="text-base font-semibold text-gray-900">Scrapers</h2>
-        {canWrite && (
-          <Link
-            to="/catalog/scrapers/new"
-            className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700"
-          >
-            Add Scraper
-          </Link>
-        )}
-      </div>
-      <DataTable
-        {...TABLE}
-        label="Scrapers"
-        columns={columns}
-        data={query.data?.rows ?? []}
-        totalRowCount={query.data?.total ?? 0}
-        isLoading={query.isPending}
-        getRowId={(row) => row.id}
-        onRowClick={(row) => void navigate(`/catalog/scrapers/${encodeURIComponent(row.id)}`)}
-      />
-    </section>
+    <ResourceListPage
+      title="Scrapers"
+      table={TABLE}
+      columns={COLUMNS}
+      query={query}
+      editorPath={scraperPath}
+      add={canWrite ? { label: 'Add Scraper', to: `${SCRAPERS_PATH}/new` } : undefined}
+    />
   );
 }

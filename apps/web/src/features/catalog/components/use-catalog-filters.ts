@@ -1,7 +1,11 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { usePreferences } from '../../../lib/preferences/use-preferences';
-import { decodeFilterStates, filterParamName } from '../../../lib/url-state/filter-encoding';
+import {
+  decodeFilterStates,
+  encodeFilterStates,
+  filterParamName,
+} from '../../../lib/url-state/filter-encoding';
 import { useUpdateSearchParams } from '../../../lib/url-state/search-param';
 import { TABLE_PARAMS } from '../../../lib/url-state/table-params';
 import type { ConfigListFilters } from '../lib/catalog-query';
@@ -63,6 +67,25 @@ export function useCatalogFilterActions() {
       }),
     [update],
   );
+  /**
+   * A group of the summary grouped by a tag or label key: the list of every type, filtered to
+   * items whose `key` is `value` (`tags.filter` / `labels.filter`, like the list's own filters).
+   * Group By stays in the URL, so '← All types' and Back return to the same groups.
+   */
+  const selectGroup = useCallback(
+    (kind: 'tag' | 'label', key: string, value: string) =>
+      update((draft) => {
+        for (const filter of TRI_STATE_FILTERS) draft.delete(filterParamName(filter));
+        draft.delete(CATALOG_PARAMS.type);
+        draft.delete(CATALOG_PARAMS.search);
+        draft.delete(TABLE_PARAMS.sortBy);
+        draft.delete(TABLE_PARAMS.sortOrder);
+        resetPage(draft);
+        const filter = kind === 'tag' ? CATALOG_PARAMS.tags : CATALOG_PARAMS.labels;
+        draft.set(filterParamName(filter), encodeFilterStates({ [`${key}=${value}`]: 1 }));
+      }),
+    [update],
+  );
   const setSearch = useCallback(
     (search: string) =>
       update(
@@ -75,5 +98,5 @@ export function useCatalogFilterActions() {
       ),
     [update],
   );
-  return { selectType, setSearch };
+  return { selectType, selectGroup, setSearch };
 }

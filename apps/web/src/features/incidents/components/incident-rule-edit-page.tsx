@@ -1,10 +1,9 @@
-import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams } from 'react-router';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { asJsonSchema, validateJsonSchema } from '../../../components/code-editor/json-schema';
-import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions';
@@ -24,6 +23,7 @@ import {
 } from '../lib/incident-rule-form';
 import { INCIDENT_RULES_PATH } from './incident-rules-page';
 
+const FORM_ID = 'incident-rule-form';
 const inputClass = 'mt-1 block w-full rounded border border-gray-300 px-2 py-1.5 text-sm disabled:bg-gray-50';
 const labelClass = 'text-sm font-medium text-gray-700';
 
@@ -53,7 +53,6 @@ function RuleForm({
   const canWrite = useCan('database', 'write');
   const [values, setValues] = useState<IncidentRuleFormValues>(rule ? ruleToForm(rule) : EMPTY_RULE_FORM);
   const [errors, setErrors] = useState<IncidentRuleErrors>({});
-  const [deleting, setDeleting] = useState(false);
   const save = useSaveIncidentRule();
   const remove = useDeleteIncidentRule();
   const schemaQuery = useIncidentRuleSchema();
@@ -88,20 +87,8 @@ function RuleForm({
     );
   };
 
-  const confirmDelete = () => {
-    if (!rule) return;
-    remove.mutate(rule.id, {
-      onSuccess: () => {
-        setDeleting(false);
-        showSuccessToast(`${rule.name} deleted successfully`);
-        void navigate(INCIDENT_RULES_PATH);
-      },
-      onError: (error) => showErrorToast(error),
-    });
-  };
-
   const specTab = (
-    <form id="incident-rule-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
+    <form id={FORM_ID} noValidate onSubmit={submit} className="flex flex-col gap-3">
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
         <div>
           <label className={labelClass}>
@@ -159,68 +146,34 @@ function RuleForm({
   );
 
   return (
-    <div className="flex flex-col gap-4">
-      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm">
-        <Link to={INCIDENT_RULES_PATH} className="text-blue-700 hover:underline">
-          Incident Rules
-        </Link>
-        <span aria-hidden>/</span>
-        <span>{rule ? rule.name : 'New rule'}</span>
-      </nav>
-      <TabGroup>
-        <TabList className="flex gap-2 border-b border-gray-200">
-          {['Spec', ...(rule ? ['Job History'] : [])].map((name) => (
-            <Tab
-              key={name}
-              className="px-3 py-1 text-sm data-selected:border-b-2 data-selected:border-blue-600 data-selected:text-blue-700"
-            >
-              {name}
-            </Tab>
-          ))}
-        </TabList>
-        <TabPanels className="pt-3">
-          <TabPanel unmount={false}>{specTab}</TabPanel>
-          {rule && <TabPanel>{renderJobHistory(rule.id)}</TabPanel>}
-        </TabPanels>
-      </TabGroup>
-      {canWrite && (
-        <div className="flex items-center gap-2">
-          {editing && (
-            <button
-              type="button"
-              onClick={() => setDeleting(true)}
-              className="rounded border border-red-300 px-3 py-1.5 text-sm text-red-700"
-            >
-              Delete
-            </button>
-          )}
-          <span className="flex-1" />
-          {editing && (
-            <Link to={INCIDENT_RULES_PATH} className="rounded border border-gray-300 px-3 py-1.5 text-sm">
-              Cancel
-            </Link>
-          )}
-          <button
-            type="submit"
-            form="incident-rule-form"
-            disabled={save.isPending}
-            className="rounded bg-blue-600 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-          >
-            {editing ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Saving' : 'Save'}
-          </button>
-        </div>
-      )}
-      <ConfirmationDialog
-        open={deleting}
-        title="Delete rule"
-        description={rule ? `Delete '${rule.name}'? It stops opening incidents.` : undefined}
-        variant="delete"
-        confirmLabel="Delete"
-        isLoading={remove.isPending}
-        onClose={() => setDeleting(false)}
-        onConfirm={confirmDelete}
-      />
-    </div>
+    <ResourceEditor
+      list={{ label: 'Incident Rules', path: INCIDENT_RULES_PATH }}
+      name={rule?.name}
+      newLabel="New rule"
+      tabsLabel="Incident rule"
+      jobHistory={rule ? renderJobHistory(rule.id) : undefined}
+      save={canWrite ? { pending: save.isPending, form: FORM_ID } : undefined}
+      remove={
+        rule && canWrite
+          ? {
+              title: 'Delete rule',
+              description: `Delete '${rule.name}'? It stops opening incidents.`,
+              isLoading: remove.isPending,
+              onConfirm: (close) =>
+                remove.mutate(rule.id, {
+                  onSuccess: () => {
+                    close();
+                    showSuccessToast(`${rule.name} deleted successfully`);
+                    void navigate(INCIDENT_RULES_PATH);
+                  },
+                  onError: (error) => showErrorToast(error),
+                }),
+            }
+          : undefined
+      }
+    >
+      {specTab}
+    </ResourceEditor>
   );
 }
 

@@ -14,6 +14,7 @@ import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
 import { evaluateCheckMetrics, type CheckIdentity, type CheckMetrics } from './check-metrics.js';
 import { syncCanaryChecks, type CanaryRow, type SyncedCheck } from './canary-sync.js';
 import { planCanaryRun, type PlannedCheck } from './check-dependencies.js';
+import { asRecord, stringMap, textOrNull } from './spec-values.js';
 
 /** A canary without schedule or interval runs this often. */
 export const DEFAULT_CANARY_SCHEDULE = '@every 5m';
@@ -43,19 +44,13 @@ export interface CanaryRunSummary {
   errors: string[];
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
 /**
  * The schedule a canary runs on: `spec.schedule`, else the deprecated `spec.interval` (seconds),
  * else the row's schedule column, else DEFAULT_CANARY_SCHEDULE; null when `spec.replicas` is 0
  * (paused).
  */
 export function canaryScheduleOf(canary: Pick<CanaryRow, 'spec' | 'schedule'>): string | null {
-  const spec = record(canary.spec);
+  const spec = asRecord(canary.spec);
   const replicas = typeof spec.replicas === 'string' ? Number(spec.replicas) : spec.replicas;
   if (replicas === 0) return null;
   if (typeof spec.schedule === 'string' && spec.schedule.trim() !== '') return spec.schedule.trim();
@@ -98,21 +93,6 @@ async function forEachLimited<T>(
     }
   });
   await Promise.all(lanes);
-}
-
-function stringMap(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, item] of Object.entries(record(value))) {
-    if (typeof item === 'string') out[key] = item;
-    else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
-  }
-  return out;
-}
-
-function textOrNull(value: unknown): string | null {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number') return String(value);
-  return null;
 }
 
 function withErrors(result: CheckResult, errors: string[]): CheckResult {
@@ -162,10 +142,10 @@ export async function runCanaryChecks(
   // Webhook checks get their results from pushes (POST /webhook/{id}), never from a run.
   const runnable = synced.filter((check) => !isPushedCheckType(check.entry.type));
   const plan = planCanaryRun(runnable, options.filter);
-  const spec = record(canary.spec);
+  const spec = asRecord(canary.spec);
   const retries =
     spec.retries && typeof spec.retries === 'object' ? (spec.retries as CheckRetries) : undefined;
-  const labels = record(canary.labels) as Record<string, string>;
+  const labels = asRecord(canary.labels) as Record<string, string>;
   const recordOptions = { nextRuntime: options.nextRuntime ?? null };
   const canaryVariables = { id: canary.id, name: canary.name, namespace: canary.namespace, labels };
 
@@ -204,7 +184,7 @@ export async function runCanaryChecks(
   };
 
   const identityOf = (check: SyncedCheck): CheckIdentity => {
-    const entrySpec = record(check.entry.spec);
+    const entrySpec = asRecord(check.entry.spec);
     return {
       checkId: check.id,
       name: check.entry.name,
@@ -296,7 +276,7 @@ export async function runCanaryChecks(
       variables,
     });
     if (run.result.invalid) return { result: run.result, run };
-    const entrySpec = record(check.entry.spec);
+    const entrySpec = asRecord(check.entry.spec);
     const result = applyMetrics(
       run.result,
       entrySpec.metrics,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../platform/jobs/index.js';
 import { findCheckType, listCanaryChecks, type CanaryCheckEntry } from './checks/index.js';
+import { asRecord, stringMap, textOrNull } from './spec-values.js';
 
 /** The columns of a canaries row the health workers use. */
 export interface CanaryRow {
@@ -24,31 +25,11 @@ export interface SyncedCheck {
   entry: CanaryCheckEntry;
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-function text(value: unknown): string | null {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number') return String(value);
-  return null;
-}
-
-function stringMap(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, item] of Object.entries(record(value))) {
-    if (typeof item === 'string') out[key] = item;
-    else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
-  }
-  return out;
-}
-
 /** What the checks list shows as the target; empty when the spec does not parse. */
 function endpointOf(entry: CanaryCheckEntry): string {
   const checkType = entry.supported ? findCheckType(entry.type) : undefined;
-  if (!checkType) return text(record(entry.spec).endpoint) ?? text(record(entry.spec).url) ?? '';
+  if (!checkType)
+    return textOrNull(asRecord(entry.spec).endpoint) ?? textOrNull(asRecord(entry.spec).url) ?? '';
   try {
     return checkType.endpoint(checkType.parse(entry.spec));
   } catch {
@@ -84,22 +65,22 @@ export async function syncCanaryChecks(db: Queryable, canary: CanaryRow): Promis
     ]);
     return [];
   }
-  const spec = record(canary.spec);
+  const spec = asRecord(canary.spec);
   const canaryLabels = stringMap(canary.labels);
   const entries = declaredChecks(canary.spec);
   const synced: SyncedCheck[] = [];
   if (entries.length > 0) {
     const rows = entries.map((entry) => {
-      const entrySpec = record(entry.spec);
+      const entrySpec = asRecord(entry.spec);
       return {
         type: entry.type,
         name: entry.name,
-        description: text(entrySpec.description),
-        icon: text(entrySpec.icon) ?? text(spec.icon) ?? canary.icon,
-        namespace: text(entrySpec.namespace) ?? canary.namespace,
+        description: textOrNull(entrySpec.description),
+        icon: textOrNull(entrySpec.icon) ?? textOrNull(spec.icon) ?? canary.icon,
+        namespace: textOrNull(entrySpec.namespace) ?? canary.namespace,
         endpoint: endpointOf(entry),
-        owner: text(spec.owner),
-        severity: text(entrySpec.severity) ?? text(spec.severity),
+        owner: textOrNull(spec.owner),
+        severity: textOrNull(entrySpec.severity) ?? textOrNull(spec.severity),
         labels: { ...canaryLabels, ...stringMap(entrySpec.labels) },
         spec: entry.spec ?? null,
       };

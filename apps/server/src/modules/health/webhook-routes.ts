@@ -17,6 +17,7 @@ import {
 import type { JsonValue } from './expressions/index.js';
 import { resolveValue } from './checks/spec-fields.js';
 import { isUuid } from './health-service.js';
+import { asRecord, stringMap, textOrNull } from './spec-values.js';
 
 export interface WebhookRoutesOptions {
   pool: Pool;
@@ -39,31 +40,10 @@ interface PushTarget {
   spec: unknown;
 }
 
-function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === 'object' && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : {};
-}
-
-function textOrNull(value: unknown): string | null {
-  if (typeof value === 'string' && value !== '') return value;
-  if (typeof value === 'number') return String(value);
-  return null;
-}
-
-function stringMap(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, item] of Object.entries(record(value))) {
-    if (typeof item === 'string') out[key] = item;
-    else if (typeof item === 'number' || typeof item === 'boolean') out[key] = String(item);
-  }
-  return out;
-}
-
 /** The check's metric labels, as the canary runner gives them to scheduled runs. */
 function identityOf(target: PushTarget): CheckIdentity {
-  const canarySpec = record(target.canary.spec);
-  const entrySpec = record(target.spec);
+  const canarySpec = asRecord(target.canary.spec);
+  const entrySpec = asRecord(target.spec);
   return {
     checkId: target.checkId,
     name: textOrNull(entrySpec.name) ?? '',
@@ -175,7 +155,7 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
       const idOrName = request.params.id;
       const target = await findTarget(pool, idOrName);
       // A push is one outcome: retrying it would only evaluate the same request again.
-      const { retries: _retries, ...checkSpec } = record(target.spec);
+      const { retries: _retries, ...checkSpec } = asRecord(target.spec);
       let spec: WebhookCheckSpec;
       try {
         spec = webhookCheck.parse(checkSpec);
@@ -230,7 +210,7 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
       // The check's own `metrics` are evaluated against the push, as after a scheduled run.
       const identity = identityOf(target);
       if (options.metrics && !run.result.invalid) {
-        const evaluated = evaluateCheckMetrics(record(checkSpec).metrics, {
+        const evaluated = evaluateCheckMetrics(asRecord(checkSpec).metrics, {
           ...run.result.data,
           check: {
             name: identity.name,

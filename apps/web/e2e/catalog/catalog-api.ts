@@ -1,6 +1,13 @@
 import { expect, type APIRequestContext } from '@playwright/test';
 import { csrfHeader } from '../shell/api';
 
+/**
+ * How long to wait for what a page loads first after sign-in, a navigation or a reload: the
+ * catalog's first query runs cold on a server that other suites keep busy, and may take longer
+ * than the default 5 s. Later waits on the same page keep the default.
+ */
+export const FIRST_LOAD = { timeout: 20_000 } as const;
+
 /** Id of a scraper by name, through the data API. */
 export async function scraperId(api: APIRequestContext, name: string): Promise<string> {
   const response = await api.get(

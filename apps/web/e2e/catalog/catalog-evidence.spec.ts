@@ -1,7 +1,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession, createViewer } from '../shell/api';
-import { configIds, runScraper, scraperId } from './catalog-api';
+import { FIRST_LOAD, configIds, runScraper, scraperId } from './catalog-api';
 
 let api: APIRequestContext;
 let contractsId: string;
@@ -19,7 +19,7 @@ test.afterAll(async () => {
 test('attach a config item to a new incident and see it as evidence there', async ({ page }) => {
   const title = `Contracts drift ${Date.now()}`;
   await signIn(page, ADMIN.email, ADMIN.password, `/catalog/${contractsId}`);
-  await expect(page.getByRole('heading', { name: '@opsdeck/contracts', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '@opsdeck/contracts', level: 2 })).toBeVisible(FIRST_LOAD);
   await page.getByRole('button', { name: 'Attach as Evidence' }).click();
   const dialog = page.getByRole('dialog', { name: 'Link to incident' });
   await expect(dialog).toContainText('@opsdeck/contracts');
@@ -50,7 +50,7 @@ test('a viewer sees no Attach as Evidence on a config item', async ({ page, base
   };
   await createViewer(baseURL!, api, viewer);
   await signIn(page, viewer.email, viewer.password, `/catalog/${contractsId}`);
-  await expect(page.getByRole('heading', { name: '@opsdeck/contracts', level: 2 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '@opsdeck/contracts', level: 2 })).toBeVisible(FIRST_LOAD);
   await expect(page.getByTestId('config-type')).toHaveText('Npm::Package');
   await expect(page.getByRole('button', { name: 'Attach as Evidence' })).toHaveCount(0);
 });

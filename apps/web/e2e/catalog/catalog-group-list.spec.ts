@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
-import { createFileScraper, deleteScraper, runScraper } from './catalog-api';
+import { FIRST_LOAD, createFileScraper, deleteScraper, runScraper } from './catalog-api';
 
 test('a tag or label group opens the list of every type with that value, kept in the URL', async ({
   page,
@@ -50,6 +50,7 @@ test('a tag or label group opens the list of every type with that value, kept in
     const groups = page.getByRole('table', { name: 'Catalog groups' });
     await expect(groups.getByRole('row').filter({ hasText: 'north' }).getByTestId('group-count')).toHaveText(
       '2',
+      FIRST_LOAD,
     );
     await groups.getByRole('button', { name: 'north', exact: true }).click();
 
@@ -65,7 +66,7 @@ test('a tag or label group opens the list of every type with that value, kept in
 
     // A reload keeps the list; Back returns to the groups.
     await page.reload();
-    await expect(table.getByRole('link', { name: `b-north-${stamp}` })).toBeVisible();
+    await expect(table.getByRole('link', { name: `b-north-${stamp}` })).toBeVisible(FIRST_LOAD);
     await page.goBack();
     await expect(page.getByRole('table', { name: 'Catalog groups' })).toBeVisible();
     await expect(page.getByRole('combobox', { name: 'Group By' })).toHaveValue(`tag:${site}`);

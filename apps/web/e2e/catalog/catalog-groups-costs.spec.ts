@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession, csrfHeader } from '../shell/api';
-import { configIds, createFileScraper, deleteScraper, runScraper } from './catalog-api';
+import { FIRST_LOAD, configIds, createFileScraper, deleteScraper, runScraper } from './catalog-api';
 
 test('group the catalog by a tag or label key, and sort the list by cost', async ({ page, baseURL }) => {
   test.setTimeout(60_000);
@@ -37,18 +37,23 @@ test('group the catalog by a tag or label key, and sort the list by cost', async
     await signIn(page, ADMIN.email, ADMIN.password, '/catalog?type=E2E%3A%3ACosted');
     const table = page.getByRole('table', { name: 'Config items' });
     const names = table.locator('tbody tr td:first-child');
-    await expect(names).toHaveText(['cheap', 'free', 'pricey']);
+    await expect(names).toHaveText(['cheap', 'free', 'pricey'], FIRST_LOAD);
     const pricey = table.getByRole('row').filter({ hasText: 'pricey' });
     await expect(pricey).toContainText('$1,234.50');
     await expect(pricey).toContainText('$0.0125');
 
     // Most expensive first; items without a cost last in either direction.
-    await table.getByRole('columnheader', { name: 'Cost (30d)' }).getByRole('button').click();
+    // The header says the direction at once; the rows follow when the sorted page arrives, so
+    // the order is read from the header, not from rows that may still be the previous page's.
+    const costHeader = table.getByRole('columnheader', { name: 'Cost (30d)' });
+    await costHeader.getByRole('button').click();
     await expect(page).toHaveURL(/sortBy=cost_total_30d/);
-    const first = await names.allTextContents();
-    const order = first[0] === 'cheap' ? ['cheap', 'pricey', 'free'] : ['pricey', 'cheap', 'free'];
+    await expect(costHeader).toHaveAttribute('aria-sort', /^(ascending|descending)$/);
+    const ascending = (await costHeader.getAttribute('aria-sort')) === 'ascending';
+    const order = ascending ? ['cheap', 'pricey', 'free'] : ['pricey', 'cheap', 'free'];
     await expect(names).toHaveText(order);
-    await table.getByRole('columnheader', { name: 'Cost (30d)' }).getByRole('button').click();
+    await costHeader.getByRole('button').click();
+    await expect(costHeader).toHaveAttribute('aria-sort', ascending ? 'descending' : 'ascending');
     await expect(names).toHaveText([order[1]!, order[0]!, 'free']);
 
     await page.getByRole('button', { name: '← All types' }).click();
@@ -57,7 +62,7 @@ test('group the catalog by a tag or label key, and sort the list by cost', async
     await expect(page).toHaveURL(new RegExp(`groupBy=tag%3A${zone}`));
     const groups = page.getByRole('table', { name: 'Catalog groups' });
     const eu = groups.getByRole('row').filter({ hasText: 'eu' });
-    await expect(eu.getByTestId('group-count')).toHaveText('3');
+    await expect(eu.getByTestId('group-count')).toHaveText('3', FIRST_LOAD);
     await expect(eu).toContainText('$1,247.00');
 
     await groupBy.selectOption('label:team');
@@ -75,10 +80,10 @@ test('group the catalog by a tag or label key, and sort the list by cost', async
     ).toHaveText('1');
     // The choice is in the URL: a reload keeps it.
     await page.reload();
-    await expect(page.getByRole('combobox', { name: 'Group By' })).toHaveValue('label:team');
-    await expect(groups.getByRole('row').filter({ hasText: `costs-b-${stamp}` })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Group By' })).toHaveValue('label:team', FIRST_LOAD);
+    await expect(groups.getByRole('row').filter({ hasText: `costs-b-${stamp}` })).toBeVisible(FIRST_LOAD);
     await page.getByRole('combobox', { name: 'Group By' }).selectOption('');
-    await expect(page.getByRole('table', { name: 'Catalog summary' })).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Catalog summary' })).toBeVisible(FIRST_LOAD);
   } finally {
     await deleteScraper(api, id);
     await api.dispose();

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
-import { createFileScraper, deleteScraper, runScraper } from './catalog-api';
+import { FIRST_LOAD, createFileScraper, deleteScraper, runScraper } from './catalog-api';
 
 const TYPE = 'E2E::Journey';
 let api: APIRequestContext;
@@ -89,7 +89,7 @@ test('summary → type list → filter → item → changes diff → relationshi
   await page.goBack();
   await page.goBack();
   await expect(page).toHaveURL(/\/changes$/);
-  await expect(page.getByRole('table', { name: 'Changes' }).locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Changes' }).locator('tbody tr')).toHaveCount(1, FIRST_LOAD);
   await page.getByRole('navigation', { name: 'Breadcrumb' }).getByRole('link', { name: TYPE }).click();
   await expect(page.getByRole('table', { name: 'Config items' }).locator('tbody tr')).toHaveCount(2);
 });
@@ -120,13 +120,13 @@ test('the global change feed filters by type, config type and time range', async
   url.searchParams.set('from', '2020-01-01T00:00:00.000Z');
   url.searchParams.set('to', '2020-01-02T00:00:00.000Z');
   await page.goto(url.toString());
-  await expect(page.getByRole('table', { name: 'Changes' })).toContainText('No data available');
+  await expect(page.getByRole('table', { name: 'Changes' })).toContainText('No data available', FIRST_LOAD);
   url.searchParams.set('rangeType', 'relative');
   url.searchParams.set('range', '1h');
   url.searchParams.delete('from');
   url.searchParams.delete('to');
   await page.goto(url.toString());
-  await expect(page.getByRole('table', { name: 'Changes' }).locator('tbody tr')).toHaveCount(1);
+  await expect(page.getByRole('table', { name: 'Changes' }).locator('tbody tr')).toHaveCount(1, FIRST_LOAD);
 });
 
 test('insights list the findings a transform reported, with filters', async ({ page }) => {
@@ -134,7 +134,7 @@ test('insights list the findings a transform reported, with filters', async ({ p
   const insights = page.getByRole('table', { name: 'Insights' });
   // A retried beforeAll scrapes the same files again under a new scraper: take the first finding.
   const row = insights.getByRole('row').filter({ hasText: 'disk almost full' }).first();
-  await expect(row).toContainText('disk-check');
+  await expect(row).toContainText('disk-check', FIRST_LOAD);
   await expect(row).toContainText('high');
   const filters = page.getByRole('complementary', { name: 'Insight filters' });
   await filters
@@ -162,7 +162,7 @@ test('edit a scraper: a broken JSONPath is refused with its field, then save, ru
   try {
     await signIn(page, ADMIN.email, ADMIN.password, '/catalog/scrapers');
     const list = page.getByRole('table', { name: 'Scrapers' });
-    await expect(list.getByRole('row').filter({ hasText: name })).toContainText('Never run');
+    await expect(list.getByRole('row').filter({ hasText: name })).toContainText('Never run', FIRST_LOAD);
     await list.getByRole('link', { name }).click();
     await expect(page).toHaveURL(new RegExp(`/catalog/scrapers/${id}$`));
     await expect(page.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();

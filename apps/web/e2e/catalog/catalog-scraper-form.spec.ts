@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
-import { deleteScraper, scraperId } from './catalog-api';
+import { FIRST_LOAD, deleteScraper, scraperId } from './catalog-api';
 
 test('create a file scraper with the Form tab, kept in sync with the Code tab, and run it', async ({
   page,
@@ -93,7 +93,7 @@ test('create a file scraper with the Form tab, kept in sync with the Code tab, a
     );
     await page.goto('/catalog?type=E2E%3A%3AForm');
     const items = page.getByRole('table', { name: 'Config items' });
-    await expect(items.locator('tbody tr td:first-child')).toHaveText(['Form A', 'Form B']);
+    await expect(items.locator('tbody tr td:first-child')).toHaveText(['Form A', 'Form B'], FIRST_LOAD);
   } finally {
     const api = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
     const response = await api.get(`/api/db/config_scrapers?select=id&name=eq.${name}&deleted_at=is.null`);

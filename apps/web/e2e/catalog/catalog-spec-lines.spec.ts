@@ -1,7 +1,7 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
-import { configIds, runScraper, scraperId } from './catalog-api';
+import { FIRST_LOAD, configIds, runScraper, scraperId } from './catalog-api';
 
 test('select spec lines by number, shift-click a range, keep it in the URL and copy the link', async ({
   page,
@@ -18,7 +18,7 @@ test('select spec lines by number, shift-click a range, keep it in the URL and c
   const spec = page.getByRole('region', { name: 'Spec' });
   const listing = spec.getByRole('table', { name: 'Config' });
   const selectedRows = listing.locator('tr[aria-selected="true"]');
-  await expect(listing.locator('tr[data-line="1"]')).toBeVisible();
+  await expect(listing.locator('tr[data-line="1"]')).toBeVisible(FIRST_LOAD);
   await expect(selectedRows).toHaveCount(0);
 
   await listing.getByRole('button', { name: 'Line 2', exact: true }).click();
@@ -32,7 +32,7 @@ test('select spec lines by number, shift-click a range, keep it in the URL and c
 
   // A reload (or the copied link) opens the same lines highlighted.
   await page.reload();
-  await expect(selectedRows).toHaveCount(3);
+  await expect(selectedRows).toHaveCount(3, FIRST_LOAD);
   await expect(listing.getByRole('button', { name: 'Line 3', exact: true })).toHaveAttribute(
     'aria-pressed',
     'true',
@@ -53,7 +53,11 @@ test('select spec lines by number, shift-click a range, keep it in the URL and c
   await expect(spec).toContainText('"name": "@opsdeck/contracts"');
   await listing.getByRole('button', { name: 'Line 3', exact: true }).click();
   await page.goto(page.url());
-  await expect(spec.getByRole('button', { name: 'JSON' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(spec.getByRole('button', { name: 'JSON' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+    FIRST_LOAD,
+  );
   await expect(selectedRows).toHaveCount(1);
   await spec.getByRole('button', { name: 'Clear selection' }).click();
   await expect(selectedRows).toHaveCount(0);

@@ -4,7 +4,14 @@ import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
-import { configIds, createFileScraper, deleteScraper, runScraper, scraperId } from './catalog-api';
+import {
+  FIRST_LOAD,
+  configIds,
+  createFileScraper,
+  deleteScraper,
+  runScraper,
+  scraperId,
+} from './catalog-api';
 
 let api: APIRequestContext;
 
@@ -20,7 +27,7 @@ test.afterAll(async () => {
 test('summary → type list → filter → item → spec → changes → back', async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password, '/catalog');
   const summary = page.getByRole('table', { name: 'Catalog summary' });
-  await expect(summary).toBeVisible();
+  await expect(summary).toBeVisible(FIRST_LOAD);
   const packageRow = summary.getByRole('row').filter({ hasText: 'Npm Package' });
   // Root, server, web and contracts package.json files.
   await expect(packageRow.getByTestId('summary-count')).toHaveText('4');
@@ -101,7 +108,7 @@ test('health, status and tag filters include and exclude through the tri-state l
     await signIn(page, ADMIN.email, ADMIN.password, '/catalog?type=E2E%3A%3AFiltered');
     const table = page.getByRole('table', { name: 'Config items' });
     const names = table.locator('tbody tr td:first-child');
-    await expect(names).toHaveText(['alpha', 'bravo', 'charlie']);
+    await expect(names).toHaveText(['alpha', 'bravo', 'charlie'], FIRST_LOAD);
     const filters = page.getByRole('complementary', { name: 'Filters' });
 
     await filters
@@ -128,13 +135,13 @@ test('health, status and tag filters include and exclude through the tri-state l
     await expect(names).toHaveText(['bravo', 'charlie']);
     // The filter survives a reload because it lives in the URL.
     await page.reload();
-    await expect(names).toHaveText(['bravo', 'charlie']);
+    await expect(names).toHaveText(['bravo', 'charlie'], FIRST_LOAD);
 
     // Relationships (from the scraper's rule): alpha → bravo, outgoing on alpha, incoming on bravo.
     const ids = await configIds(api, 'E2E::Filtered');
     await page.goto(`/catalog/${ids.alpha}/relationships`);
     const graph = page.getByRole('figure', { name: 'Relationship graph' });
-    await expect(graph.getByRole('link', { name: /bravo/ })).toBeVisible();
+    await expect(graph.getByRole('link', { name: /bravo/ })).toBeVisible(FIRST_LOAD);
     await expect(graph.getByRole('link', { name: /alpha/ })).toHaveAttribute('aria-current', 'page');
     // bravo is one hop to the right of alpha.
     await expect(graph.getByRole('link', { name: /bravo/ })).toHaveAttribute('data-layer', '1');

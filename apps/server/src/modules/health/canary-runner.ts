@@ -1,6 +1,7 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import { parseSchedule } from '../../platform/jobs/index.js';
+import { canaryScheduleFromSpec } from '../resources/index.js';
 import type {
   CheckLogger,
   CheckMetric,
@@ -53,11 +54,8 @@ export function canaryScheduleOf(canary: Pick<CanaryRow, 'spec' | 'schedule'>): 
   const spec = asRecord(canary.spec);
   const replicas = typeof spec.replicas === 'string' ? Number(spec.replicas) : spec.replicas;
   if (replicas === 0) return null;
-  if (typeof spec.schedule === 'string' && spec.schedule.trim() !== '') return spec.schedule.trim();
-  const interval = typeof spec.interval === 'string' ? Number(spec.interval) : spec.interval;
-  if (typeof interval === 'number' && Number.isFinite(interval) && interval > 0) {
-    return `@every ${Math.max(1, Math.round(interval))}s`;
-  }
+  const fromSpec = canaryScheduleFromSpec(spec);
+  if (fromSpec) return fromSpec;
   if (canary.schedule && canary.schedule.trim() !== '') return canary.schedule.trim();
   return DEFAULT_CANARY_SCHEDULE;
 }

@@ -17,6 +17,7 @@ export {
 } from './directory-watcher.js';
 export { parseResourceDocuments, type DocumentOrigin, type ResourceDocument } from './documents.js';
 export { RESOURCE_KINDS } from './kinds/index.js';
+export { canaryScheduleFromSpec } from './kinds/canary.js';
 export {
   describeSupportedKinds,
   findResourceKind,

@@ -256,7 +256,32 @@ describe('resourceRowIssues', () => {
     expect(resourceRowIssues('config_scrapers', { spec: { file }, schedule: null })).toEqual([]);
     expect(resourceRowIssues('config_scrapers', { labels: { a: 'b' } })).toEqual([]);
     // Kinds that declare no derived columns keep their columns writable.
-    expect(resourceRowIssues('canaries', { schedule: '@hourly' })).toEqual([]);
+    expect(resourceRowIssues('topologies', { schedule: '@hourly' })).toEqual([]);
+  });
+
+  it("derives a canary's icon and schedule from its spec, the deprecated interval included", () => {
+    expect(
+      resourceRowIssues('canaries', {
+        spec: { interval: 90, icon: 'http' },
+        schedule: '@every 90s',
+        icon: 'http',
+      }),
+    ).toEqual([]);
+    expect(resourceRowIssues('canaries', { spec: {}, schedule: null, icon: null })).toEqual([]);
+    expect(resourceRowIssues('canaries', { schedule: '@hourly', icon: 'dns' })).toMatchObject([
+      { path: 'icon' },
+      { path: 'schedule' },
+    ]);
+    expect(resourceRowIssues('canaries', { spec: { interval: 90 }, schedule: '@every 90m' })).toMatchObject([
+      {
+        path: 'schedule',
+        message: 'is derived from the spec ("@every 90s"): leave it out or send the same value',
+      },
+    ]);
+    // Its spec is checked even when no column is sent: the database derives them from it.
+    expect(resourceRowIssues('canaries', { spec: { interval: 'often' } })).toMatchObject([
+      { path: 'spec.interval' },
+    ]);
   });
 
   it('reports an invalid schedule at its spec path before comparing columns', () => {

@@ -175,7 +175,8 @@ export function resourceKey(identity: { kind: string; namespace: string; name: s
  * The problems of a row written to a resource table other than through YAML (the data API):
  * its `spec`, when the row sets one, must pass the kind's schema and `specIssues`; a column the
  * database derives from the spec (`derivedColumns`) may be sent only with a spec and with the
- * value that spec derives. Kinds without `specIssues` are left to the database's own checks.
+ * value that spec derives. Kinds with neither `specIssues` nor `derivedColumns` are left to the
+ * database's own checks.
  * Empty for other tables.
  */
 export function resourceRowIssues(table: string, row: Readonly<Record<string, unknown>>): SpecIssue[] {
@@ -188,7 +189,8 @@ export function resourceRowIssues(table: string, row: Readonly<Record<string, un
       message: 'is derived from the spec: write the spec instead',
     }));
   }
-  if (!definition.specIssues && derived.length === 0) return [];
+  // A kind with derived columns has its spec checked too: the database derives them from it.
+  if (!definition.specIssues && !definition.derivedColumns) return [];
   const spec = row.spec;
   if (!isPlainObject(spec)) return [{ path: 'spec', message: 'must be a mapping' }];
   const parsed = definition.spec.safeParse(spec);

@@ -73,15 +73,42 @@ export const canarySpec = z
   })
   .superRefine(validateCheckEntries);
 
+function recordOf(value: unknown): Record<string, unknown> {
+  return value && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+/**
+ * The schedule a canary's spec names: `schedule` trimmed, else the deprecated `interval`
+ * (seconds, a number or a numeric string) as `@every {n}s`, rounded and at least 1; null when it
+ * names neither. Migration 0062 (`canary_schedule_from_spec`) keeps the `schedule` column to
+ * the same rule, and the canary runner schedules by it.
+ */
+export function canaryScheduleFromSpec(spec: unknown): string | null {
+  const { schedule, interval } = recordOf(spec);
+  if (typeof schedule === 'string' && schedule.trim() !== '') return schedule.trim();
+  const seconds =
+    typeof interval === 'number'
+      ? interval
+      : typeof interval === 'string' && /^\s*[0-9]+(\.[0-9]+)?\s*$/.test(interval)
+        ? Number(interval)
+        : Number.NaN;
+  if (Number.isFinite(seconds) && seconds > 0) return `@every ${Math.max(1, Math.round(seconds))}s`;
+  return null;
+}
+
 export const canaryKind = defineResourceKind({
   kind: 'Canary',
   apiVersions: ['canaries.flanksource.com/v1'],
   plural: 'canaries',
   table: 'canaries',
   spec: canarySpec,
+  // Migration 0062 derives the same columns in the database, whichever way the spec arrives.
   columns: (spec) => ({
     icon: textOrNull(spec.icon),
     // The deprecated interval still schedules the canary when no schedule is given.
-    schedule: spec.schedule ?? (spec.interval ? `@every ${spec.interval}s` : null),
+    schedule: canaryScheduleFromSpec(spec),
   }),
+  derivedColumns: ['icon', 'schedule'],
 });

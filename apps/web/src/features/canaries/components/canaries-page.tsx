@@ -1,8 +1,7 @@
-import { useMemo } from 'react';
-import { Link, useNavigate } from 'react-router';
-import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
+import type { DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
+import { ResourceListPage, resourceNameColumn } from '../../../components/resource-editor/resource-list-page';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { useCan } from '../../../lib/permissions';
@@ -29,20 +28,7 @@ export function healthSummary(checks: CanaryRow['checks']): string {
 }
 
 const COLUMNS: DataTableColumn<CanaryRow>[] = [
-  {
-    id: 'name',
-    header: 'Name',
-    accessorKey: 'name',
-    cell: ({ row }) => (
-      <Link
-        to={canaryPath(row.original.id)}
-        onClick={(event) => event.stopPropagation()}
-        className="text-blue-700 hover:underline"
-      >
-        {row.original.name}
-      </Link>
-    ),
-  },
+  resourceNameColumn<CanaryRow>(canaryPath),
   { id: 'namespace', header: 'Namespace', accessorKey: 'namespace' },
   {
     id: 'types',
@@ -96,41 +82,19 @@ const COLUMNS: DataTableColumn<CanaryRow>[] = [
 
 /** /settings/canaries (settings §2.4, core §2): the health checks, each row opens its editor. */
 export function CanariesPage() {
-  const navigate = useNavigate();
-  const state = useDataTableState(TABLE);
   const canWrite = useCan('canaries', 'write');
-  const query = useCanaryList({
-    pageIndex: state.pageIndex,
-    pageSize: state.pageSize,
-    sortBy: state.sortBy,
-    sortOrder: state.sortOrder,
-  });
-  const columns = useMemo(() => COLUMNS, []);
-  if (query.isError && !query.data) throw query.error;
+  // The table's page and order are the query's (the list is paged on the server).
+  const query = useCanaryList(useDataTableState(TABLE));
   return (
-    <section aria-label="Health Checks" className="flex flex-col gap-4">
-      <div className="flex items-center justify-between">
-        <h2 className="text-base font-semibold text-gray-900">Health Checks</h2>
-        {canWrite && (
-          <Link
-            to={`${CANARIES_PATH}/new`}
-            className="rounded bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700"
-          >
-            Add Health Check
-          </Link>
-        )}
-      </div>
-      <DataTable
-        {...TABLE}
-        label="Health checks"
-        columns={columns}
-        data={query.data?.rows ?? []}
-        totalRowCount={query.data?.total ?? 0}
-        isLoading={query.isPending}
-        emptyMessage={NO_RESOURCES_MESSAGE}
-        getRowId={(row) => row.id}
-        onRowClick={(row) => void navigate(canaryPath(row.id))}
-      />
-    </section>
+    <ResourceListPage
+      title="Health Checks"
+      tableLabel="Health checks"
+      table={TABLE}
+      columns={COLUMNS}
+      query={query}
+      editorPath={canaryPath}
+      add={canWrite ? { label: 'Add Health Check', to: `${CANARIES_PATH}/new` } : undefined}
+      emptyMessage={NO_RESOURCES_MESSAGE}
+    />
   );
 }

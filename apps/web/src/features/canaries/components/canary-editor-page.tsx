@@ -1,18 +1,20 @@
-import clsx from 'clsx';
 import { ArrowLeft } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useId, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { stringify } from 'yaml';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
+import {
+  ResourceEditor,
+  SpecViewTabs,
+  type SpecView,
+} from '../../../components/resource-editor/resource-editor';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/permissions';
-import { enumParam, useSearchParam } from '../../../lib/url-state/search-param';
 import {
   isFileOwned,
   useCanary,
@@ -37,9 +39,6 @@ import { SpecTypePicker } from './spec-type-picker';
 /** Id segment of the editor for a health check that does not exist yet. */
 export const NEW_CANARY_ID = 'new';
 
-const TABS = ['spec', 'job-history'] as const;
-type Tab = (typeof TABS)[number];
-
 const INPUT = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
 
 /** What the server said about a refused save (400 with the field's path, 409 conflicts). */
@@ -53,31 +52,6 @@ function serverProblem(error: Error): ServerProblem {
   const body = error instanceof ApiError ? (error.body as Partial<ServerProblem> | undefined) : undefined;
   const issues = Array.isArray(body?.issues) ? body.issues : [];
   return { message: error.message, field: body?.field, issues };
-}
-
-function TabButton({
-  selected,
-  onClick,
-  children,
-}: {
-  selected: boolean;
-  onClick(): void;
-  children: ReactNode;
-}) {
-  return (
-    <button
-      type="button"
-      role="tab"
-      aria-selected={selected}
-      onClick={onClick}
-      className={clsx(
-        '-mb-px border-b-2 px-3 py-1.5 text-sm',
-        selected ? 'border-blue-600 text-blue-700' : 'border-transparent text-gray-600 hover:text-gray-900',
-      )}
-    >
-      {children}
-    </button>
-  );
 }
 
 function InlineError({ id, message }: { id: string; message: string | undefined }) {
@@ -97,7 +71,6 @@ function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
   const schema = useCanarySchema();
   const save = useSaveCanary(canary?.id);
   const remove = useDeleteCanary(canary?.id ?? '');
-  const [tab, setTab] = useSearchParam<Tab>('tab', enumParam(TABS), 'spec');
 
   const initialSpec = canary?.spec ?? newCanarySpec();
   const [name, setName] = useState(canary?.name ?? '');
@@ -111,11 +84,10 @@ function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
   const [specType, setSpecType] = useState<SpecType | undefined>(
     canary ? detectSpecType(canary.spec, searchParams.get('type') ?? undefined) : undefined,
   );
-  const [view, setView] = useState<'form' | 'code'>(specType?.hasForm ? 'form' : 'code');
+  const [view, setView] = useState<SpecView>(specType?.hasForm ? 'form' : 'code');
   const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
   const [submitted, setSubmitted] = useState(false);
   const [problem, setProblem] = useState<ServerProblem>();
-  const [confirmDelete, setConfirmDelete] = useState(false);
 
   const formType = specType?.hasForm ? specType.key : undefined;
   const result = readEditor({ name, labelsText, specText, typeKey: formType });
@@ -167,216 +139,150 @@ function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
     (formType && CHECK_FORMS[formType]?.find((field) => field.key === key)?.label) ?? key;
 
   return (
-    <div className="flex flex-col gap-4">
-      <nav aria-label="Breadcrumb" className="flex items-center gap-1 text-sm">
-        <Link to={CANARIES_PATH} className="text-blue-700 hover:underline">
-          Health Checks
-        </Link>
-        <span className="text-gray-400">/</span>
-        <span className="text-gray-900">{canary?.name ?? 'New health check'}</span>
-      </nav>
-      {canary && (
-        <div role="tablist" aria-label="Health check" className="flex gap-1 border-b border-gray-200">
-          <TabButton selected={tab === 'spec'} onClick={() => setTab('spec')}>
-            Spec
-          </TabButton>
-          <TabButton selected={tab === 'job-history'} onClick={() => setTab('job-history')}>
-            Job History
-          </TabButton>
+    <ResourceEditor
+      list={{ label: 'Health Checks', path: CANARIES_PATH }}
+      name={canary?.name}
+      newLabel="New health check"
+      tabsLabel="Health check"
+      jobHistory={canary && <JobHistoryTable resourceId={canary.id} tableId="canary-jobs" />}
+      managedBy={fileOwned && canary ? { source: canary.source, noun: 'health check' } : undefined}
+      save={readOnly ? undefined : { pending: save.isPending, onSave: submit }}
+      remove={
+        canary && !readOnly
+          ? {
+              title: `Delete ${canary.name}?`,
+              description: 'Its checks stop running and leave the health page; their history is kept.',
+              isLoading: remove.isPending,
+              onConfirm: (close) =>
+                remove.mutate(undefined, {
+                  onSuccess: () => {
+                    showSuccessToast(`${canary.name} deleted successfully`);
+                    void navigate(CANARIES_PATH);
+                  },
+                  onError: (error) => {
+                    close();
+                    setProblem(serverProblem(error));
+                    showErrorToast(error);
+                  },
+                }),
+            }
+          : undefined
+      }
+    >
+      <div className="grid grid-cols-2 gap-3 text-sm">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${ids}-name`}>Name</label>
+          <input
+            id={`${ids}-name`}
+            value={name}
+            disabled={Boolean(canary) || readOnly}
+            aria-invalid={
+              (shown('name') && problems.name) || problem?.field === 'metadata.name' ? true : undefined
+            }
+            aria-describedby={`${ids}-name-error`}
+            onBlur={() => touch('name')}
+            onChange={(event) => setName(event.target.value)}
+            className={INPUT}
+          />
+          <InlineError id={`${ids}-name-error`} message={shown('name') ? problems.name : undefined} />
+        </div>
+        <div className="flex flex-col gap-1">
+          <label htmlFor={`${ids}-namespace`}>Namespace</label>
+          <input
+            id={`${ids}-namespace`}
+            value={namespace}
+            disabled={Boolean(canary) || readOnly}
+            onChange={(event) => setNamespace(event.target.value)}
+            className={INPUT}
+          />
+        </div>
+      </div>
+      <div className="flex flex-col gap-1 text-sm">
+        <label htmlFor={`${ids}-labels`}>Labels</label>
+        <textarea
+          id={`${ids}-labels`}
+          value={labelsText}
+          readOnly={readOnly}
+          rows={3}
+          aria-invalid={shown('labels') && problems.labels ? true : undefined}
+          aria-describedby={`${ids}-labels-error`}
+          onBlur={() => touch('labels')}
+          onChange={(event) => setLabelsText(event.target.value)}
+          className={`${INPUT} font-mono text-xs`}
+        />
+        <InlineError id={`${ids}-labels-error`} message={shown('labels') ? problems.labels : undefined} />
+      </div>
+      {specType === undefined ? (
+        <SpecTypePicker onChoose={choose} />
+      ) : (
+        <div className="flex flex-col gap-2">
+          <div className="flex items-center gap-3 border-b border-gray-200">
+            <button
+              type="button"
+              onClick={() => setSpecType(undefined)}
+              className="mb-1 flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 text-sm hover:bg-gray-50"
+            >
+              <ArrowLeft aria-hidden className="size-3.5" />
+              Back
+            </button>
+            <span className="mb-1 flex items-center gap-1.5 text-sm font-medium">
+              <ResourceIcon type={specType.key} />
+              {specType.label}
+            </span>
+            {specType.hasForm && <SpecViewTabs view={view} onChange={setView} />}
+          </div>
+          {specType.hasForm && view === 'form' ? (
+            <CheckForm
+              typeKey={specType.key}
+              spec={spec}
+              onChange={editSpec}
+              errors={problems.check}
+              touched={checkTouched}
+              onTouch={touch}
+              readOnly={readOnly}
+            />
+          ) : (
+            <CodeEditor
+              label="Spec"
+              value={specText}
+              onChange={editCode}
+              language="yaml"
+              schema={schema.data}
+              readOnly={readOnly}
+              height="24rem"
+            />
+          )}
+          {submitted && problems.spec && <p className="text-xs text-red-700">{problems.spec}</p>}
         </div>
       )}
-      {canary && tab === 'job-history' ? (
-        <section role="tabpanel" aria-label="Job History" className="flex flex-col gap-2">
-          <JobHistoryTable resourceId={canary.id} tableId="canary-jobs" />
-        </section>
-      ) : (
-        <section role="tabpanel" aria-label="Spec" className="flex flex-col gap-3">
-          {fileOwned && (
-            <p
-              role="note"
-              className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
-            >
-              This health check is managed by <span className="font-mono">{canary?.source}</span>, so it is
-              read-only here. Change it in that file.
-            </p>
-          )}
-          <div className="grid grid-cols-2 gap-3 text-sm">
-            <div className="flex flex-col gap-1">
-              <label htmlFor={`${ids}-name`}>Name</label>
-              <input
-                id={`${ids}-name`}
-                value={name}
-                disabled={Boolean(canary) || readOnly}
-                aria-invalid={
-                  (shown('name') && problems.name) || problem?.field === 'metadata.name' ? true : undefined
-                }
-                aria-describedby={`${ids}-name-error`}
-                onBlur={() => touch('name')}
-                onChange={(event) => setName(event.target.value)}
-                className={INPUT}
-              />
-              <InlineError id={`${ids}-name-error`} message={shown('name') ? problems.name : undefined} />
-            </div>
-            <div className="flex flex-col gap-1">
-              <label htmlFor={`${ids}-namespace`}>Namespace</label>
-              <input
-                id={`${ids}-namespace`}
-                value={namespace}
-                disabled={Boolean(canary) || readOnly}
-                onChange={(event) => setNamespace(event.target.value)}
-                className={INPUT}
-              />
-            </div>
-          </div>
-          <div className="flex flex-col gap-1 text-sm">
-            <label htmlFor={`${ids}-labels`}>Labels</label>
-            <textarea
-              id={`${ids}-labels`}
-              value={labelsText}
-              readOnly={readOnly}
-              rows={3}
-              aria-invalid={shown('labels') && problems.labels ? true : undefined}
-              aria-describedby={`${ids}-labels-error`}
-              onBlur={() => touch('labels')}
-              onChange={(event) => setLabelsText(event.target.value)}
-              className={`${INPUT} font-mono text-xs`}
-            />
-            <InlineError id={`${ids}-labels-error`} message={shown('labels') ? problems.labels : undefined} />
-          </div>
-          {specType === undefined ? (
-            <SpecTypePicker onChoose={choose} />
-          ) : (
-            <div className="flex flex-col gap-2">
-              <div className="flex items-center gap-3 border-b border-gray-200">
-                <button
-                  type="button"
-                  onClick={() => setSpecType(undefined)}
-                  className="mb-1 flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 text-sm hover:bg-gray-50"
-                >
-                  <ArrowLeft aria-hidden className="size-3.5" />
-                  Back
-                </button>
-                <span className="mb-1 flex items-center gap-1.5 text-sm font-medium">
-                  <ResourceIcon type={specType.key} />
-                  {specType.label}
-                </span>
-                {specType.hasForm && (
-                  <div role="tablist" aria-label="Spec editor" className="flex gap-1">
-                    <TabButton selected={view === 'form'} onClick={() => setView('form')}>
-                      Form
-                    </TabButton>
-                    <TabButton selected={view === 'code'} onClick={() => setView('code')}>
-                      Code
-                    </TabButton>
-                  </div>
-                )}
-              </div>
-              {specType.hasForm && view === 'form' ? (
-                <CheckForm
-                  typeKey={specType.key}
-                  spec={spec}
-                  onChange={editSpec}
-                  errors={problems.check}
-                  touched={checkTouched}
-                  onTouch={touch}
-                  readOnly={readOnly}
-                />
-              ) : (
-                <CodeEditor
-                  label="Spec"
-                  value={specText}
-                  onChange={editCode}
-                  language="yaml"
-                  schema={schema.data}
-                  readOnly={readOnly}
-                  height="24rem"
-                />
-              )}
-              {submitted && problems.spec && <p className="text-xs text-red-700">{problems.spec}</p>}
-            </div>
-          )}
-          {submitted && checkProblems.length > 0 && view === 'code' && (
-            <ul aria-label="Form errors" className="flex flex-col gap-0.5 text-sm text-red-700">
-              {checkProblems.map(([key, message]) => (
-                <li key={key}>
-                  {fieldLabel(key)}: {message}
+      {submitted && checkProblems.length > 0 && view === 'code' && (
+        <ul aria-label="Form errors" className="flex flex-col gap-0.5 text-sm text-red-700">
+          {checkProblems.map(([key, message]) => (
+            <li key={key}>
+              {fieldLabel(key)}: {message}
+            </li>
+          ))}
+        </ul>
+      )}
+      {problem && (
+        <div
+          role="alert"
+          aria-label="Save failed"
+          className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
+          <p>{problem.message}</p>
+          {problem.issues.length > 1 && (
+            <ul className="mt-1 list-disc pl-5">
+              {problem.issues.map((issue) => (
+                <li key={`${issue.path}:${issue.message}`}>
+                  <span className="font-mono">{issue.path}</span>: {issue.message}
                 </li>
               ))}
             </ul>
           )}
-          {problem && (
-            <div
-              role="alert"
-              aria-label="Save failed"
-              className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
-            >
-              <p>{problem.message}</p>
-              {problem.issues.length > 1 && (
-                <ul className="mt-1 list-disc pl-5">
-                  {problem.issues.map((issue) => (
-                    <li key={`${issue.path}:${issue.message}`}>
-                      <span className="font-mono">{issue.path}</span>: {issue.message}
-                    </li>
-                  ))}
-                </ul>
-              )}
-            </div>
-          )}
-          <div className="flex flex-wrap gap-2">
-            {!readOnly && (
-              <button
-                type="button"
-                onClick={submit}
-                disabled={save.isPending}
-                className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
-              >
-                {canary ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Saving' : 'Save'}
-              </button>
-            )}
-            {canary && (
-              <button
-                type="button"
-                onClick={() => void navigate(CANARIES_PATH)}
-                className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50"
-              >
-                Cancel
-              </button>
-            )}
-            {canary && !readOnly && (
-              <button
-                type="button"
-                onClick={() => setConfirmDelete(true)}
-                className="ml-auto rounded border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
-              >
-                Delete
-              </button>
-            )}
-          </div>
-        </section>
+        </div>
       )}
-      {canary && (
-        <ConfirmationDialog
-          open={confirmDelete}
-          title={`Delete ${canary.name}?`}
-          description="Its checks stop running and leave the health page; their history is kept."
-          isLoading={remove.isPending}
-          onClose={() => setConfirmDelete(false)}
-          onConfirm={() =>
-            remove.mutate(undefined, {
-              onSuccess: () => {
-                showSuccessToast(`${canary.name} deleted successfully`);
-                void navigate(CANARIES_PATH);
-              },
-              onError: (error) => {
-                setConfirmDelete(false);
-                setProblem(serverProblem(error));
-                showErrorToast(error);
-              },
-            })
-          }
-        />
-      )}
-    </div>
+    </ResourceEditor>
   );
 }
 

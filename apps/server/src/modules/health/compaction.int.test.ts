@@ -377,8 +377,7 @@ describe('check status compaction', () => {
         else expectedFailed += 1;
       }
     }
-    const uptime = async () =>
-      (await service.summary({ start, end, checkIds: [check.id] }))[0].uptime;
+    const uptime = async () => (await service.summary({ start, end, checkIds: [check.id] }))[0].uptime;
     const want = () => ({ passed: expectedPassed, failed: expectedFailed });
     expect(await uptime()).toEqual(want());
     await rollupCheckStatuses(db.pool, '1h', now);

@@ -7,7 +7,10 @@ import type { JobsService } from '../../platform/jobs/index.js';
  * row each to check_statuses_recent; once their UTC hour has closed, this job moves them into
  * check_status_blocks, one row per check per UTC day holding the day's statuses as parallel
  * arrays sorted by time, with the day's aggregates and running totals. Statuses for a day that
- * already has a block (later hours of the day, results recorded late) are merged into it.
+ * already has a block (later hours of the day, results recorded late) are merged into it. The
+ * same statement rewrites the touched checks' hourly and daily rollups from the packed statuses,
+ * and the transaction advances the mark (check_status_compaction.packed_before): the summary
+ * reads packed hours from those rollups, never from the arrays (migration 0071).
  */
 
 export const CHECK_STATUS_COMPACTION_SCHEDULE = {

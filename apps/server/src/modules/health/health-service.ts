@@ -153,7 +153,8 @@ export function rawStatusesFrom(now: Date, retentionDays: number): Date {
 }
 
 /** The start of the UTC day of a timestamptz expression. */
-const DAY_OF = (expression: string) => `(date_trunc('day', (${expression}) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+const DAY_OF = (expression: string) =>
+  `(date_trunc('day', (${expression}) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
 
 /** A rollup row's statuses with a duration (rows from before 0071 have none recorded: total). */
 const TIMED = (alias: string) =>
@@ -243,31 +244,8 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
-export function createHealthService(options: HealthServiceOptions): HealthService {
-  const { pool } = options;
-  const retentionDays = options.retentionDays ?? checkStatusRetentionDays();
-
-  /**
-   * Statuses of the recent tier (check_statuses_recent) are counted exactly: those with
-   * start <= time <= end. Packed statuses (check_status_blocks) are never read from the blocks'
-   * arrays: they are counted at hour granularity from the rollups compaction writes in the same
-   * transaction as the blocks (migration 0071): a packed hour counts whole when its midpoint is in
-   * the range (the range's edges rounded to the nearest hour), from check_statuses_1h, or from
-   * check_statuses_1d when all 24 hours of a UTC day count and the day is wholly packed. Hours
-   * starting before compaction's mark (check_status_compaction) hold only packed statuses and
-   * packed statuses are all before it, so none is counted twice or missed, whatever the timing
-   * of compaction and of results recorded late. Before the raw retention, whole days of the daily
-   * rollups are counted (a day counts when it starts on or after the range's first UTC day).
-   *
-   * rolling1h is the mean duration over the range's last hour, by the same rules (packed hours
-   * whose midpoint falls in it). p95/p97/p99 are exact over the recent statuses; each packed hour
-   * or day contributes its own percentile weighted by its statuses with a duration, and all parts
-   * are averaged weighted by those counts.
-   */
-  const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
-    const rawFrom = rawStatusesFrom(new Date(), retentionDays);
-    const { rows } = await pool.query<SummaryRow>(
-      `WITH bounds AS MATERIALIZED (
+/** The summary's measured parts per check (see HealthService.summary's rules). */
+const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
          -- lo..hi: hour starts whose midpoint is in the range (and raw statuses are kept);
          -- [d0, d1): UTC days whose 24 hours all count (none in the last hour's window) and
          -- which are wholly packed.
@@ -314,14 +292,21 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
            AND (h.created_at < (SELECT d0 FROM bounds) OR h.created_at >= (SELECT d1 FROM bounds))
            AND ($6::uuid[] IS NULL OR h.check_id = ANY($6))
          UNION ALL
-         -- Whole packed days, and whole days before the raw retention.
+         -- Whole packed days (not scanned at all when there is none).
          SELECT d.check_id, d.passed, d.failed, ${TIMED('d')}, d.duration_p95, d.duration_p97, d.duration_p99,
-                NULL, NULL, d.created_at < $3::timestamptz
+                NULL, NULL, false
          FROM check_statuses_1d d
-         WHERE ((d.created_at >= (SELECT d0 FROM bounds) AND d.created_at < (SELECT d1 FROM bounds))
-                OR ($1::timestamptz < $3::timestamptz
-                    AND d.created_at >= ${DAY_OF('$1::timestamptz')}
-                    AND d.created_at < least($3::timestamptz, $2::timestamptz)))
+         WHERE (SELECT d0 < d1 FROM bounds)
+           AND d.created_at >= (SELECT d0 FROM bounds) AND d.created_at < (SELECT d1 FROM bounds)
+           AND ($6::uuid[] IS NULL OR d.check_id = ANY($6))
+         UNION ALL
+         -- Whole days before the raw retention.
+         SELECT d.check_id, d.passed, d.failed, ${TIMED('d')}, d.duration_p95, d.duration_p97, d.duration_p99,
+                NULL, NULL, true
+         FROM check_statuses_1d d
+         WHERE $1::timestamptz < $3::timestamptz
+           AND d.created_at >= ${DAY_OF('$1::timestamptz')}
+           AND d.created_at < least($3::timestamptz, $2::timestamptz)
            AND ($6::uuid[] IS NULL OR d.check_id = ANY($6))
        ),
        measured AS (
@@ -330,7 +315,43 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
                 sum(recent_sum)::numeric / nullif(sum(recent_timed), 0) AS rolling1h
          FROM parts
          GROUP BY check_id
-       )
+       )`;
+
+export function createHealthService(options: HealthServiceOptions): HealthService {
+  const { pool } = options;
+  const retentionDays = options.retentionDays ?? checkStatusRetentionDays();
+
+  /**
+   * Statuses of the recent tier (check_statuses_recent) are counted exactly: those with
+   * start <= time <= end. Packed statuses (check_status_blocks) are never read from the blocks'
+   * arrays: they are counted at hour granularity from the rollups compaction writes in the same
+   * transaction as the blocks (migration 0071): a packed hour counts whole when its midpoint is in
+   * the range (the range's edges rounded to the nearest hour), from check_statuses_1h, or from
+   * check_statuses_1d when all 24 hours of a UTC day count and the day is wholly packed. Hours
+   * starting before compaction's mark (check_status_compaction) hold only packed statuses and
+   * packed statuses are all before it, so none is counted twice or missed, whatever the timing
+   * of compaction and of results recorded late. Before the raw retention, whole days of the daily
+   * rollups are counted (a day counts when it starts on or after the range's first UTC day).
+   *
+   * rolling1h is the mean duration over the range's last hour, by the same rules (packed hours
+   * whose midpoint falls in it). p95/p97/p99 are exact over the recent statuses; each packed hour
+   * or day contributes its own percentile weighted by its statuses with a duration, and all parts
+   * are averaged weighted by those counts.
+   */
+  const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
+    const rawFrom = rawStatusesFrom(new Date(), retentionDays);
+    const parameters = [
+      query.start,
+      query.end,
+      rawFrom,
+      query.deletedFrom ?? query.start,
+      query.labels ? JSON.stringify(query.labels) : null,
+      query.checkIds ?? null,
+    ];
+    // Building the rows as one json_agg in SQL halves the Node CPU (~100 → ~50 ms for 10,000
+    // checks) but costs PostgreSQL as much again: not faster end to end in the bench, so rows.
+    const { rows } = await pool.query<SummaryRow>(
+      `${SUMMARY_MEASURED_SQL}
        SELECT c.id, c.name, c.description, c.endpoint, ca.name AS canary_name, c.type,
               coalesce(c.icon, ca.icon) AS icon, c.namespace, c.labels, c.agent_id, c.status,
               coalesce(m.passed, 0) AS passed,
@@ -349,14 +370,7 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
          AND ($5::jsonb IS NULL OR c.labels @> $5::jsonb)
          AND ($6::uuid[] IS NULL OR c.id = ANY($6))
        ORDER BY ca.name, c.name, c.id`,
-      [
-        query.start,
-        query.end,
-        rawFrom,
-        query.deletedFrom ?? query.start,
-        query.labels ? JSON.stringify(query.labels) : null,
-        query.checkIds ?? null,
-      ],
+      parameters,
     );
     return rows.map((row) => {
       const latency: CheckSummary['latency'] = {};

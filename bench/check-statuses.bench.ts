@@ -7,6 +7,10 @@
 // Measures bytes per stored status including indexes and TOAST of both tiers (target under 60)
 // and the summary's time (createHealthService().summary(), the query behind
 // /api/canary/api/summary) for the default 1 h range and for 24 h (target p95 under 100 ms).
+// Dense checks: BENCH_DENSE_CHECKS (default 1,000) of the checks also ran once a minute over the
+// last 24 hours (1,440 statuses per check per day: ~40 kB blocks, compressed and TOASTed), in both
+// layouts, so the summary is measured with them; the report says whether its plan touches
+// check_status_blocks at all (it must not: packed statuses are read from the rollups).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createPool } from '../apps/server/src/platform/db/pool.js';
@@ -20,6 +24,7 @@ const DAYS = 30;
 const TARGET_ROWS = Number(process.env.BENCH_STATUS_ROWS ?? 20_000_000);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 480);
 const SLOTS_PER_BATCH = 50; // 50 runs of every check = 500,000 rows per INSERT
+const DENSE_CHECKS = Number(process.env.BENCH_DENSE_CHECKS ?? 1_000);
 
 const RANGES = [
   ['1h', 1, 20],
@@ -112,6 +117,24 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     );
     await pool.query('CREATE INDEX bench_old_time_brin_idx ON check_statuses_recent USING brin (time)');
     const indexSeconds = (performance.now() - indexStarted) / 1000;
+    // The dense subset: one run a minute over the last 24 hours, at 17.5 s past the minute (a
+    // clash with a loaded run is skipped).
+    const dense = await pool.query(
+      `INSERT INTO check_statuses_recent (check_id, time, duration, status, error)
+       SELECT c.id, date_trunc('minute', now()) - m * interval '1 minute' + interval '17.5 seconds',
+              20 + (hashtext(c.n::text || '/m' || m) & 255), (c.n + m) % 20 <> 0,
+              CASE WHEN (c.n + m) % 20 = 0 THEN 'expected status 200, got 500' END
+         FROM generate_series(1, 1440) AS m,
+              (SELECT id, row_number() OVER (ORDER BY name) - 1 AS n FROM checks) AS c
+        WHERE c.n < $1
+        ORDER BY m DESC, c.n
+       ON CONFLICT (check_id, time) DO NOTHING`,
+      [DENSE_CHECKS],
+    );
+    const denseRows = dense.rowCount ?? 0;
+    ctx.log(
+      `dense: ${denseRows.toLocaleString('en')} statuses of ${DENSE_CHECKS} checks running every minute for 24 h`,
+    );
     await pool.query('VACUUM ANALYZE check_statuses_recent');
     await pool.query('VACUUM ANALYZE checks');
 
@@ -164,6 +187,10 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     await pool.query('VACUUM FULL check_statuses_recent');
     await pool.query('VACUUM ANALYZE check_statuses_recent');
     await pool.query('VACUUM ANALYZE check_status_blocks');
+    // The rollups compaction wrote with the blocks (autovacuum summarises their BRIN ranges in
+    // steady state; here they were all written at once).
+    await pool.query('VACUUM ANALYZE check_statuses_1h');
+    await pool.query('VACUUM ANALYZE check_statuses_1d');
 
     const { rows: sizeRows } = await pool.query<{
       statuses: string;
@@ -173,13 +200,23 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       blocks_heap: string;
       blocks_toast: string;
       blocks_indexes: string;
+      hourly_total: string;
+      daily_total: string;
     }>(`SELECT (SELECT count(*) FROM check_statuses) AS statuses,
                (SELECT count(*) FROM check_statuses_recent) AS recent,
                pg_total_relation_size('check_statuses_recent') AS recent_total,
                (SELECT count(*) FROM check_status_blocks) AS blocks,
                pg_relation_size('check_status_blocks') AS blocks_heap,
                pg_table_size('check_status_blocks') - pg_relation_size('check_status_blocks') AS blocks_toast,
-               pg_indexes_size('check_status_blocks') AS blocks_indexes`);
+               pg_indexes_size('check_status_blocks') AS blocks_indexes,
+               pg_total_relation_size('check_statuses_1h') AS hourly_total,
+               pg_total_relation_size('check_statuses_1d') AS daily_total`);
+    // A dense check's block of a full day (stored size, after compression).
+    const { rows: denseBlocks } = await pool.query<{ bytes: string | null }>(
+      `SELECT round(avg(pg_column_size(b.*)))::bigint AS bytes
+         FROM check_status_blocks b WHERE b.total >= 1000 AND b.day < date_trunc('day', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+    );
+    const denseBlockBytes = denseBlocks[0].bytes === null ? null : Number(denseBlocks[0].bytes);
     const size = Object.fromEntries(Object.entries(sizeRows[0]).map(([key, value]) => [key, Number(value)]));
     if (size.statuses !== rows)
       throw new Error(`check_statuses shows ${size.statuses} statuses, ${rows} were loaded`);
@@ -225,6 +262,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       }
       // PostgreSQL's own execution time of the same statement (no transfer, no Node work).
       const executionTimes: number[] = [];
+      let buffers: string | undefined;
+      let readsBlocks: boolean | undefined;
       for (let i = 0; i < 5 && captured; i += 1) {
         const plan = await pool.query<{ 'QUERY PLAN': string }>(
           `EXPLAIN (ANALYZE, BUFFERS) ${captured.text}`,
@@ -233,6 +272,11 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         const lines = plan.rows.map((row) => row['QUERY PLAN']);
         const execution = lines.find((line) => line.startsWith('Execution Time'));
         if (execution) executionTimes.push(Number(/([\d.]+) ms/.exec(execution)?.[1]));
+        if (i === 0) {
+          // The top node's buffers: everything the statement read (blocks and TOAST included).
+          buffers = lines.find((line) => line.trim().startsWith('Buffers:'))?.trim();
+          readsBlocks = lines.some((line) => line.includes('check_status_blocks'));
+        }
         if (i === 0 && process.env.BENCH_EXPLAIN) ctx.log(lines.join('\n   '));
       }
       const { rows: inRange } = await pool.query<{ count: string }>(
@@ -248,6 +292,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         maxMs: percentile(times, 100),
         nodeCpuMsP50: percentile(cpuTimes, 50),
         postgresExecutionMsP50: executionTimes.length > 0 ? percentile(executionTimes, 50) : null,
+        buffers,
+        readsBlocks,
       };
       ctx.log(`summary ${label}: ${JSON.stringify(summaries[label])}`);
     }
@@ -255,6 +301,9 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       checks: CHECKS,
       targetRows: TARGET_ROWS,
       statusRows: rows,
+      denseChecks: DENSE_CHECKS,
+      denseStatusRows: denseRows,
+      denseBlockBytes: denseBlockBytes,
       runEverySeconds: Math.round(spacingSeconds),
       loadSeconds: Math.round(loadSeconds),
       indexBuildSeconds: Math.round(indexSeconds),
@@ -266,6 +315,10 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         blockIndexBytesPerStatus: Math.round((size.blocks_indexes / rows) * 100) / 100,
         recentTierBytesPerStatus: Math.round((size.recent_total / rows) * 100) / 100,
         recentRows: size.recent,
+        // Not part of bytes per status (the hourly and daily rollups existed before 0070 too,
+        // and outlive the raw statuses), but what the summary reads for packed hours.
+        hourlyRollupBytesPerStatus: round1(size.hourly_total / rows),
+        dailyRollupBytesPerStatus: round1(size.daily_total / rows),
         blocks: size.blocks,
         targetBytesPerStatus: 60,
       },

@@ -3,7 +3,7 @@ import { createCheck, createCheckStatus } from '../../../test/harness/factories.
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { compactCheckStatuses, compactionCutoff } from './compaction.js';
 import { createHealthService, type HealthService } from './health-service.js';
-import { applyCheckStatusRetention } from './rollups.js';
+import { applyCheckStatusRetention, rollupCheckStatuses } from './rollups.js';
 
 let db: TestDatabase;
 let service: HealthService;
@@ -240,7 +240,7 @@ describe('check status compaction', () => {
     expect(summary.uptime).toEqual({ passed: 3, failed: 1 });
   });
 
-  it('gives the same uptime counts and rolling1h from blocks as from raw rows, for ranges with edges inside blocks', async () => {
+  it('counts recent statuses exactly and packed ones by whole hours whose midpoint is in the range', async () => {
     const random = sequence(6);
     const checks = [await createCheck(db.pool), await createCheck(db.pool), await createCheck(db.pool)];
     const now = new Date();
@@ -259,13 +259,16 @@ describe('check status compaction', () => {
         time += Math.round((7 + random() * 33) * MINUTE);
       }
     }
+    // Edges inside packed hours (13 and 47 minutes past), ranges with whole UTC days inside, one
+    // wholly in the past, the default hour.
     const ranges: Array<[number, number]> = [
       [HOUR, 0],
       [24 * HOUR, 0],
       [36 * HOUR, 0],
       [5 * DAY, 0],
       [30 * HOUR, 7 * HOUR + 13 * MINUTE],
-      [2 * HOUR, 49 * HOUR],
+      [2 * HOUR + 34 * MINUTE, 49 * HOUR + 47 * MINUTE],
+      [HOUR, 26 * HOUR + 29 * MINUTE],
     ];
     const summarise = () =>
       Promise.all(
@@ -274,29 +277,63 @@ describe('check status compaction', () => {
           return service.summary({ start: new Date(end.getTime() - length), end, checkIds });
         }),
       );
-    const raw = await summarise();
     const rawStatuses = await Promise.all(checkIds.map(statusesOf));
 
-    await compactCheckStatuses(db.pool, { now });
-    for (const id of checkIds) expect((await tiers(id)).blocks).toBeGreaterThanOrEqual(3);
-    expect(await Promise.all(checkIds.map(statusesOf))).toEqual(rawStatuses);
-    const packed = await summarise();
-    for (const [r, range] of raw.entries()) {
-      for (const [c, check] of range.entries()) {
-        const other = packed[r][c];
-        expect(other.id).toBe(check.id);
-        expect(other.uptime, `range ${r} check ${c}`).toEqual(check.uptime);
-        expect(other.latency.rolling1h, `range ${r} check ${c}`).toBe(check.latency.rolling1h);
-        // Percentiles combine per-block ones: still within the range's durations.
-        for (const key of ['p95', 'p97', 'p99'] as const) {
-          expect(other.latency[key] === undefined).toBe(check.latency[key] === undefined);
-          if (other.latency[key] !== undefined) {
-            expect(other.latency[key]).toBeGreaterThanOrEqual(0);
-            expect(other.latency[key]).toBeLessThanOrEqual(500);
+    // The rule: a status still in the recent tier counts when start <= time <= end (rolling1h:
+    // end - 1 h < time); a packed one when the midpoint of its UTC hour is in the range (rolling1h:
+    // in [end - 1 h, end]).
+    const expected = (statuses: Status[], start: number, end: number, packedBefore: number) => {
+      const counted = statuses.filter((status) => {
+        const time = status.time.getTime();
+        const at = time < packedBefore ? Math.floor(time / HOUR) * HOUR + HOUR / 2 : time;
+        return at >= start && at <= end;
+      });
+      const last = counted.filter((status) => {
+        const time = status.time.getTime();
+        if (time < packedBefore) return Math.floor(time / HOUR) * HOUR + HOUR / 2 >= end - HOUR;
+        return time > end - HOUR;
+      });
+      const timed = last.filter((status) => status.duration !== null);
+      return {
+        uptime: {
+          passed: counted.filter((status) => status.status).length,
+          failed: counted.filter((status) => !status.status).length,
+        },
+        rolling1h:
+          timed.length === 0
+            ? undefined
+            : Math.round(timed.reduce((sum, status) => sum + (status.duration ?? 0), 0) / timed.length),
+      };
+    };
+    const check = (results: Awaited<ReturnType<typeof summarise>>, packedBefore: number) => {
+      for (const [r, [length, endsAgo]] of ranges.entries()) {
+        const end = now.getTime() - endsAgo;
+        expect(results[r].map((summary) => summary.id).sort()).toEqual([...checkIds].sort());
+        for (const summary of results[r]) {
+          const c = checkIds.indexOf(summary.id);
+          const want = expected(rawStatuses[c], end - length, end, packedBefore);
+          expect(summary.uptime, `range ${r} check ${c}`).toEqual(want.uptime);
+          expect(summary.latency.rolling1h, `range ${r} check ${c}`).toBe(want.rolling1h);
+          for (const key of ['p95', 'p97', 'p99'] as const) {
+            if (summary.latency[key] === undefined) continue;
+            expect(summary.latency[key]).toBeGreaterThanOrEqual(0);
+            expect(summary.latency[key]).toBeLessThanOrEqual(500);
           }
         }
       }
-    }
+    };
+    // Before compaction everything is raw: exact.
+    check(await summarise(), -Infinity);
+
+    await compactCheckStatuses(db.pool, { now });
+    const cutoff = compactionCutoff(now).getTime();
+    for (const id of checkIds) expect((await tiers(id)).blocks).toBeGreaterThanOrEqual(3);
+    expect(await Promise.all(checkIds.map(statusesOf))).toEqual(rawStatuses);
+    check(await summarise(), cutoff);
+    // The rollup job running afterwards does not touch what compaction owns.
+    await rollupCheckStatuses(db.pool, '1h', now);
+    await rollupCheckStatuses(db.pool, '1d', now);
+    check(await summarise(), cutoff);
 
     // The graph and the statuses list read both tiers the same way.
     const graphQuery = {
@@ -320,6 +357,55 @@ describe('check status compaction', () => {
         .filter((status) => status.time.getTime() >= now.getTime() - 30 * HOUR)
         .map((status) => status.time.toISOString())
         .reverse(),
+    );
+  });
+
+  it('counts every status once across compaction runs, rollup runs and results recorded late', async () => {
+    const check = await createCheck(db.pool);
+    const now = new Date();
+    const cutoff = compactionCutoff(now).getTime();
+    // Hour-aligned range: hour granularity is then exact, so the counts must not move at all.
+    const start = new Date(cutoff - 30 * HOUR);
+    const end = new Date(cutoff + HOUR - 1);
+    let expectedPassed = 0;
+    let expectedFailed = 0;
+    for (let time = start.getTime() + 3 * MINUTE; time < now.getTime(); time += 11 * MINUTE) {
+      const passed = Math.floor(time / MINUTE) % 7 !== 0;
+      await createCheckStatus(db.pool, check.id, { time: new Date(time), status: passed, duration: 10 });
+      if (time <= end.getTime()) {
+        if (passed) expectedPassed += 1;
+        else expectedFailed += 1;
+      }
+    }
+    const uptime = async () => (await service.summary({ start, end, checkIds: [check.id] }))[0].uptime;
+    const want = () => ({ passed: expectedPassed, failed: expectedFailed });
+    expect(await uptime()).toEqual(want());
+    await rollupCheckStatuses(db.pool, '1h', now);
+    await rollupCheckStatuses(db.pool, '1d', now);
+    expect(await uptime()).toEqual(want());
+
+    await compactCheckStatuses(db.pool, { now });
+    expect((await tiers(check.id)).blocks).toBeGreaterThanOrEqual(1);
+    expect(await uptime()).toEqual(want());
+
+    // Late results for packed hours: counted raw at once, packed by the next run, never twice,
+    // with the rollup job running in between.
+    await createCheckStatus(db.pool, check.id, { time: new Date(cutoff - 20 * HOUR + 1_000), status: false });
+    await createCheckStatus(db.pool, check.id, { time: new Date(cutoff - 2 * HOUR + 1_000) });
+    expectedFailed += 1;
+    expectedPassed += 1;
+    expect(await uptime()).toEqual(want());
+    await rollupCheckStatuses(db.pool, '1h', now);
+    await rollupCheckStatuses(db.pool, '1d', now);
+    expect(await uptime()).toEqual(want());
+    const second = await compactCheckStatuses(db.pool, { now });
+    expect(second.statuses).toBe(2);
+    expect(await uptime()).toEqual(want());
+    // An hour later: the next hour is packed too.
+    await compactCheckStatuses(db.pool, { now: new Date(now.getTime() + HOUR) });
+    expect(await uptime()).toEqual(want());
+    expect((await tiers(check.id)).recent).toBeLessThanOrEqual(
+      Math.ceil((now.getTime() - cutoff) / (11 * MINUTE)) + 1,
     );
   });
 

@@ -7,7 +7,10 @@ import type { JobsService } from '../../platform/jobs/index.js';
  * row each to check_statuses_recent; once their UTC hour has closed, this job moves them into
  * check_status_blocks, one row per check per UTC day holding the day's statuses as parallel
  * arrays sorted by time, with the day's aggregates and running totals. Statuses for a day that
- * already has a block (later hours of the day, results recorded late) are merged into it.
+ * already has a block (later hours of the day, results recorded late) are merged into it. The
+ * same statement rewrites the touched checks' hourly and daily rollups from the packed statuses,
+ * and the transaction advances the mark (check_status_compaction.packed_before): the summary
+ * reads packed hours from those rollups, never from the arrays (migration 0071).
  */
 
 export const CHECK_STATUS_COMPACTION_SCHEDULE = {
@@ -22,6 +25,15 @@ export const DEFAULT_COMPACTION_GRACE_MS = 5 * 60_000;
 const COMPACTION_LOCK_KEY = 6_0070_0001;
 
 const DAY_OF = (column: string) => `date_trunc('day', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+const HOUR_OF = (column: string) => `date_trunc('hour', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/**
+ * How far compaction has packed (check_status_compaction.packed_before, migration 0071): every
+ * status before it is in a block, or still in the recent tier when it was recorded late. Hourly
+ * rollups of hours starting before it and daily rollups of days ending by it are written by
+ * compaction only and count packed statuses only; the rollup job writes later buckets.
+ */
+export const PACKED_BEFORE_SQL = '(SELECT packed_before FROM check_status_compaction)';
 
 /**
  * Moves the recent statuses of one UTC day [dayStart, before) into its blocks, in one statement:
@@ -88,8 +100,59 @@ written AS (
       details = EXCLUDED.details, passed_sums = EXCLUDED.passed_sums,
       duration_sums = EXCLUDED.duration_sums
   RETURNING 1
+),
+-- The rollups of what is now packed, for the touched checks: every status of those checks' hours
+-- and day that is packed is in merged, so the buckets count exactly the packed statuses (the
+-- summary reads packed hours from these, never from the arrays).
+hourly AS (
+  INSERT INTO check_statuses_1h AS h (
+    check_id, created_at, total, passed, failed, duration, duration_sum, duration_min, duration_max,
+    duration_p95, duration_p97, duration_p99, timed)
+  SELECT check_id, ${HOUR_OF('time')}, count(*), count(*) FILTER (WHERE status),
+         count(*) FILTER (WHERE NOT status), round(avg(duration))::integer, sum(duration),
+         min(duration), max(duration),
+         round(percentile_cont(0.95) WITHIN GROUP (ORDER BY duration))::integer,
+         round(percentile_cont(0.97) WITHIN GROUP (ORDER BY duration))::integer,
+         round(percentile_cont(0.99) WITHIN GROUP (ORDER BY duration))::integer,
+         count(duration)
+  FROM merged
+  GROUP BY 1, 2
+  ON CONFLICT (check_id, created_at) DO UPDATE
+  SET total = EXCLUDED.total, passed = EXCLUDED.passed, failed = EXCLUDED.failed,
+      duration = EXCLUDED.duration, duration_sum = EXCLUDED.duration_sum,
+      duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
+      duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
+      duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed
+  RETURNING 1
+),
+daily AS (
+  INSERT INTO check_statuses_1d AS d (
+    check_id, created_at, total, passed, failed, duration, duration_sum, duration_min, duration_max,
+    duration_p95, duration_p97, duration_p99, timed)
+  SELECT check_id, $1::timestamptz, count(*), count(*) FILTER (WHERE status),
+         count(*) FILTER (WHERE NOT status), round(avg(duration))::integer, sum(duration),
+         min(duration), max(duration),
+         round(percentile_cont(0.95) WITHIN GROUP (ORDER BY duration))::integer,
+         round(percentile_cont(0.97) WITHIN GROUP (ORDER BY duration))::integer,
+         round(percentile_cont(0.99) WITHIN GROUP (ORDER BY duration))::integer,
+         count(duration)
+  FROM merged
+  GROUP BY check_id
+  ON CONFLICT (check_id, created_at) DO UPDATE
+  SET total = EXCLUDED.total, passed = EXCLUDED.passed, failed = EXCLUDED.failed,
+      duration = EXCLUDED.duration, duration_sum = EXCLUDED.duration_sum,
+      duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
+      duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
+      duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed
+  RETURNING 1
 )
-SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM written)::integer AS blocks`;
+SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM written)::integer AS blocks,
+       (SELECT count(*) FROM hourly)::integer AS hours, (SELECT count(*) FROM daily)::integer AS days`;
+
+const ADVANCE_MARK_SQL = `UPDATE check_status_compaction SET packed_before = greatest(packed_before, $1::timestamptz)`;
+
+/** Takes the lock compaction runs under (the rollup job takes it too, to read the mark stably). */
+export const COMPACTION_LOCK_SQL = `SELECT pg_advisory_xact_lock(${COMPACTION_LOCK_KEY})`;
 
 export interface CompactionResult {
   /** Statuses moved from the recent tier into blocks. */
@@ -129,16 +192,23 @@ export async function compactCheckStatuses(
   const result: CompactionResult = { statuses: 0, blocks: 0, days: 0 };
   for (;;) {
     const done = await withTransaction(pool, async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1)', [COMPACTION_LOCK_KEY]);
+      await client.query(COMPACTION_LOCK_SQL);
       const { rows } = await client.query<{ day: Date | null }>(
         `SELECT ${DAY_OF('min(time)')} AS day FROM check_statuses_recent WHERE time < $1`,
         [cutoff],
       );
       const day = rows[0]?.day;
-      if (!day) return true;
+      if (!day) {
+        // Nothing left before the cutoff: the hours up to it are packed (a result recorded for
+        // them from now on waits in the recent tier, where the summary counts it raw).
+        await client.query(ADVANCE_MARK_SQL, [cutoff]);
+        return true;
+      }
       const nextDay = new Date(day.getTime() + 86_400_000);
       const before = nextDay < cutoff ? nextDay : cutoff;
       const moved = await client.query<{ moved: number; blocks: number }>(COMPACT_DAY_SQL, [day, before]);
+      // Everything before `before` is packed now (earlier days were done by earlier transactions).
+      await client.query(ADVANCE_MARK_SQL, [before]);
       result.statuses += moved.rows[0].moved;
       result.blocks += moved.rows[0].blocks;
       result.days += 1;

@@ -1,5 +1,7 @@
-import type { Pool } from '../../platform/db/pool.js';
+import type { Pool, PoolClient } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
+import { COMPACTION_LOCK_SQL, PACKED_BEFORE_SQL } from './compaction.js';
 
 /** Raw statuses (check_statuses, both tiers) are kept this many days unless CHECK_STATUS_RETENTION_DAYS says otherwise. */
 export const DEFAULT_CHECK_STATUS_RETENTION_DAYS = 30;
@@ -21,9 +23,23 @@ const OLDEST_STATUS_SQL = `least((SELECT min(time) FROM check_statuses_recent),
 
 export type RollupGranularity = '1h' | '1d';
 
-const BUCKETS: Record<RollupGranularity, { table: string; unit: string; step: string }> = {
-  '1h': { table: 'check_statuses_1h', unit: 'hour', step: '1 hour' },
-  '1d': { table: 'check_statuses_1d', unit: 'day', step: '1 day' },
+const BUCKETS: Record<RollupGranularity, { table: string; unit: string; step: string; unpacked: string }> = {
+  // The first bucket compaction does not own (migration 0071): the hour after the mark's hour
+  // unless the mark is an hour boundary; the day the mark falls in.
+  '1h': {
+    table: 'check_statuses_1h',
+    unit: 'hour',
+    step: '1 hour',
+    unpacked: `(SELECT CASE WHEN m = date_trunc('hour', m AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' THEN m
+                            ELSE (date_trunc('hour', m AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') + interval '1 hour' END
+                FROM ${PACKED_BEFORE_SQL} AS mark(m))`,
+  },
+  '1d': {
+    table: 'check_statuses_1d',
+    unit: 'day',
+    step: '1 day',
+    unpacked: `(date_trunc('day', ${PACKED_BEFORE_SQL} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`,
+  },
 };
 
 /** Reads CHECK_STATUS_RETENTION_DAYS (a positive number of days). */
@@ -38,8 +54,10 @@ export function checkStatusRetentionDays(env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
- * Recomputes the buckets of [from, to) from raw statuses and upserts them: running it twice gives
- * the same rows. Buckets are UTC hours or days. Returns the number of buckets written.
+ * Recomputes the buckets of [from, to) from raw statuses (both tiers) and upserts them: running
+ * it twice gives the same rows. Buckets are UTC hours or days. Returns the number of buckets
+ * written. Retention uses it for days it is about to delete; the rollup job writes only the
+ * buckets compaction does not own (rollupCheckStatuses).
  */
 export async function rollupRange(
   pool: Pool,
@@ -47,10 +65,20 @@ export async function rollupRange(
   from: Date,
   to: Date,
 ): Promise<number> {
-  const { table, unit } = BUCKETS[granularity];
-  const result = await pool.query(
+  return rollupBuckets(pool, granularity, from, to, false);
+}
+
+async function rollupBuckets(
+  db: Pick<PoolClient, 'query'>,
+  granularity: RollupGranularity,
+  from: Date,
+  to: Date,
+  unpackedOnly: boolean,
+): Promise<number> {
+  const { table, unit, unpacked } = BUCKETS[granularity];
+  const result = await db.query(
     `INSERT INTO ${table} (check_id, created_at, total, passed, failed, duration, duration_sum,
-                          duration_min, duration_max, duration_p95, duration_p97, duration_p99)
+                          duration_min, duration_max, duration_p95, duration_p97, duration_p99, timed)
      SELECT check_id,
             date_trunc('${unit}', time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
             count(*),
@@ -62,9 +90,11 @@ export async function rollupRange(
             max(duration),
             round(percentile_cont(0.95) WITHIN GROUP (ORDER BY duration))::integer,
             round(percentile_cont(0.97) WITHIN GROUP (ORDER BY duration))::integer,
-            round(percentile_cont(0.99) WITHIN GROUP (ORDER BY duration))::integer
+            round(percentile_cont(0.99) WITHIN GROUP (ORDER BY duration))::integer,
+            count(duration)
      FROM check_statuses_between(
-            date_trunc('${unit}', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', $2::timestamptz)
+            ${unpackedOnly ? `greatest(${unpacked}, ` : ''}date_trunc('${unit}', $1::timestamptz AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'${unpackedOnly ? ')' : ''},
+            $2::timestamptz)
      WHERE time < $2::timestamptz
      GROUP BY check_id, bucket
      ON CONFLICT (check_id, created_at) DO UPDATE
@@ -72,7 +102,7 @@ export async function rollupRange(
          duration = EXCLUDED.duration, duration_sum = EXCLUDED.duration_sum,
          duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
          duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
-         duration_p99 = EXCLUDED.duration_p99`,
+         duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed`,
     [from, to],
   );
   return result.rowCount ?? 0;
@@ -81,7 +111,8 @@ export async function rollupRange(
 /**
  * Incremental rollup: from the latest bucket already written (recomputed, since it may have been
  * partial, together with the one before it for statuses recorded late), or from the oldest raw
- * status on the first run, up to now.
+ * status on the first run, up to now; but never a bucket compaction owns (hours starting before
+ * its mark, days ending by it: compaction rolls those up itself, from the blocks it writes).
  */
 export async function rollupCheckStatuses(
   pool: Pool,
@@ -94,7 +125,12 @@ export async function rollupCheckStatuses(
   );
   const from = rows[0]?.from;
   if (!from) return 0;
-  return rollupRange(pool, granularity, from, new Date(now.getTime() + 1));
+  // Under compaction's lock, so the mark cannot move between reading it and writing: buckets
+  // compaction owns (packed statuses only) are never overwritten with counts of both tiers.
+  return withTransaction(pool, async (client) => {
+    await client.query(COMPACTION_LOCK_SQL);
+    return rollupBuckets(client, granularity, from, new Date(now.getTime() + 1), true);
+  });
 }
 
 export interface RetentionResult {

@@ -38,4 +38,34 @@ describe('secret box', () => {
       await fs.rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('gives processes starting together on one data directory the same whole key', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'opsdeck-secrets-'));
+    try {
+      const keys = await Promise.all(
+        Array.from({ length: 20 }, () => loadSecretKey({ secretKey: undefined, dataDir })),
+      );
+      for (const { key } of keys) {
+        expect(key.length).toBe(32);
+        expect(key.equals(keys[0].key)).toBe(true);
+      }
+      // No draft file is left behind.
+      expect(await fs.readdir(dataDir)).toEqual(['secret-key']);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a key file that does not hold a 32-byte key, without printing it', async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'opsdeck-secrets-'));
+    try {
+      await fs.writeFile(path.join(dataDir, 'secret-key'), 'abcdef\n');
+      await expect(loadSecretKey({ secretKey: undefined, dataDir })).rejects.toThrow(
+        /secret-key must hold 64 hexadecimal characters/,
+      );
+      await expect(loadSecretKey({ secretKey: undefined, dataDir })).rejects.not.toThrow(/abcdef/);
+    } finally {
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });

@@ -57,16 +57,36 @@ export async function loadSecretKey(options: { secretKey: string | undefined; da
 }> {
   if (options.secretKey) return { key: keyFromSecret(options.secretKey), source: 'SECRET_KEY' };
   const file = path.join(options.dataDir, 'secret-key');
+  const existing = await readKeyFile(file);
+  if (existing) return { key: existing, source: 'data-dir' };
+  // Several processes may start on one data directory at once: the key is written whole to a
+  // file of this process's own and then linked into place, which fails if another process got
+  // there first. Nobody ever reads a half-written key.
+  await fs.mkdir(options.dataDir, { recursive: true });
+  const draft = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await fs.writeFile(draft, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
   try {
-    return { key: Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'hex'), source: 'data-dir' };
-  } catch {
-    const key = randomBytes(32);
-    await fs.mkdir(options.dataDir, { recursive: true });
-    await fs
-      .writeFile(file, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' })
-      .catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-    return { key: Buffer.from((await fs.readFile(file, 'utf8')).trim(), 'hex'), source: 'generated' };
+    await fs.link(draft, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    await fs.rm(draft, { force: true });
   }
+  const key = await readKeyFile(file);
+  if (!key) throw new Error(`${file} holds no secret key`);
+  return { key, source: 'generated' };
+}
+
+/** The key in `file`; undefined when there is no file. A file that holds no 32-byte key is an error. */
+async function readKeyFile(file: string): Promise<Buffer | undefined> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  const key = Buffer.from(text.trim(), 'hex');
+  if (key.length !== 32) throw new Error(`${file} must hold 64 hexadecimal characters (a 32-byte key)`);
+  return key;
 }

@@ -246,9 +246,10 @@ export const defaultDataApiAllowlistInput: DataApiAllowlistInput = {
   ],
   tables: {
     // health
-    checks: { actions: READ_UPDATE_DELETE },
+    // descriptive_version: the summary's cache key (migration 0072), not part of the contract.
+    checks: { actions: READ_UPDATE_DELETE, hiddenColumns: ['descriptive_version'] },
     check_statuses: { actions: READ },
-    canaries: {},
+    canaries: { hiddenColumns: ['descriptive_version'] },
     check_component_relationships: { actions: READ },
     check_config_relationships: { actions: READ },
     // catalog

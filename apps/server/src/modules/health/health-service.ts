@@ -10,6 +10,9 @@ import {
 } from './canary-runner.js';
 import { CANARY_JOB_NAME, CANARY_RESOURCE_TYPE, canaryScheduleName } from './canary-scheduler.js';
 import { checkStatusRetentionDays } from './rollups.js';
+import { createSummaryReader, type CheckSummary, type SummaryQuery } from './summary-reader.js';
+
+export type { CheckSummary, SummaryQuery } from './summary-reader.js';
 
 /** A request the health API cannot answer as asked (400) or about something missing (404). */
 export class HealthRequestError extends Error {
@@ -94,82 +97,11 @@ export function parseLabelsParameter(value: unknown): LabelsParseResult {
   return { labels };
 }
 
-export interface SummaryQuery {
-  start: Date;
-  end: Date;
-  labels?: Record<string, string>;
-  /** Checks deleted before this are left out. Default: start. */
-  deletedFrom?: Date;
-  checkIds?: string[];
-}
-
-export interface CheckSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  endpoint: string | null;
-  canary_name: string;
-  type: string;
-  icon: string | null;
-  namespace: string | null;
-  labels: Record<string, string>;
-  agent_id: string;
-  status: 'healthy' | 'unhealthy' | null;
-  uptime: { passed: number; failed: number };
-  latency: { rolling1h?: number; p95?: number; p97?: number; p99?: number };
-  last_runtime: string | null;
-  last_transition_time: string | null;
-  deleted_at: string | null;
-}
-
-interface SummaryRow {
-  id: string;
-  name: string;
-  description: string | null;
-  endpoint: string | null;
-  canary_name: string;
-  type: string;
-  icon: string | null;
-  namespace: string | null;
-  labels: Record<string, string> | null;
-  agent_id: string;
-  status: 'healthy' | 'unhealthy' | null;
-  passed: number;
-  failed: number;
-  rolling1h: number | null;
-  p95: number | null;
-  p97: number | null;
-  p99: number | null;
-  /** ISO 8601 in UTC with milliseconds, as Date.toISOString() writes it (formatted by SQL: 10,000 rows parse faster). */
-  last_runtime: string | null;
-  last_transition_time: string | null;
-  deleted_at: string | null;
-}
-
 /** The first UTC day whose raw statuses are all still kept; older days are read from rollups. */
 export function rawStatusesFrom(now: Date, retentionDays: number): Date {
   const oldest = new Date(now.getTime() - retentionDays * 86_400_000);
   return new Date(Date.UTC(oldest.getUTCFullYear(), oldest.getUTCMonth(), oldest.getUTCDate() + 1));
 }
-
-/** The start of the UTC day of a timestamptz expression. */
-const DAY_OF = (expression: string) =>
-  `(date_trunc('day', (${expression}) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
-
-/** A rollup row's statuses with a duration (rows from before 0071 have none recorded: total). */
-const TIMED = (alias: string) =>
-  `coalesce(${alias}.timed, CASE WHEN ${alias}.duration_sum IS NULL THEN 0 ELSE ${alias}.total END)`;
-
-/**
- * A percentile of the summary's parts averaged weighted by their timed statuses: the parts with
- * raw statuses kept (recent tier, packed hours and days), else the days before the raw retention.
- */
-const WEIGHTED = (p: string) =>
-  `coalesce(sum(${p} * timed) FILTER (WHERE NOT rolled) / nullif(sum(timed) FILTER (WHERE ${p} IS NOT NULL AND NOT rolled), 0),
-            sum(${p} * timed) FILTER (WHERE rolled) / nullif(sum(timed) FILTER (WHERE ${p} IS NOT NULL AND rolled), 0)) AS ${p}`;
-
-/** to_char() format of Date.toISOString() (timestamps are converted to UTC first). */
-const ISO_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 export interface HealthServiceOptions extends Omit<CanaryRunnerOptions, 'pool'> {
   pool: Pool;
@@ -231,6 +163,8 @@ export function graphBucketSeconds(rangeMs: number): number {
 
 export interface HealthService {
   summary(query: SummaryQuery): Promise<CheckSummary[]>;
+  /** The summary as the JSON text of its array in UTF-8, as /api/canary/api/summary sends it. */
+  summaryJson(query: SummaryQuery): Promise<Buffer>;
   graph(query: GraphQuery): Promise<CheckGraph | undefined>;
   checksWithStatuses(
     query: SummaryQuery & { includeMessages: boolean },
@@ -243,79 +177,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
-
-/** The summary's measured parts per check (see HealthService.summary's rules). */
-const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
-         -- lo..hi: hour starts whose midpoint is in the range (and raw statuses are kept);
-         -- [d0, d1): UTC days whose 24 hours all count (none in the last hour's window) and
-         -- which are wholly packed.
-         SELECT lo, hi, mark, d0, greatest(d0, d1) AS d1
-         FROM (SELECT lo, hi, mark,
-                      CASE WHEN lo = ${DAY_OF('lo')} THEN lo ELSE ${DAY_OF('lo')} + interval '1 day' END AS d0,
-                      -- a day's last hour must end before hi, so that rolling1h sees it as an hour
-                      least(${DAY_OF("hi - interval '1 microsecond'")}, ${DAY_OF('mark')}) AS d1
-               FROM (SELECT greatest($1::timestamptz - interval '30 minutes', $3::timestamptz) AS lo,
-                            $2::timestamptz - interval '30 minutes' AS hi,
-                            packed_before AS mark
-                     FROM check_status_compaction) AS edges) AS days
-       ),
-       raw_sorted AS (
-         -- One sort for all checks (the aggregate reuses the input order) instead of one per
-         -- check and percentile: percentile_of_sorted() is percentile_cont over the array.
-         SELECT check_id,
-                count(*) FILTER (WHERE status)::integer AS passed,
-                count(*) FILTER (WHERE NOT status)::integer AS failed,
-                array_agg(duration ORDER BY duration) FILTER (WHERE duration IS NOT NULL) AS sorted,
-                sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_sum,
-                count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed
-         FROM check_statuses_recent
-         WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
-           AND ($6::uuid[] IS NULL OR check_id = ANY($6))
-         GROUP BY check_id
-       ),
-       parts AS (
-         SELECT check_id, passed, failed, coalesce(cardinality(sorted), 0) AS timed,
-                percentile_of_sorted(sorted, 0.95) AS p95,
-                percentile_of_sorted(sorted, 0.97) AS p97,
-                percentile_of_sorted(sorted, 0.99) AS p99,
-                recent_sum, recent_timed, false AS rolled
-         FROM raw_sorted
-         UNION ALL
-         -- Packed hours outside the whole days.
-         SELECT h.check_id, h.passed, h.failed, ${TIMED('h')}, h.duration_p95, h.duration_p97, h.duration_p99,
-                CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN h.duration_sum END,
-                CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN ${TIMED('h')} END,
-                false
-         FROM check_statuses_1h h
-         WHERE h.created_at >= (SELECT lo FROM bounds) AND h.created_at <= (SELECT hi FROM bounds)
-           AND h.created_at < (SELECT mark FROM bounds)
-           AND (h.created_at < (SELECT d0 FROM bounds) OR h.created_at >= (SELECT d1 FROM bounds))
-           AND ($6::uuid[] IS NULL OR h.check_id = ANY($6))
-         UNION ALL
-         -- Whole packed days (not scanned at all when there is none).
-         SELECT d.check_id, d.passed, d.failed, ${TIMED('d')}, d.duration_p95, d.duration_p97, d.duration_p99,
-                NULL, NULL, false
-         FROM check_statuses_1d d
-         WHERE (SELECT d0 < d1 FROM bounds)
-           AND d.created_at >= (SELECT d0 FROM bounds) AND d.created_at < (SELECT d1 FROM bounds)
-           AND ($6::uuid[] IS NULL OR d.check_id = ANY($6))
-         UNION ALL
-         -- Whole days before the raw retention.
-         SELECT d.check_id, d.passed, d.failed, ${TIMED('d')}, d.duration_p95, d.duration_p97, d.duration_p99,
-                NULL, NULL, true
-         FROM check_statuses_1d d
-         WHERE $1::timestamptz < $3::timestamptz
-           AND d.created_at >= ${DAY_OF('$1::timestamptz')}
-           AND d.created_at < least($3::timestamptz, $2::timestamptz)
-           AND ($6::uuid[] IS NULL OR d.check_id = ANY($6))
-       ),
-       measured AS (
-         SELECT check_id, sum(passed)::integer AS passed, sum(failed)::integer AS failed,
-                ${WEIGHTED('p95')}, ${WEIGHTED('p97')}, ${WEIGHTED('p99')},
-                sum(recent_sum)::numeric / nullif(sum(recent_timed), 0) AS rolling1h
-         FROM parts
-         GROUP BY check_id
-       )`;
 
 export function createHealthService(options: HealthServiceOptions): HealthService {
   const { pool } = options;
@@ -338,66 +199,11 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
    * or day contributes its own percentile weighted by its statuses with a duration, and all parts
    * are averaged weighted by those counts.
    */
-  const summary = async (query: SummaryQuery): Promise<CheckSummary[]> => {
-    const rawFrom = rawStatusesFrom(new Date(), retentionDays);
-    const parameters = [
-      query.start,
-      query.end,
-      rawFrom,
-      query.deletedFrom ?? query.start,
-      query.labels ? JSON.stringify(query.labels) : null,
-      query.checkIds ?? null,
-    ];
-    // Building the rows as one json_agg in SQL halves the Node CPU (~100 → ~50 ms for 10,000
-    // checks) but costs PostgreSQL as much again: not faster end to end in the bench, so rows.
-    const { rows } = await pool.query<SummaryRow>(
-      `${SUMMARY_MEASURED_SQL}
-       SELECT c.id, c.name, c.description, c.endpoint, ca.name AS canary_name, c.type,
-              coalesce(c.icon, ca.icon) AS icon, c.namespace, c.labels, c.agent_id, c.status,
-              coalesce(m.passed, 0) AS passed,
-              coalesce(m.failed, 0) AS failed,
-              round(m.rolling1h)::integer AS rolling1h,
-              round(m.p95)::integer AS p95,
-              round(m.p97)::integer AS p97,
-              round(m.p99)::integer AS p99,
-              to_char(c.last_runtime AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS last_runtime,
-              to_char(c.last_transition_time AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS last_transition_time,
-              to_char(c.deleted_at AT TIME ZONE 'UTC', ${ISO_FORMAT}) AS deleted_at
-       FROM checks c
-       JOIN canaries ca ON ca.id = c.canary_id
-       LEFT JOIN measured m ON m.check_id = c.id
-       WHERE (c.deleted_at IS NULL OR c.deleted_at >= $4)
-         AND ($5::jsonb IS NULL OR c.labels @> $5::jsonb)
-         AND ($6::uuid[] IS NULL OR c.id = ANY($6))
-       ORDER BY ca.name, c.name, c.id`,
-      parameters,
-    );
-    return rows.map((row) => {
-      const latency: CheckSummary['latency'] = {};
-      if (row.rolling1h !== null) latency.rolling1h = row.rolling1h;
-      if (row.p95 !== null) latency.p95 = row.p95;
-      if (row.p97 !== null) latency.p97 = row.p97;
-      if (row.p99 !== null) latency.p99 = row.p99;
-      return {
-        id: row.id,
-        name: row.name,
-        description: row.description,
-        endpoint: row.endpoint,
-        canary_name: row.canary_name,
-        type: row.type,
-        icon: row.icon,
-        namespace: row.namespace,
-        labels: row.labels ?? {},
-        agent_id: row.agent_id,
-        status: row.status,
-        uptime: { passed: row.passed, failed: row.failed },
-        latency,
-        last_runtime: row.last_runtime,
-        last_transition_time: row.last_transition_time,
-        deleted_at: row.deleted_at,
-      };
-    });
-  };
+  const reader = createSummaryReader(pool);
+  const summary = (query: SummaryQuery): Promise<CheckSummary[]> =>
+    reader.read(query, rawStatusesFrom(new Date(), retentionDays));
+  const summaryJson = (query: SummaryQuery): Promise<Buffer> =>
+    reader.readJson(query, rawStatusesFrom(new Date(), retentionDays));
 
   const checksWithStatuses: HealthService['checksWithStatuses'] = async (query) => {
     const checks = await summary(query);
@@ -522,5 +328,5 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
     return { total: result.total, failed: result.failed, success: result.success, errors: result.errors };
   };
 
-  return { summary, graph, checksWithStatuses, runNow };
+  return { summary, summaryJson, graph, checksWithStatuses, runNow };
 }

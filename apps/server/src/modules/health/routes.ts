@@ -98,12 +98,20 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
   const summaryHandler = async (input: Parameters, reply: FastifyReply) => {
     const started = performance.now();
     try {
-      const checks = await service.summary(summaryQuery(input, options.logger));
-      return {
-        duration: Math.round(performance.now() - started),
-        runnerName,
-        checks_summary: checks,
-      };
+      // The checks come as JSON text (10,000 checks: serialising objects cost more than reading them).
+      const checks = await service.summaryJson(summaryQuery(input, options.logger));
+      const duration = Math.round(performance.now() - started);
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(
+          Buffer.concat([
+            Buffer.from(
+              `{"duration":${duration},"runnerName":${JSON.stringify(runnerName)},"checks_summary":`,
+            ),
+            checks,
+            Buffer.from('}'),
+          ]),
+        );
     } catch (error) {
       return sendError(reply, error);
     }

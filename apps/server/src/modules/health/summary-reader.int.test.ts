@@ -1,0 +1,240 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { createTokenForUser } from '../auth/index.js';
+import { loadConfig } from '../../platform/config.js';
+import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
+import { createLogger } from '../../platform/logger.js';
+import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
+import { createCanary, createCheck, createPerson } from '../../../test/harness/factories.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
+import { createHealthService, type CheckSummary, type HealthService } from './health-service.js';
+
+/**
+ * The summary reader keeps checks' descriptive columns per process (summary-reader.ts): these
+ * tests change them behind its back, through SQL, and expect every read to follow; and they
+ * compare what Node computes (percentiles, rounding) with PostgreSQL's own functions.
+ */
+let db: TestDatabase;
+let service: HealthService;
+let jobs: JobsService;
+let app: FastifyInstance;
+let token: string;
+
+const silent = { debug() {}, info() {}, warn() {}, error() {} };
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  service = createHealthService({
+    pool: db.pool,
+    jobs: { startJob: () => Promise.reject(new Error('not used')) },
+    logger: silent,
+    retentionDays: 30,
+  });
+  const logger = createLogger('silent');
+  jobs = createJobsService({ pool: db.pool, logger });
+  ({ app } = await buildApp({
+    config: loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'silent' }),
+    pool: db.pool,
+    logger,
+    secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
+    jobs,
+  }));
+  const viewer = await createPerson(db.pool, { name: 'A viewer', roles: ['viewer'] });
+  token = await createTokenForUser(db.pool, { email: viewer.email as string, name: 'viewer' });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await db?.close();
+});
+
+const range = () => ({ start: new Date(Date.now() - 3_600_000), end: new Date(Date.now() + 1000) });
+const byId = (checks: CheckSummary[], id: string) => checks.find((check) => check.id === id);
+
+async function insertStatuses(checkId: string, durations: Array<number | null>, passed = true) {
+  await db.pool.query(
+    `INSERT INTO check_statuses (check_id, time, duration, status)
+     SELECT $1, now() - (n || ' seconds')::interval, d, $3
+     FROM unnest($2::int[]) WITH ORDINALITY AS u(d, n)`,
+    [checkId, durations, passed],
+  );
+}
+
+describe('the check summary reader', () => {
+  it('follows renames, label and canary changes, deletes and re-created ids between reads', async () => {
+    const canary = await createCanary(db.pool, { name: 'reader-canary-b', spec: { icon: 'http' } });
+    const check = await createCheck(db.pool, {
+      canary_id: canary.id,
+      name: 'reader-check',
+      description: 'before',
+      labels: { team: 'a' },
+    });
+    await insertStatuses(check.id as string, [10, 20]);
+
+    const first = byId(await service.summary(range()), check.id as string);
+    expect(first).toMatchObject({
+      name: 'reader-check',
+      description: 'before',
+      canary_name: 'reader-canary-b',
+      icon: 'http',
+      labels: { team: 'a' },
+      uptime: { passed: 2, failed: 0 },
+    });
+
+    await db.pool.query(
+      `UPDATE checks SET name = 'renamed', description = 'after', labels = '{"team":"b"}' WHERE id = $1`,
+      [check.id],
+    );
+    await db.pool.query(
+      `UPDATE canaries SET name = 'reader-canary-renamed', spec = '{"icon":"tcp"}' WHERE id = $1`,
+      [canary.id],
+    );
+    const second = byId(await service.summary(range()), check.id as string);
+    expect(second).toMatchObject({
+      name: 'renamed',
+      description: 'after',
+      canary_name: 'reader-canary-renamed',
+      icon: 'tcp',
+      labels: { team: 'b' },
+    });
+    // The labels filter reads the new labels too.
+    expect(
+      byId(await service.summary({ ...range(), labels: { team: 'a' } }), check.id as string),
+    ).toBeUndefined();
+    expect(
+      byId(await service.summary({ ...range(), labels: { team: 'b' } }), check.id as string),
+    ).toBeDefined();
+
+    // Deleted, then inserted again under the same id with other columns: never the cached ones.
+    await db.pool.query('DELETE FROM checks WHERE id = $1', [check.id]);
+    expect(byId(await service.summary(range()), check.id as string)).toBeUndefined();
+    await createCheck(db.pool, { id: check.id, canary_id: canary.id, name: 'reborn', description: null });
+    expect(byId(await service.summary(range()), check.id as string)).toMatchObject({
+      name: 'reborn',
+      description: null,
+      uptime: { passed: 0, failed: 0 },
+      latency: {},
+    });
+  });
+
+  it('keeps status updates from rewriting the descriptive version, and hides it from the data API', async () => {
+    const check = await createCheck(db.pool, { name: 'versioned' });
+    const before = await db.pool.query<{ v: string }>(
+      'SELECT descriptive_version::text AS v FROM checks WHERE id = $1',
+      [check.id],
+    );
+    await db.pool.query(
+      `UPDATE checks SET status = 'unhealthy', last_runtime = now(), last_transition_time = now() WHERE id = $1`,
+      [check.id],
+    );
+    const unchanged = await db.pool.query<{ v: string }>(
+      'SELECT descriptive_version::text AS v FROM checks WHERE id = $1',
+      [check.id],
+    );
+    expect(unchanged.rows[0].v).toBe(before.rows[0].v);
+    // A write can't pick its own version (an old one would match a stale cache entry).
+    await db.pool.query('UPDATE checks SET descriptive_version = 1 WHERE id = $1', [check.id]);
+    const bumped = await db.pool.query<{ v: string }>(
+      'SELECT descriptive_version::text AS v FROM checks WHERE id = $1',
+      [check.id],
+    );
+    expect(Number(bumped.rows[0].v)).toBeGreaterThan(Number(before.rows[0].v));
+
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/db/checks?select=id,descriptive_version',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('descriptive_version');
+    const all = await app.inject({
+      method: 'GET',
+      url: `/api/db/checks?id=eq.${check.id}`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(all.statusCode).toBe(200);
+    expect(Object.keys(all.json()[0])).not.toContain('descriptive_version');
+  });
+
+  it("computes the recent tier's percentiles and rounding as PostgreSQL does", async () => {
+    // Odd and even counts, ties, nulls, values whose percentile lands on a half.
+    const cases: Array<Array<number | null>> = [
+      [5],
+      [1, 2],
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20],
+      [7, 7, 7, 8, null, 1000, 3, 250, 251, 252, 12, 99, null, 1],
+      Array.from({ length: 137 }, (_, index) => (index * 7919) % 1013),
+      Array.from({ length: 41 }, (_, index) => 2 * index + 1),
+    ];
+    const canary = await createCanary(db.pool, { name: 'percentiles' });
+    const ids: string[] = [];
+    for (const [index, durations] of cases.entries()) {
+      const check = await createCheck(db.pool, { canary_id: canary.id, name: `p-${index}` });
+      ids.push(check.id as string);
+      await insertStatuses(check.id as string, durations, index % 2 === 0);
+    }
+    const { start, end } = range();
+    const { rows: expected } = await db.pool.query<{
+      id: string;
+      passed: number;
+      failed: number;
+      p95: number | null;
+      p97: number | null;
+      p99: number | null;
+    }>(
+      `SELECT check_id AS id,
+              count(*) FILTER (WHERE status)::int AS passed, count(*) FILTER (WHERE NOT status)::int AS failed,
+              round(percentile_cont(0.95) WITHIN GROUP (ORDER BY duration))::int AS p95,
+              round(percentile_cont(0.97) WITHIN GROUP (ORDER BY duration))::int AS p97,
+              round(percentile_cont(0.99) WITHIN GROUP (ORDER BY duration))::int AS p99
+       FROM check_statuses_recent WHERE check_id = ANY($1) AND time >= $2 AND time <= $3
+       GROUP BY check_id`,
+      [ids, start, end],
+    );
+    const summary = await service.summary({ start, end, checkIds: ids });
+    expect(summary).toHaveLength(cases.length);
+    for (const row of expected) {
+      const check = byId(summary, row.id);
+      expect(check?.uptime).toEqual({ passed: row.passed, failed: row.failed });
+      expect(check?.latency).toMatchObject({ p95: row.p95, p97: row.p97, p99: row.p99 });
+    }
+  });
+
+  it('answers the route with the same checks as the service, ordered by canary name then check name', async () => {
+    const canaryA = await createCanary(db.pool, { name: 'order-a' });
+    const canaryB = await createCanary(db.pool, { name: 'order-b' });
+    await createCheck(db.pool, { canary_id: canaryB.id, name: 'a-check', labels: { 'quote"d': 'é\n"x"' } });
+    await createCheck(db.pool, { canary_id: canaryA.id, name: 'z-check', description: 'ünïcode ✓' });
+    await createCheck(db.pool, { canary_id: canaryA.id, name: 'b-check', endpoint: 'http://x/"y"' });
+    const objects = await service.summary({ start: new Date(Date.now() - 3_600_000), end: new Date() });
+    const names = objects.map((check) => [check.canary_name, check.name]);
+    const sorted = [...names].sort((a, b) => (a[0] === b[0] ? (a[1] < b[1] ? -1 : 1) : a[0] < b[0] ? -1 : 1));
+    expect(names).toEqual(sorted);
+    const ours = names.filter(([canary]) => canary.startsWith('order-'));
+    expect(ours).toEqual([
+      ['order-a', 'b-check'],
+      ['order-a', 'z-check'],
+      ['order-b', 'a-check'],
+    ]);
+
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/canary/api/summary?start=1h',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('application/json');
+    const body = response.json<{ duration: number; runnerName: string; checks_summary: CheckSummary[] }>();
+    expect(typeof body.duration).toBe('number');
+    expect(typeof body.runnerName).toBe('string');
+    // The same checks as the service's objects (run times may have moved on between the calls).
+    const strip = (checks: CheckSummary[]) => checks.map(({ last_runtime: _r, ...rest }) => rest);
+    expect(strip(body.checks_summary).filter((check) => check.canary_name.startsWith('order-'))).toEqual(
+      strip(objects).filter((check) => check.canary_name.startsWith('order-')),
+    );
+    expect(body.checks_summary.find((check) => check.name === 'a-check')?.labels).toEqual({
+      'quote"d': 'é\n"x"',
+    });
+  });
+});

@@ -396,6 +396,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
      */
     async changes(input) {
       const sql = new Sql();
+      // The related items' ids (a parameter), when the search follows relationships.
+      let relatedIds: string | undefined;
       if (input.id !== undefined && input.id !== null && input.id !== '') {
         if (!isUuid(input.id)) throw new CatalogRequestError('id must be a config item id');
         const recursive = typeof input.recursive === 'string' ? input.recursive : '';
@@ -405,16 +407,15 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
             : Number(input.depth);
         if (!Number.isInteger(depth) || depth < 0)
           throw new CatalogRequestError('depth must be a whole number');
-        const idParam = sql.param(input.id);
         const direction: Record<string, string> = {
           downstream: 'outgoing',
           upstream: 'incoming',
           all: 'all',
         };
         if (recursive === '' || recursive === 'none') {
-          sql.where.push(`c.config_id = ${idParam}::uuid`);
+          sql.where.push(`c.config_id = ${sql.param(input.id)}::uuid`);
         } else if (direction[recursive]) {
-          const depthParam = sql.param(depth);
+          const related: unknown[] = [input.id, direction[recursive], depth];
           let descendants = '';
           if (recursive !== 'upstream') {
             // The subtree prefix as a value, not an expression: only a constant LIKE prefix can
@@ -424,17 +425,19 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
                  FROM config_items WHERE id = $1`,
               [input.id],
             );
-            if (root.rows[0])
-              descendants = ` UNION SELECT d.id FROM config_items d WHERE d.path LIKE ${sql.param(
-                `${root.rows[0].prefix.replace(/[\\%_]/g, '\\$&')}%`,
-              )}`;
+            if (root.rows[0]) {
+              related.push(`${root.rows[0].prefix.replace(/[\\%_]/g, '\\$&')}%`);
+              descendants = ' UNION SELECT d.id FROM config_items d WHERE d.path LIKE $4';
+            }
           }
-          // An array computed once (an init plan): the planner then reads each item's changes
-          // through the config_id index instead of hash-joining a scan of every change.
-          sql.where.push(
-            `c.config_id = ANY (ARRAY(SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
-                               true, ${depthParam}) r${descendants}))`,
+          // The related items once (the walk took as long as the counts and the page together, and
+          // each of them walked again), then their ids as a value to both.
+          const ids = await pool.query<{ ids: string[] }>(
+            `SELECT coalesce(array_agg(x.id), '{}')::text[] AS ids
+               FROM (SELECT r.id FROM related_configs_recursive($1::uuid, $2, true, $3) r${descendants}) x`,
+            related,
           );
+          relatedIds = sql.param(ids.rows[0].ids);
         } else {
           throw new CatalogRequestError('recursive must be one of upstream, downstream, all, none');
         }
@@ -480,8 +483,16 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       }
       if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
 
-      // Every change has its item (a foreign key): the page joins it for its columns.
-      const pageWhere = liveOnly ? [...sql.where, 'ci.deleted_at IS NULL'] : sql.where;
+      // Every change has its item (a foreign key): the page joins it for its columns. The page reads
+      // the related items' ids as an init plan's array: the planner, not knowing how many, reads
+      // each item's changes through the config_id index; seeing a thousand ids among ten million
+      // changes, it walked the created_at index backwards instead (475 ms against 50 at depth 5).
+      // The counts take the ids as they are (a bitmap of their changes: 26 ms against 58).
+      const pageWhere = [
+        ...(relatedIds ? [`c.config_id = ANY (ARRAY(SELECT unnest(${relatedIds}::uuid[])))`] : []),
+        ...sql.where,
+        ...(liveOnly ? ['ci.deleted_at IS NULL'] : []),
+      ];
       const from_ = `FROM config_changes c JOIN config_items ci ON ci.id = c.config_id${
         pageWhere.length > 0 ? ` WHERE ${pageWhere.join(' AND ')}` : ''
       }`;
@@ -491,7 +502,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       // (config_type is the item's type).
       let countFrom = from_;
       if (!itemConditions) {
-        const countWhere = [...sql.where];
+        const countWhere = [
+          ...(relatedIds ? [`c.config_id = ANY (${relatedIds}::uuid[])`] : []),
+          ...sql.where,
+        ];
         if (liveOnly)
           countWhere.push(
             `NOT EXISTS (SELECT 1 FROM config_items d WHERE d.id = c.config_id AND d.deleted_at IS NOT NULL${

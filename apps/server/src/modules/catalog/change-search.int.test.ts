@@ -135,6 +135,46 @@ describe('change search by config_type', () => {
   });
 });
 
+describe('change search of an item with its relations', () => {
+  it('counts and pages the related items’ changes, leaving out deleted ones unless asked', async () => {
+    const root = await createConfigItem(db.pool, { type: 'Tree::Root', name: 'root' });
+    const child = await createConfigItem(db.pool, { type: 'Tree::Child', name: 'child' });
+    const gone = await createConfigItem(db.pool, {
+      type: 'Tree::Child',
+      name: 'gone',
+      deleted_at: new Date(),
+    });
+    const unrelated = await createConfigItem(db.pool, { type: 'Tree::Child', name: 'unrelated' });
+    await db.pool.query(
+      `INSERT INTO config_relationships (config_id, related_id, relation) VALUES ($1, $2, 'hard'), ($1, $3, 'hard')`,
+      [root.id, child.id, gone.id],
+    );
+    await db.pool.query(
+      `INSERT INTO config_changes (config_id, change_type, created_at) VALUES
+         ($1, 'diff', now() - interval '1 minute'), ($2, 'diff', now() - interval '2 minutes'),
+         ($2, 'Restarted', now() - interval '3 minutes'), ($3, 'diff', now() - interval '4 minutes'),
+         ($4, 'diff', now() - interval '5 minutes')`,
+      [root.id, child.id, gone.id, unrelated.id],
+    );
+    const names = (result: { changes: Array<Record<string, unknown>> }) =>
+      result.changes.map((change) => `${String(change.name)}:${String(change.change_type)}`);
+    let result = await catalog.changes({ id: root.id, recursive: 'all' });
+    expect(result).toMatchObject({ total: 3, summary: { diff: 2, Restarted: 1 } });
+    expect(names(result)).toEqual(['root:diff', 'child:diff', 'child:Restarted']);
+    result = await catalog.changes({
+      id: root.id,
+      recursive: 'downstream',
+      include_deleted_configs: true,
+      page_size: 2,
+      page: 2,
+    });
+    expect(result).toMatchObject({ total: 4, summary: { diff: 3, Restarted: 1 } });
+    expect(names(result)).toEqual(['child:Restarted', 'gone:diff']);
+    result = await catalog.changes({ id: child.id, recursive: 'upstream', type: 'diff' });
+    expect(result).toMatchObject({ total: 2, summary: { diff: 2 } });
+  });
+});
+
 describe('summary grouped by health or status', () => {
   it('orders groups by their value and counts each group’s changes', async () => {
     const fresh = await createTestDatabase();

@@ -62,13 +62,22 @@ SELECT ${itemId('(i / 4)')}, ${itemId('i')}, 'contains', 'bench'
 `;
 
 const SEED_CHANGES = `
-INSERT INTO config_changes (config_id, change_type, severity, source, summary, created_at, count)
-SELECT ${itemId('(1 + (j % $1::int))')},
+INSERT INTO config_changes (config_id, config_type, change_type, severity, source, summary, created_at, count)
+SELECT ${itemId('(1 + (j % $1::int))')}, 'Bench::Type' || ((1 + (j % $1::int)) % ${TYPES}),
        (ARRAY['diff', 'diff', 'diff', 'CREATE', 'UPDATE', 'DELETE', 'Pulled', 'ScalingReplicaSet'])[1 + j % 8],
        (ARRAY['info', 'info', 'low', 'medium', 'high'])[1 + (j / 7) % 5],
        'bench', 'spec.replicas',
        now() - ((j::bigint * 2654435761) % 2592000) * interval '1 second', 1
   FROM generate_series($2::bigint, $3::bigint) AS j;
+`;
+
+// The seed runs without triggers: the item's type on each change (config_type, set by a trigger
+// otherwise) is written above; a sample checks it is the item's.
+const CHECK_CHANGE_TYPES = `
+SELECT count(*)::int AS wrong
+  FROM (SELECT config_id, config_type FROM config_changes TABLESAMPLE SYSTEM (0.1)) c
+  JOIN config_items ci ON ci.id = c.config_id
+ WHERE ci.type IS DISTINCT FROM c.config_type
 `;
 
 const round = (value: number) => Math.round(value * 10) / 10;
@@ -115,6 +124,9 @@ async function seed(ctx: BenchContext): Promise<Record<string, number>> {
       ctx.log('building indexes');
     });
     await client.query(`SET session_replication_role = origin`);
+    const check = await client.query<{ wrong: number }>(CHECK_CHANGE_TYPES);
+    if (check.rows[0].wrong !== 0)
+      throw new Error(`${check.rows[0].wrong} sampled changes have another type than their item`);
     await timed('vacuum analyze', () =>
       client.query('VACUUM ANALYZE config_items, config_relationships, config_changes'),
     );

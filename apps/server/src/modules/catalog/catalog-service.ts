@@ -336,20 +336,23 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
           if (value && (!current || value > current)) target[time] = value;
         }
       }
-      // Groups in the order of their values (as ORDER BY would, nulls last).
-      const ordered = [...rows.values()].sort((a, b) => {
-        for (const group of groups) {
-          const left = a[group.alias] as string | null;
-          const right = b[group.alias] as string | null;
-          if (left === right) continue;
-          if (left === null) return 1;
-          if (right === null) return -1;
-          return left < right ? -1 : 1;
-        }
-        return 0;
-      });
+      // Groups in the order of their values (as ORDER BY would, nulls last). Compared by their
+      // keys: grouped by health or status, the row's field of that name is the breakdown.
+      const ordered = [...rows.entries()]
+        .map(([key, row]) => ({ key, row, values: JSON.parse(key) as Array<string | null> }))
+        .sort((a, b) => {
+          for (let index = 0; index < groups.length; index++) {
+            const left = a.values[index];
+            const right = b.values[index];
+            if (left === right) continue;
+            if (left === null) return 1;
+            if (right === null) return -1;
+            return left < right ? -1 : 1;
+          }
+          return 0;
+        });
       rows.clear();
-      for (const row of ordered) rows.set(keyOf(row), row);
+      for (const { key, row } of ordered) rows.set(key, row);
       const changesSince = parseTime((input.changes as Parameters | undefined)?.since, 'changes.since');
       if (changesSince) {
         const index = sql.values.length + 1;
@@ -393,6 +396,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
      */
     async changes(input) {
       const sql = new Sql();
+      // The related items' ids (a parameter), when the search follows relationships.
+      let relatedIds: string | undefined;
       if (input.id !== undefined && input.id !== null && input.id !== '') {
         if (!isUuid(input.id)) throw new CatalogRequestError('id must be a config item id');
         const recursive = typeof input.recursive === 'string' ? input.recursive : '';
@@ -402,16 +407,15 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
             : Number(input.depth);
         if (!Number.isInteger(depth) || depth < 0)
           throw new CatalogRequestError('depth must be a whole number');
-        const idParam = sql.param(input.id);
         const direction: Record<string, string> = {
           downstream: 'outgoing',
           upstream: 'incoming',
           all: 'all',
         };
         if (recursive === '' || recursive === 'none') {
-          sql.where.push(`c.config_id = ${idParam}::uuid`);
+          sql.where.push(`c.config_id = ${sql.param(input.id)}::uuid`);
         } else if (direction[recursive]) {
-          const depthParam = sql.param(depth);
+          const related: unknown[] = [input.id, direction[recursive], depth];
           let descendants = '';
           if (recursive !== 'upstream') {
             // The subtree prefix as a value, not an expression: only a constant LIKE prefix can
@@ -421,23 +425,28 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
                  FROM config_items WHERE id = $1`,
               [input.id],
             );
-            if (root.rows[0])
-              descendants = ` UNION SELECT d.id FROM config_items d WHERE d.path LIKE ${sql.param(
-                `${root.rows[0].prefix.replace(/[\\%_]/g, '\\$&')}%`,
-              )}`;
+            if (root.rows[0]) {
+              related.push(`${root.rows[0].prefix.replace(/[\\%_]/g, '\\$&')}%`);
+              descendants = ' UNION SELECT d.id FROM config_items d WHERE d.path LIKE $4';
+            }
           }
-          // An array computed once (an init plan): the planner then reads each item's changes
-          // through the config_id index instead of hash-joining a scan of every change.
-          sql.where.push(
-            `c.config_id = ANY (ARRAY(SELECT r.id FROM related_configs_recursive(${idParam}::uuid, ${sql.param(direction[recursive])},
-                               true, ${depthParam}) r${descendants}))`,
+          // The related items once (the walk took as long as the counts and the page together, and
+          // each of them walked again), then their ids as a value to both.
+          const ids = await pool.query<{ ids: string[] }>(
+            `SELECT coalesce(array_agg(x.id), '{}')::text[] AS ids
+               FROM (SELECT r.id FROM related_configs_recursive($1::uuid, $2, true, $3) r${descendants}) x`,
+            related,
           );
+          relatedIds = sql.param(ids.rows[0].ids);
         } else {
           throw new CatalogRequestError('recursive must be one of upstream, downstream, all, none');
         }
       }
-      if (!bool(input.include_deleted_configs)) sql.where.push('ci.deleted_at IS NULL');
-      sql.tristate('ci.type', parseTristate(input.config_type, 'config_type'));
+      const liveOnly = !bool(input.include_deleted_configs);
+      // The item's type as kept on the change (0082_config_changes_config_type.sql): the counts
+      // and the page read one index range instead of looking up the item of every candidate.
+      const configTypes = parseTristate(input.config_type, 'config_type');
+      sql.tristate('c.config_type', configTypes);
       sql.tristate('c.change_type', parseTristate(input.type ?? input.change_type, 'type'));
       sql.tristate('c.severity', parseTristate(input.severity, 'severity'));
       sql.tristate(
@@ -445,11 +454,16 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
         parseTristate(input.created_by, 'created_by'),
       );
       const tags = tagSelector(input.tags);
+      // Conditions on the item's own columns (tags): the counts join the items too.
+      let itemConditions = false;
       if (tags) {
-        if (Object.keys(tags.equal).length > 0)
+        if (Object.keys(tags.equal).length > 0) {
           sql.where.push(`ci.tags @> ${sql.param(JSON.stringify(tags.equal))}::jsonb`);
+          itemConditions = true;
+        }
         for (const [key, value] of tags.notEqual) {
           sql.where.push(`ci.tags ->> ${sql.param(key)} IS DISTINCT FROM ${sql.param(value)}`);
+          itemConditions = true;
         }
       }
       const from = parseTime(input.from, 'from');
@@ -469,13 +483,43 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       }
       if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
 
-      const from_ = `FROM config_changes c JOIN config_items ci ON ci.id = c.config_id ${sql.clause()}`;
+      // Every change has its item (a foreign key): the page joins it for its columns. The page reads
+      // the related items' ids as an init plan's array: the planner, not knowing how many, reads
+      // each item's changes through the config_id index; seeing a thousand ids among ten million
+      // changes, it walked the created_at index backwards instead (475 ms against 50 at depth 5).
+      // The counts take the ids as they are (a bitmap of their changes: 26 ms against 58).
+      const pageWhere = [
+        ...(relatedIds ? [`c.config_id = ANY (ARRAY(SELECT unnest(${relatedIds}::uuid[])))`] : []),
+        ...sql.where,
+        ...(liveOnly ? ['ci.deleted_at IS NULL'] : []),
+      ];
+      const from_ = `FROM config_changes c JOIN config_items ci ON ci.id = c.config_id${
+        pageWhere.length > 0 ? ` WHERE ${pageWhere.join(' AND ')}` : ''
+      }`;
+      // The counts read the changes alone unless the item's columns are filtered: live items are
+      // those not among the deleted ones (few, and indexed by type and id), so no change is joined
+      // to its item. With a config_type filter the deleted items of the change's type are enough
+      // (config_type is the item's type).
+      let countFrom = from_;
+      if (!itemConditions) {
+        const countWhere = [
+          ...(relatedIds ? [`c.config_id = ANY (${relatedIds}::uuid[])`] : []),
+          ...sql.where,
+        ];
+        if (liveOnly)
+          countWhere.push(
+            `NOT EXISTS (SELECT 1 FROM config_items d WHERE d.id = c.config_id AND d.deleted_at IS NOT NULL${
+              configTypes && configTypes.include.length > 0 ? ' AND d.type = c.config_type' : ''
+            })`,
+          );
+        countFrom = `FROM config_changes c${countWhere.length > 0 ? ` WHERE ${countWhere.join(' AND ')}` : ''}`;
+      }
       const limit = sql.param(pageSize);
       const offset = sql.param((page - 1) * pageSize);
       // The counts and the page are independent reads: run side by side.
       const [summary, list] = await Promise.all([
         pool.query<{ change_type: string | null; n: number }>(
-          `SELECT c.change_type, count(*)::integer AS n ${from_} GROUP BY c.change_type`,
+          `SELECT c.change_type, count(*)::integer AS n ${countFrom} GROUP BY c.change_type`,
           sql.values.slice(0, -2),
         ),
         pool.query<Record<string, unknown>>(

@@ -8,6 +8,7 @@ import { createLogger } from '../../platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import { createCanary, createCheck, createPerson } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
+import { compactCheckStatuses } from './compaction.js';
 import { createHealthService, type CheckSummary, type HealthService } from './health-service.js';
 
 /**
@@ -236,5 +237,104 @@ describe('the check summary reader', () => {
     expect(body.checks_summary.find((check) => check.name === 'a-check')?.labels).toEqual({
       'quote"d': 'é\n"x"',
     });
+  });
+
+  it("reads partial days' packed hours from running totals exactly as from their hourly rollups", async () => {
+    // Three checks with a status every 7 to 13 minutes over the last 40 hours, random durations
+    // (some missing) and results; everything before the hour that began 3 hours ago packed.
+    const canary = await createCanary(db.pool, { name: 'hour-sums' });
+    const ids: string[] = [];
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const now = Date.now();
+    for (let index = 0; index < 3; index += 1) {
+      const check = await createCheck(db.pool, { canary_id: canary.id, name: `sums-${index}` });
+      ids.push(check.id as string);
+      const times: Date[] = [];
+      const durations: Array<number | null> = [];
+      const statuses: boolean[] = [];
+      for (let time = now - 40 * 3_600_000; time < now; time += (7 + Math.floor(random() * 7)) * 60_000) {
+        times.push(new Date(time));
+        durations.push(random() < 0.1 ? null : Math.floor(random() * 500));
+        statuses.push(random() < 0.8);
+      }
+      await db.pool.query(
+        `INSERT INTO check_statuses (check_id, time, duration, status)
+         SELECT $1, t, d, s FROM unnest($2::timestamptz[], $3::int[], $4::boolean[]) AS u(t, d, s)`,
+        [check.id, times, durations, statuses],
+      );
+    }
+    const packedBefore = new Date(Math.floor(now / 3_600_000) * 3_600_000 - 3 * 3_600_000);
+    await compactCheckStatuses(db.pool, { before: packedBefore });
+    const sums = await db.pool.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM check_status_hour_sums WHERE check_id = ANY($1)',
+      [ids],
+    );
+    expect(sums.rows[0].n).toBeGreaterThanOrEqual(6); // 2 or 3 UTC days per check
+
+    // The summary's rules over the hourly rollups themselves (what it read before 0073), for
+    // ranges of up to 24 hours, which never hold a whole UTC day.
+    const reference = `
+      WITH b AS (SELECT greatest($1::timestamptz - interval '30 minutes', $3::timestamptz) AS lo,
+                        $2::timestamptz - interval '30 minutes' AS hi, packed_before AS mark
+                 FROM check_status_compaction),
+      parts AS (
+        SELECT check_id, count(*) FILTER (WHERE status) AS passed, count(*) FILTER (WHERE NOT status) AS failed,
+               count(duration) AS timed,
+               percentile_cont(0.95) WITHIN GROUP (ORDER BY duration) AS p95,
+               percentile_cont(0.97) WITHIN GROUP (ORDER BY duration) AS p97,
+               percentile_cont(0.99) WITHIN GROUP (ORDER BY duration) AS p99,
+               sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS rs,
+               count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS rt
+        FROM check_statuses_recent
+        WHERE check_id = ANY($4) AND time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
+        GROUP BY check_id
+        UNION ALL
+        SELECT h.check_id, h.passed, h.failed, h.timed, h.duration_p95, h.duration_p97, h.duration_p99,
+               CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN h.duration_sum END,
+               CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN h.timed END
+        FROM check_statuses_1h h, b
+        WHERE h.check_id = ANY($4) AND h.created_at >= b.lo AND h.created_at <= b.hi AND h.created_at < b.mark
+      )
+      SELECT check_id AS id, sum(passed)::int AS passed, sum(failed)::int AS failed,
+             round(sum(p95 * timed) / nullif(sum(timed) FILTER (WHERE p95 IS NOT NULL), 0))::int AS p95,
+             round(sum(p97 * timed) / nullif(sum(timed) FILTER (WHERE p97 IS NOT NULL), 0))::int AS p97,
+             round(sum(p99 * timed) / nullif(sum(timed) FILTER (WHERE p99 IS NOT NULL), 0))::int AS p99,
+             round(sum(rs)::numeric / nullif(sum(rt), 0))::int AS rolling1h
+      FROM parts GROUP BY check_id`;
+    const rawFrom = new Date(now - 20 * 86_400_000);
+    let compared = 0;
+    for (let step = 0; step < 16; step += 1) {
+      const end = new Date(now - step * 37 * 60_000 - Math.floor(random() * 3_600_000));
+      const start = new Date(
+        end.getTime() - (1 + Math.floor(random() * 23)) * 3_600_000 - Math.floor(random() * 3_600_000),
+      );
+      const { rows } = await db.pool.query<{
+        id: string;
+        passed: number;
+        failed: number;
+        p95: number | null;
+        p97: number | null;
+        p99: number | null;
+        rolling1h: number | null;
+      }>(reference, [start, end, rawFrom, ids]);
+      const summary = await service.summary({ start, end, checkIds: ids });
+      for (const row of rows) {
+        const check = byId(summary, row.id);
+        expect(check?.uptime, `${start.toISOString()}..${end.toISOString()}`).toEqual({
+          passed: row.passed,
+          failed: row.failed,
+        });
+        const latency: Record<string, number> = {};
+        for (const key of ['rolling1h', 'p95', 'p97', 'p99'] as const)
+          if (row[key] !== null) latency[key] = row[key];
+        expect(check?.latency, `${start.toISOString()}..${end.toISOString()}`).toEqual(latency);
+        compared += 1;
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
   });
 });

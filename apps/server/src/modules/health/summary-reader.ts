@@ -21,15 +21,24 @@ const DAY_OF = (expression: string) =>
 const TIMED = (alias: string) =>
   `coalesce(${alias}.timed, CASE WHEN ${alias}.duration_sum IS NULL THEN 0 ELSE ${alias}.total END)`;
 
+/** A daily rollup's percentiles times its timed statuses, and those timed statuses (0 without a percentile). */
+const DAY_WEIGHTS = (alias: string) =>
+  ['p95', 'p97', 'p99']
+    .map(
+      (p) => `${alias}.duration_${p}::float8 * ${TIMED(alias)},
+         CASE WHEN ${alias}.duration_${p} IS NULL THEN 0 ELSE ${TIMED(alias)} END`,
+    )
+    .join(', ');
+
 /**
  * Sums of a packed percentile weighted by its timed statuses, and of those timed statuses (over
  * parts whose raw statuses are kept, and over days rolled up before the raw retention).
  */
 const PACKED_WEIGHTS = (p: string) =>
-  `sum(${p}::float8 * timed) FILTER (WHERE NOT rolled) AS ${p}_w,
-   sum(timed) FILTER (WHERE ${p} IS NOT NULL AND NOT rolled)::float8 AS ${p}_t,
-   sum(${p}::float8 * timed) FILTER (WHERE rolled) AS ${p}_rw,
-   sum(timed) FILTER (WHERE ${p} IS NOT NULL AND rolled)::float8 AS ${p}_rt`;
+  `sum(${p}_w) FILTER (WHERE NOT rolled) AS ${p}_w,
+   sum(${p}_t) FILTER (WHERE NOT rolled)::float8 AS ${p}_t,
+   sum(${p}_w) FILTER (WHERE rolled) AS ${p}_rw,
+   sum(${p}_t) FILTER (WHERE rolled)::float8 AS ${p}_rt`;
 
 /**
  * The summary's measured parts per check, as the CTEs `raw` (the recent tier) and `packed` (the
@@ -49,7 +58,8 @@ export const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
                FROM (SELECT greatest($1::timestamptz - interval '30 minutes', $3::timestamptz) AS lo,
                             $2::timestamptz - interval '30 minutes' AS hi,
                             packed_before AS mark
-                     FROM check_status_compaction) AS edges) AS days
+                     -- one row (LIMIT: the planner's estimate, else it may take 2,200 and JIT-compile)
+                     FROM check_status_compaction LIMIT 1) AS edges) AS days
        ),
        raw AS (
          -- The recent tier, exact: one row per check with statuses in the range. Durations are
@@ -66,30 +76,60 @@ export const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
          GROUP BY check_id
        ),
+       partial_days AS (
+         -- UTC days with packed hours in the range outside the whole days, and in each the hours
+         -- a..b that count (hour starts in [lo, hi] and before the mark) and r..b, those in the
+         -- window of rolling1h (hour starts from end - 90 minutes). There are at most three: of
+         -- the first three days of the range, and d1 and the day after it (hi is at most a day
+         -- past d1); listed rather than generated, so that the planner knows how few.
+         SELECT day,
+                greatest(0, ceil(extract(epoch FROM lo - day) / 3600))::integer AS a,
+                least(23, floor(extract(epoch FROM hi - day) / 3600),
+                      ceil(extract(epoch FROM mark - day) / 3600) - 1)::integer AS b,
+                greatest(0, ceil(extract(epoch FROM ($2::timestamptz - interval '90 minutes') - day) / 3600))::integer AS r
+         FROM (SELECT DISTINCT candidate AS day, lo, hi, mark, d0, d1
+               FROM bounds,
+                    LATERAL (VALUES (${DAY_OF('lo')}), (${DAY_OF('lo')} + interval '1 day'),
+                                    (${DAY_OF('lo')} + interval '2 days'), (d1), (d1 + interval '1 day')) AS c(candidate)
+               WHERE candidate >= ${DAY_OF('lo')}
+                 AND candidate <= ${DAY_OF("least(hi, mark - interval '1 microsecond')")}
+                 AND NOT (candidate >= d0 AND candidate < d1)) AS days
+       ),
        packed_parts AS (
-         -- Packed hours outside the whole days.
-         SELECT h.check_id, h.passed, h.failed, ${TIMED('h')} AS timed,
-                h.duration_p95 AS p95, h.duration_p97 AS p97, h.duration_p99 AS p99,
-                CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN h.duration_sum END AS recent_sum,
-                CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN ${TIMED('h')} END AS recent_timed,
+         -- Packed hours outside the whole days: differences of the days' running totals
+         -- (migration 0073): hour b's minus hour a-1's (none before hour 0), and for rolling1h
+         -- hour b's minus the hour's before max(a, r).
+         SELECT e.check_id,
+                e.passed - coalesce(s.passed, 0) AS passed,
+                e.failed - coalesce(s.failed, 0) AS failed,
+                (e.p95_w - coalesce(s.p95_w, 0))::float8 AS p95_w,
+                e.p_timed - coalesce(s.p_timed, 0) AS p95_t,
+                (e.p97_w - coalesce(s.p97_w, 0))::float8 AS p97_w,
+                e.p_timed - coalesce(s.p_timed, 0) AS p97_t,
+                (e.p99_w - coalesce(s.p99_w, 0))::float8 AS p99_w,
+                e.p_timed - coalesce(s.p_timed, 0) AS p99_t,
+                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.duration_sum - coalesce(w.duration_sum, 0) END AS recent_sum,
+                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.timed - coalesce(w.timed, 0) END AS recent_timed,
                 false AS rolled
-         FROM check_statuses_1h h
-         WHERE h.created_at >= (SELECT lo FROM bounds) AND h.created_at <= (SELECT hi FROM bounds)
-           AND h.created_at < (SELECT mark FROM bounds)
-           AND (h.created_at < (SELECT d0 FROM bounds) OR h.created_at >= (SELECT d1 FROM bounds))
-           AND ($6::uuid[] IS NULL OR h.check_id = ANY($6))
+         FROM partial_days p
+         JOIN check_status_hour_sums e ON e.hour = p.day + p.b * interval '1 hour'
+         LEFT JOIN check_status_hour_sums s
+           ON p.a > 0 AND s.hour = p.day + (p.a - 1) * interval '1 hour' AND s.check_id = e.check_id
+         LEFT JOIN check_status_hour_sums w
+           ON greatest(p.a, p.r) > 0 AND greatest(p.a, p.r) <= p.b
+              AND w.hour = p.day + (greatest(p.a, p.r) - 1) * interval '1 hour' AND w.check_id = e.check_id
+         WHERE p.a <= p.b
+           AND ($6::uuid[] IS NULL OR e.check_id = ANY($6))
          UNION ALL
          -- Whole packed days (not scanned at all when there is none).
-         SELECT d.check_id, d.passed, d.failed, ${TIMED('d')}, d.duration_p95, d.duration_p97, d.duration_p99,
-                NULL, NULL, false
+         SELECT d.check_id, d.passed, d.failed, ${DAY_WEIGHTS('d')}, NULL, NULL, false
          FROM check_statuses_1d d
          WHERE (SELECT d0 < d1 FROM bounds)
            AND d.created_at >= (SELECT d0 FROM bounds) AND d.created_at < (SELECT d1 FROM bounds)
            AND ($6::uuid[] IS NULL OR d.check_id = ANY($6))
          UNION ALL
          -- Whole days before the raw retention.
-         SELECT d.check_id, d.passed, d.failed, ${TIMED('d')}, d.duration_p95, d.duration_p97, d.duration_p99,
-                NULL, NULL, true
+         SELECT d.check_id, d.passed, d.failed, ${DAY_WEIGHTS('d')}, NULL, NULL, true
          FROM check_statuses_1d d
          WHERE $1::timestamptz < $3::timestamptz
            AND d.created_at >= ${DAY_OF('$1::timestamptz')}

@@ -12,6 +12,9 @@ export function createPool(
 ): Pool {
   const pool = new pg.Pool({
     connectionString,
+    // No JIT compilation (docs/adr/0007-no-jit.md): our statements are short, and when the
+    // planner overestimates one (a CTE it cannot see into), compiling it cost a second or more.
+    options: '-c jit=off',
     max: options.max ?? 20,
     application_name: options.applicationName ?? 'opsdeck',
     idleTimeoutMillis: 30_000,

@@ -68,4 +68,6 @@ RETURNS integer LANGUAGE sql AS $fn$
   SELECT count(*)::integer FROM written
 $fn$;
 
-SELECT rebuild_check_status_hour_sums('-infinity', 'infinity', NULL);
+-- The days whose raw statuses are kept (the summary reads hours of no other day): those with
+-- blocks.
+SELECT rebuild_check_status_hour_sums(coalesce((SELECT min(day) FROM check_status_blocks), 'infinity'), 'infinity', NULL);

@@ -96,30 +96,33 @@ export const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
                  AND NOT (candidate >= d0 AND candidate < d1)) AS days
        ),
        packed_parts AS (
-         -- Packed hours outside the whole days: differences of the days' running totals
-         -- (migration 0073): hour b's minus hour a-1's (none before hour 0), and for rolling1h
-         -- hour b's minus the hour's before max(a, r).
-         SELECT e.check_id,
-                e.passed - coalesce(s.passed, 0) AS passed,
-                e.failed - coalesce(s.failed, 0) AS failed,
-                (e.p95_w - coalesce(s.p95_w, 0))::float8 AS p95_w,
-                e.p_timed - coalesce(s.p_timed, 0) AS p95_t,
-                (e.p97_w - coalesce(s.p97_w, 0))::float8 AS p97_w,
-                e.p_timed - coalesce(s.p_timed, 0) AS p97_t,
-                (e.p99_w - coalesce(s.p99_w, 0))::float8 AS p99_w,
-                e.p_timed - coalesce(s.p_timed, 0) AS p99_t,
-                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.duration_sum - coalesce(w.duration_sum, 0) END AS recent_sum,
-                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.timed - coalesce(w.timed, 0) END AS recent_timed,
+         -- Packed hours outside the whole days, from the days' running totals (migration 0073):
+         -- hours a..b are hour b's totals minus hour a-1's (a check with packed statuses on a day
+         -- has all 24 hours' rows, so both exist or neither), and rolling1h's hours r..b hour b's
+         -- duration sum minus hour r-1's. Signed rows, summed by check in packed: each hour is one
+         -- range of the primary key, and no row is looked up per check.
+         SELECT e.check_id, e.passed, e.failed,
+                e.p95_w::float8 AS p95_w, e.p_timed AS p95_t, e.p97_w::float8 AS p97_w, e.p_timed AS p97_t,
+                e.p99_w::float8 AS p99_w, e.p_timed AS p99_t,
+                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.duration_sum END AS recent_sum,
+                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.timed END AS recent_timed,
                 false AS rolled
          FROM partial_days p
          JOIN check_status_hour_sums e ON e.hour = p.day + p.b * interval '1 hour'
-         LEFT JOIN check_status_hour_sums s
-           ON p.a > 0 AND s.hour = p.day + (p.a - 1) * interval '1 hour' AND s.check_id = e.check_id
-         LEFT JOIN check_status_hour_sums w
-           ON greatest(p.a, p.r) > 0 AND greatest(p.a, p.r) <= p.b
-              AND w.hour = p.day + (greatest(p.a, p.r) - 1) * interval '1 hour' AND w.check_id = e.check_id
-         WHERE p.a <= p.b
-           AND ($6::uuid[] IS NULL OR e.check_id = ANY($6))
+         WHERE p.a <= p.b AND ($6::uuid[] IS NULL OR e.check_id = ANY($6))
+         UNION ALL
+         SELECT s.check_id, -s.passed, -s.failed,
+                -s.p95_w::float8, -s.p_timed, -s.p97_w::float8, -s.p_timed, -s.p99_w::float8, -s.p_timed,
+                NULL, NULL, false
+         FROM partial_days p
+         JOIN check_status_hour_sums s ON s.hour = p.day + (p.a - 1) * interval '1 hour'
+         WHERE p.a > 0 AND p.a <= p.b AND ($6::uuid[] IS NULL OR s.check_id = ANY($6))
+         UNION ALL
+         SELECT w.check_id, 0, 0, 0, 0, 0, 0, 0, 0, -w.duration_sum, -w.timed, false
+         FROM partial_days p
+         JOIN check_status_hour_sums w ON w.hour = p.day + (greatest(p.a, p.r) - 1) * interval '1 hour'
+         WHERE greatest(p.a, p.r) > 0 AND greatest(p.a, p.r) <= p.b
+           AND ($6::uuid[] IS NULL OR w.check_id = ANY($6))
          UNION ALL
          -- Whole packed days (not scanned at all when there is none).
          SELECT d.check_id, d.passed, d.failed, ${DAY_WEIGHTS('d')}, NULL, NULL, false

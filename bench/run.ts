@@ -70,7 +70,8 @@ try {
     } finally {
       // BENCH_KEEP=1 (with TEST_DATABASE_URL, so the server outlives the run) keeps the database
       // for looking at plans afterwards.
-      if (process.env.BENCH_KEEP === '1') process.stdout.write(`   kept ${databaseUrl(server.adminUrl, database)}\n`);
+      if (process.env.BENCH_KEEP === '1')
+        process.stdout.write(`   kept ${databaseUrl(server.adminUrl, database)}\n`);
       else await adminQuery(server.adminUrl, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     }
   }

@@ -147,14 +147,7 @@ daily AS (
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM written)::integer AS blocks,
-       (SELECT count(*) FROM hourly)::integer AS hours, (SELECT count(*) FROM daily)::integer AS days,
-       (SELECT array_agg(check_id) FROM touched) AS checks`;
-
-/**
- * The touched checks' running totals of the day's packed hours (migration 0073), from the hourly
- * rollups the compaction statement wrote: run after the mark has advanced, in its transaction.
- */
-const REBUILD_HOUR_SUMS_SQL = 'SELECT rebuild_check_status_hour_sums($1, $2, $3)';
+       (SELECT count(*) FROM hourly)::integer AS hours, (SELECT count(*) FROM daily)::integer AS days`;
 
 const ADVANCE_MARK_SQL = `UPDATE check_status_compaction SET packed_before = greatest(packed_before, $1::timestamptz)`;
 
@@ -213,15 +206,9 @@ export async function compactCheckStatuses(
       }
       const nextDay = new Date(day.getTime() + 86_400_000);
       const before = nextDay < cutoff ? nextDay : cutoff;
-      const moved = await client.query<{ moved: number; blocks: number; checks: string[] | null }>(
-        COMPACT_DAY_SQL,
-        [day, before],
-      );
+      const moved = await client.query<{ moved: number; blocks: number }>(COMPACT_DAY_SQL, [day, before]);
       // Everything before `before` is packed now (earlier days were done by earlier transactions).
       await client.query(ADVANCE_MARK_SQL, [before]);
-      if (moved.rows[0].checks) {
-        await client.query(REBUILD_HOUR_SUMS_SQL, [day, nextDay, moved.rows[0].checks]);
-      }
       result.statuses += moved.rows[0].moved;
       result.blocks += moved.rows[0].blocks;
       result.days += 1;

@@ -159,9 +159,7 @@ export async function applyCheckStatusRetention(pool: Pool, retentionDays: numbe
     // Blocks cover whole UTC days and the cutoff is a day boundary: a block goes whole or stays.
     const deleted = await pool.query<{ statuses: number }>(
       `WITH recent AS (DELETE FROM check_statuses_recent WHERE time < $1 RETURNING 1),
-            blocks AS (DELETE FROM check_status_blocks WHERE day < $1 RETURNING total),
-            -- the summary reads no packed hours before the raw retention (migration 0073)
-            hour_sums AS (DELETE FROM check_status_hour_sums WHERE hour < $1)
+            blocks AS (DELETE FROM check_status_blocks WHERE day < $1 RETURNING total)
        SELECT ((SELECT count(*) FROM recent) + coalesce((SELECT sum(total) FROM blocks), 0))::integer AS statuses`,
       [cutoff],
     );

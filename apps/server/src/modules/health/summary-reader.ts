@@ -21,12 +21,12 @@ const DAY_OF = (expression: string) =>
 const TIMED = (alias: string) =>
   `coalesce(${alias}.timed, CASE WHEN ${alias}.duration_sum IS NULL THEN 0 ELSE ${alias}.total END)`;
 
-/** A daily rollup's percentiles times its timed statuses, and those timed statuses (0 without a percentile). */
+/** A rollup's percentiles times its timed statuses, and those timed statuses (0 without a percentile). */
 const DAY_WEIGHTS = (alias: string) =>
   ['p95', 'p97', 'p99']
     .map(
-      (p) => `${alias}.duration_${p}::float8 * ${TIMED(alias)},
-         CASE WHEN ${alias}.duration_${p} IS NULL THEN 0 ELSE ${TIMED(alias)} END`,
+      (p) => `${alias}.duration_${p}::float8 * ${TIMED(alias)} AS ${p}_w,
+         CASE WHEN ${alias}.duration_${p} IS NULL THEN 0 ELSE ${TIMED(alias)} END AS ${p}_t`,
     )
     .join(', ');
 
@@ -76,53 +76,17 @@ export const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
            AND ($6::uuid[] IS NULL OR check_id = ANY($6))
          GROUP BY check_id
        ),
-       partial_days AS (
-         -- UTC days with packed hours in the range outside the whole days, and in each the hours
-         -- a..b that count (hour starts in [lo, hi] and before the mark) and r..b, those in the
-         -- window of rolling1h (hour starts from end - 90 minutes). There are at most three: of
-         -- the first three days of the range, and d1 and the day after it (hi is at most a day
-         -- past d1); listed rather than generated, so that the planner knows how few.
-         SELECT day,
-                greatest(0, ceil(extract(epoch FROM lo - day) / 3600))::integer AS a,
-                least(23, floor(extract(epoch FROM hi - day) / 3600),
-                      ceil(extract(epoch FROM mark - day) / 3600) - 1)::integer AS b,
-                greatest(0, ceil(extract(epoch FROM ($2::timestamptz - interval '90 minutes') - day) / 3600))::integer AS r
-         FROM (SELECT DISTINCT candidate AS day, lo, hi, mark, d0, d1
-               FROM bounds,
-                    LATERAL (VALUES (${DAY_OF('lo')}), (${DAY_OF('lo')} + interval '1 day'),
-                                    (${DAY_OF('lo')} + interval '2 days'), (d1), (d1 + interval '1 day')) AS c(candidate)
-               WHERE candidate >= ${DAY_OF('lo')}
-                 AND candidate <= ${DAY_OF("least(hi, mark - interval '1 microsecond')")}
-                 AND NOT (candidate >= d0 AND candidate < d1)) AS days
-       ),
        packed_parts AS (
-         -- Packed hours outside the whole days, from the days' running totals (migration 0073):
-         -- hours a..b are hour b's totals minus hour a-1's (a check with packed statuses on a day
-         -- has all 24 hours' rows, so both exist or neither), and rolling1h's hours r..b hour b's
-         -- duration sum minus hour r-1's. Signed rows, summed by check in packed: each hour is one
-         -- range of the primary key, and no row is looked up per check.
-         SELECT e.check_id, e.passed, e.failed,
-                e.p95_w::float8 AS p95_w, e.p_timed AS p95_t, e.p97_w::float8 AS p97_w, e.p_timed AS p97_t,
-                e.p99_w::float8 AS p99_w, e.p_timed AS p99_t,
-                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.duration_sum END AS recent_sum,
-                CASE WHEN greatest(p.a, p.r) <= p.b THEN e.timed END AS recent_timed,
+         -- Packed hours outside the whole days.
+         SELECT h.check_id, h.passed, h.failed, ${DAY_WEIGHTS('h')},
+                CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN h.duration_sum END AS recent_sum,
+                CASE WHEN h.created_at >= $2::timestamptz - interval '90 minutes' THEN ${TIMED('h')} END AS recent_timed,
                 false AS rolled
-         FROM partial_days p
-         JOIN check_status_hour_sums e ON e.hour = p.day + p.b * interval '1 hour'
-         WHERE p.a <= p.b AND ($6::uuid[] IS NULL OR e.check_id = ANY($6))
-         UNION ALL
-         SELECT s.check_id, -s.passed, -s.failed,
-                -s.p95_w::float8, -s.p_timed, -s.p97_w::float8, -s.p_timed, -s.p99_w::float8, -s.p_timed,
-                NULL, NULL, false
-         FROM partial_days p
-         JOIN check_status_hour_sums s ON s.hour = p.day + (p.a - 1) * interval '1 hour'
-         WHERE p.a > 0 AND p.a <= p.b AND ($6::uuid[] IS NULL OR s.check_id = ANY($6))
-         UNION ALL
-         SELECT w.check_id, 0, 0, 0, 0, 0, 0, 0, 0, -w.duration_sum, -w.timed, false
-         FROM partial_days p
-         JOIN check_status_hour_sums w ON w.hour = p.day + (greatest(p.a, p.r) - 1) * interval '1 hour'
-         WHERE greatest(p.a, p.r) > 0 AND greatest(p.a, p.r) <= p.b
-           AND ($6::uuid[] IS NULL OR w.check_id = ANY($6))
+         FROM check_statuses_1h h
+         WHERE h.created_at >= (SELECT lo FROM bounds) AND h.created_at <= (SELECT hi FROM bounds)
+           AND h.created_at < (SELECT mark FROM bounds)
+           AND (h.created_at < (SELECT d0 FROM bounds) OR h.created_at >= (SELECT d1 FROM bounds))
+           AND ($6::uuid[] IS NULL OR h.check_id = ANY($6))
          UNION ALL
          -- Whole packed days (not scanned at all when there is none).
          SELECT d.check_id, d.passed, d.failed, ${DAY_WEIGHTS('d')}, NULL, NULL, false

@@ -25,6 +25,14 @@ export const DEFAULT_COMPACTION_GRACE_MS = 5 * 60_000;
 const COMPACTION_LOCK_KEY = 6_0070_0001;
 
 const DAY_OF = (column: string) => `date_trunc('day', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+/** A rollup row differs from the one an upsert proposes (EXCLUDED). */
+export const ROLLUP_CHANGED = (alias: string) =>
+  `(${alias}.total, ${alias}.passed, ${alias}.failed, ${alias}.duration, ${alias}.duration_sum, ${alias}.duration_min,
+    ${alias}.duration_max, ${alias}.duration_p95, ${alias}.duration_p97, ${alias}.duration_p99, ${alias}.timed)
+   IS DISTINCT FROM
+   (EXCLUDED.total, EXCLUDED.passed, EXCLUDED.failed, EXCLUDED.duration, EXCLUDED.duration_sum,
+    EXCLUDED.duration_min, EXCLUDED.duration_max, EXCLUDED.duration_p95, EXCLUDED.duration_p97,
+    EXCLUDED.duration_p99, EXCLUDED.timed)`;
 const HOUR_OF = (column: string) => `date_trunc('hour', ${column} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
 /**
@@ -123,6 +131,8 @@ hourly AS (
       duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
       duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
       duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed
+  -- unchanged buckets are left alone (no dead row, no new version for the summary's cache: 0074)
+  WHERE ${ROLLUP_CHANGED('h')}
   RETURNING 1
 ),
 daily AS (
@@ -144,6 +154,8 @@ daily AS (
       duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
       duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
       duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed
+  -- unchanged buckets are left alone (no dead row, no new version for the summary's cache: 0074)
+  WHERE ${ROLLUP_CHANGED('d')}
   RETURNING 1
 )
 SELECT (SELECT count(*) FROM moved)::integer AS moved, (SELECT count(*) FROM written)::integer AS blocks,

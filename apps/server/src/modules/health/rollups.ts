@@ -1,7 +1,7 @@
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
-import { COMPACTION_LOCK_SQL, PACKED_BEFORE_SQL } from './compaction.js';
+import { COMPACTION_LOCK_SQL, PACKED_BEFORE_SQL, ROLLUP_CHANGED } from './compaction.js';
 
 /** Raw statuses (check_statuses, both tiers) are kept this many days unless CHECK_STATUS_RETENTION_DAYS says otherwise. */
 export const DEFAULT_CHECK_STATUS_RETENTION_DAYS = 30;
@@ -56,7 +56,7 @@ export function checkStatusRetentionDays(env: NodeJS.ProcessEnv = process.env): 
 /**
  * Recomputes the buckets of [from, to) from raw statuses (both tiers) and upserts them: running
  * it twice gives the same rows. Buckets are UTC hours or days. Returns the number of buckets
- * written. Retention uses it for days it is about to delete; the rollup job writes only the
+ * written or changed (an unchanged bucket is left alone). Retention uses it for days it is about to delete; the rollup job writes only the
  * buckets compaction does not own (rollupCheckStatuses).
  */
 export async function rollupRange(
@@ -77,7 +77,7 @@ async function rollupBuckets(
 ): Promise<number> {
   const { table, unit, unpacked } = BUCKETS[granularity];
   const result = await db.query(
-    `INSERT INTO ${table} (check_id, created_at, total, passed, failed, duration, duration_sum,
+    `INSERT INTO ${table} AS r (check_id, created_at, total, passed, failed, duration, duration_sum,
                           duration_min, duration_max, duration_p95, duration_p97, duration_p99, timed)
      SELECT check_id,
             date_trunc('${unit}', time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' AS bucket,
@@ -102,7 +102,8 @@ async function rollupBuckets(
          duration = EXCLUDED.duration, duration_sum = EXCLUDED.duration_sum,
          duration_min = EXCLUDED.duration_min, duration_max = EXCLUDED.duration_max,
          duration_p95 = EXCLUDED.duration_p95, duration_p97 = EXCLUDED.duration_p97,
-         duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed`,
+         duration_p99 = EXCLUDED.duration_p99, timed = EXCLUDED.timed
+     WHERE ${ROLLUP_CHANGED('r')}`,
     [from, to],
   );
   return result.rowCount ?? 0;

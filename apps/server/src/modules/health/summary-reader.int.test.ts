@@ -9,7 +9,13 @@ import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import { createCanary, createCheck, createPerson } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { compactCheckStatuses } from './compaction.js';
-import { createHealthService, type CheckSummary, type HealthService } from './health-service.js';
+import {
+  createHealthService,
+  rawStatusesFrom,
+  type CheckSummary,
+  type HealthService,
+} from './health-service.js';
+import { rollupCheckStatuses } from './rollups.js';
 
 /**
  * The summary reader keeps checks' descriptive columns per process (summary-reader.ts): these
@@ -336,5 +342,130 @@ describe('the check summary reader', () => {
       }
     }
     expect(compared).toBeGreaterThan(30);
+  });
+
+  it("reads the health page's summary from rollups kept per process exactly as from SQL, and follows every rollup change", async () => {
+    // Six days of statuses of three checks, everything before the hour that began 3 hours ago
+    // packed, raw statuses kept 3 days: ranges of up to 4 days hold packed hours, whole packed
+    // days and days before the raw retention. The health page's summary (every check, by label)
+    // reads packed buckets from the process's cache; a summary by check ids (check detail)
+    // reads them in SQL: both must agree, before and after the rollups change behind the cache.
+    const page = createHealthService({
+      pool: db.pool,
+      jobs: { startJob: () => Promise.reject(new Error('not used')) },
+      logger: silent,
+      retentionDays: 3,
+    });
+    const canary = await createCanary(db.pool, { name: 'rollup-cache' });
+    const labels = { suite: 'rollup-cache' };
+    const ids: string[] = [];
+    let seed = 7;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const now = Date.now();
+    for (let index = 0; index < 3; index += 1) {
+      const check = await createCheck(db.pool, { canary_id: canary.id, name: `cached-${index}`, labels });
+      ids.push(check.id as string);
+      const times: Date[] = [];
+      const durations: Array<number | null> = [];
+      const statuses: boolean[] = [];
+      for (let time = now - 6 * 86_400_000; time < now; time += (20 + Math.floor(random() * 25)) * 60_000) {
+        times.push(new Date(time));
+        durations.push(random() < 0.1 ? null : Math.floor(random() * 500));
+        statuses.push(random() < 0.8);
+      }
+      await db.pool.query(
+        `INSERT INTO check_statuses (check_id, time, duration, status)
+         SELECT $1, t, d, s FROM unnest($2::timestamptz[], $3::int[], $4::boolean[]) AS u(t, d, s)`,
+        [check.id, times, durations, statuses],
+      );
+    }
+    const packedBefore = new Date(Math.floor(now / 3_600_000) * 3_600_000 - 3 * 3_600_000);
+    await compactCheckStatuses(db.pool, { before: packedBefore });
+
+    const compare = async (start: Date, end: Date) => {
+      const cached = await page.summary({ start, end, labels });
+      const reference = await page.summary({ start, end, checkIds: ids });
+      const measured = (checks: CheckSummary[]) =>
+        ids.map((id) => {
+          const check = byId(checks, id);
+          return { id, uptime: check?.uptime, latency: check?.latency };
+        });
+      expect(measured(cached), `${start.toISOString()}..${end.toISOString()}`).toEqual(measured(reference));
+      return measured(cached);
+    };
+    const randomRange = () => {
+      const end = new Date(now - Math.floor(random() * 30 * 3_600_000));
+      const hours = random() < 0.5 ? 1 + Math.floor(random() * 24) : 24 + Math.floor(random() * 72);
+      return [new Date(end.getTime() - hours * 3_600_000 - Math.floor(random() * 3_600_000)), end] as const;
+    };
+    const shapes = { days: 0, rolled: 0 };
+    for (let step = 0; step < 24; step += 1) {
+      const [start, end] = randomRange();
+      if (end.getTime() - start.getTime() > 2 * 86_400_000) shapes.days += 1;
+      if (start < rawStatusesFrom(new Date(), 3)) shapes.rolled += 1;
+      await compare(start, end);
+    }
+    // Edges on the rules' boundaries: an hour starting exactly 90 minutes before the end (counts
+    // towards rolling1h), a range whose rounded start is a UTC midnight (that day is whole), and
+    // one whose rounded end is (the day before it is the last whole one).
+    const hour = Math.floor(now / 3_600_000) * 3_600_000;
+    const midnight = Math.floor(now / 86_400_000) * 86_400_000;
+    await compare(new Date(hour - 4.5 * 3_600_000), new Date(hour - 3.5 * 3_600_000));
+    await compare(new Date(midnight - 3 * 86_400_000 + 1_800_000), new Date(now));
+    await compare(new Date(midnight - 3 * 86_400_000), new Date(midnight + 1_800_000));
+    expect(shapes.days).toBeGreaterThan(2);
+    expect(shapes.rolled).toBeGreaterThan(2);
+
+    // A 4-day range, cached; then the rollups change behind the cache in every way they can.
+    const start = new Date(now - 4 * 86_400_000);
+    const end = new Date(now);
+    const before = await compare(start, end);
+    // Rolling up again what is unchanged rewrites no bucket (so the cache keeps them all).
+    await rollupCheckStatuses(db.pool, '1h');
+    await rollupCheckStatuses(db.pool, '1d');
+    const versions = await db.pool.query(
+      'SELECT granularity, bucket, version FROM check_rollup_versions ORDER BY 1, 2',
+    );
+    expect(versions.rows.length).toBeGreaterThan(100);
+    await rollupCheckStatuses(db.pool, '1h');
+    await rollupCheckStatuses(db.pool, '1d');
+    await compactCheckStatuses(db.pool, { before: packedBefore });
+    expect(
+      (await db.pool.query('SELECT granularity, bucket, version FROM check_rollup_versions ORDER BY 1, 2'))
+        .rows,
+    ).toEqual(versions.rows);
+    // A result recorded late for a packed hour: counted raw at once, then merged into its hour.
+    await db.pool.query(
+      'INSERT INTO check_statuses (check_id, time, duration, status) VALUES ($1, $2, 100000, false)',
+      [ids[0], new Date(packedBefore.getTime() - 5 * 3_600_000 + 1234)],
+    );
+    const late = await compare(start, end);
+    expect(late[0].uptime?.failed).toBe((before[0].uptime?.failed ?? 0) + 1);
+    await compactCheckStatuses(db.pool, { before: packedBefore });
+    // (its percentiles now come from the hour's own, so only the counts stay as they were)
+    expect((await compare(start, end)).map((check) => check.uptime)).toEqual(
+      late.map((check) => check.uptime),
+    );
+    // An hour and a day rewritten, and a check's rollups deleted, by hand.
+    await db.pool.query(
+      `UPDATE check_statuses_1h SET passed = passed + 5, total = total + 5
+       WHERE check_id = $1 AND created_at = (SELECT max(created_at) FROM check_statuses_1h WHERE check_id = $1 AND created_at < $2)`,
+      [ids[1], packedBefore],
+    );
+    await db.pool.query(
+      `UPDATE check_statuses_1d SET duration_p95 = duration_p95 + 1000
+       WHERE check_id = $1 AND created_at = $2`,
+      [ids[2], new Date(Math.floor((now - 2 * 86_400_000) / 86_400_000) * 86_400_000)],
+    );
+    const edited = await compare(start, end);
+    expect(edited[1].uptime?.passed).toBe((late[1].uptime?.passed ?? 0) + 5);
+    expect(edited[2].latency).not.toEqual(late[2].latency);
+    await db.pool.query('DELETE FROM check_statuses_1h WHERE check_id = $1', [ids[0]]);
+    await db.pool.query('DELETE FROM check_statuses_1d WHERE check_id = $1', [ids[0]]);
+    const deleted = await compare(start, end);
+    expect(deleted[0].uptime?.passed).toBeLessThan(late[0].uptime?.passed ?? 0);
   });
 });

@@ -12,7 +12,8 @@
  * The cache is only an optimisation: every call validates every row it returns against the
  * database in the same statement, so processes sharing one database never serve stale names.
  */
-import type { Pool } from '../../platform/db/pool.js';
+import type { Pool, PoolClient } from '../../platform/db/pool.js';
+import { createRollupCache, MAX_CACHED_RANGE_MS, PACKED_SUMS_WIDTH } from './rollup-cache.js';
 
 const DAY_OF = (expression: string) =>
   `(date_trunc('day', (${expression}) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
@@ -144,6 +145,59 @@ const SUMMARY_SQL = `${SUMMARY_MEASURED_SQL}
        LEFT JOIN packed k ON k.check_id = c.id
        WHERE ${CHECK_FILTER}`;
 
+/**
+ * The summary's rows without the packed parts (read from the rollup cache instead): the recent
+ * tier's CTE `raw` only. Columns: see RawRow. Parameters as SUMMARY_SQL's ($6 unused: null).
+ */
+const SUMMARY_RECENT_SQL = `WITH raw AS (
+         SELECT check_id,
+                count(*) FILTER (WHERE status) AS passed,
+                count(*) FILTER (WHERE NOT status) AS failed,
+                array_agg(duration) FILTER (WHERE duration IS NOT NULL) AS durations,
+                sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_sum,
+                count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed
+         FROM check_statuses_recent
+         WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
+         GROUP BY check_id
+       )
+       SELECT c.id, ${FINGERPRINT} AS fingerprint, c.status,
+              coalesce(r.passed, 0)::integer AS passed, coalesce(r.failed, 0)::integer AS failed,
+              r.durations::text AS durations,
+              coalesce(r.recent_sum, 0)::float8 AS recent_sum, coalesce(r.recent_timed, 0)::float8 AS recent_timed,
+              ${EPOCH_MS('c.last_runtime')} AS last_runtime,
+              ${EPOCH_MS('c.last_transition_time')} AS last_transition_time,
+              ${EPOCH_MS('c.deleted_at')} AS deleted_at
+       FROM checks c
+       JOIN canaries ca ON ca.id = c.canary_id
+       LEFT JOIN raw r ON r.check_id = c.id
+       WHERE ${CHECK_FILTER}`;
+
+/**
+ * Compaction's mark in epoch microseconds (-Infinity before anything was packed), then the
+ * versions of the rollup buckets between $1 and $2 (migration 0074), bucket starts in epoch ms.
+ */
+const ROLLUP_VERSIONS_SQL = `SELECT 'mark' AS granularity,
+              CASE WHEN isfinite(packed_before) THEN (extract(epoch FROM packed_before) * 1000000)::float8
+                   ELSE '-Infinity'::float8 END AS at,
+              NULL::text AS version
+       FROM check_status_compaction
+       UNION ALL
+       SELECT granularity, (extract(epoch FROM bucket) * 1000)::float8, version::text
+       FROM check_rollup_versions
+       WHERE bucket >= $1 AND bucket <= $2`;
+
+/**
+ * The rows of rollup buckets: $1 hour starts (check_statuses_1h), $2 day starts
+ * (check_statuses_1d). Columns: see RollupRow.
+ */
+const ROLLUP_ROWS_SQL = (granularity: string, table: string, parameter: string) =>
+  `SELECT '${granularity}', (extract(epoch FROM created_at) * 1000)::float8, check_id, passed, failed,
+          ${TIMED('b')}, duration_p95, duration_p97, duration_p99, duration_sum::float8
+   FROM ${table} b WHERE created_at = ANY(${parameter}::timestamptz[])`;
+const ROLLUP_BUCKETS_SQL = `${ROLLUP_ROWS_SQL('1h', 'check_statuses_1h', '$1')}
+       UNION ALL
+       ${ROLLUP_ROWS_SQL('1d', 'check_statuses_1d', '$2')}`;
+
 const DESCRIPTIVE_SQL = `SELECT ${DESCRIPTIVE_COLUMNS}, ${FINGERPRINT} AS fingerprint
        FROM checks c JOIN canaries ca ON ca.id = c.canary_id
        WHERE c.id = ANY($1::uuid[])`;
@@ -199,6 +253,15 @@ interface CachedCheck {
   rank: number;
   /** The last ISO texts made of its run times (most don't change between two reads). */
   times: [number | null, string | null, number | null, string | null, number | null, string | null];
+  /** Its last JSON tail and what it was made of (see tailOf). */
+  tail:
+    | {
+        status: RecentRow[2];
+        epochs: [number | null, number | null, number | null];
+        measured: Measured;
+        bytes: Buffer;
+      }
+    | undefined;
 }
 
 /** One row of SUMMARY_SQL in array mode. */
@@ -218,6 +281,47 @@ type DbRow = [
 ];
 const FIRST_PACKED = 8;
 const FIRST_TIME = FIRST_PACKED + 12;
+
+/** One row of SUMMARY_RECENT_SQL in array mode: DbRow without the packed parts. */
+type RecentRow = [
+  id: string,
+  fingerprint: string,
+  status: 'healthy' | 'unhealthy' | null,
+  passed: number,
+  failed: number,
+  durations: string | null,
+  recentSum: number,
+  recentTimed: number,
+  lastRuntime: number | null,
+  lastTransitionTime: number | null,
+  deletedAt: number | null,
+];
+
+/**
+ * A row of SUMMARY_SQL as a row of SUMMARY_RECENT_SQL (its counts include the packed parts) with
+ * its packed percentile sums written into `sums` at `base` (rollup-cache.ts's layout).
+ */
+function fromSqlRow(row: DbRow, sums: Float64Array, base: number): RecentRow {
+  for (let index = 0; index < 12; index += 1)
+    sums[base + 4 + index] = (row[FIRST_PACKED + index] as number | null) ?? 0;
+  return [...row.slice(0, FIRST_PACKED), ...row.slice(FIRST_TIME)] as unknown as RecentRow;
+}
+
+/** Runs `work` in one read-only snapshot (the packed buckets' versions, their rows and the recent tier agree). */
+async function withSnapshot<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}
 
 /** A check's measured values: passed, failed, rolling1h, p95, p97, p99 (NaN: none). */
 type Measured = Float64Array;
@@ -267,23 +371,25 @@ const FRACTIONS = [0.95, 0.97, 0.99];
  * parts whose raw statuses are kept have none, over the days rolled up before the raw retention.
  * Rounded as the SQL it replaces did (round(numeric) for rolling1h, round(float8) for the rest).
  */
-function measure(row: DbRow, out: Measured): Measured {
-  out[0] = row[3];
-  out[1] = row[4];
-  out[2] = row[7] > 0 ? Math.round(row[6] / row[7]) : NaN;
+function measure(row: RecentRow, sums: Float64Array, base: number, out: Measured): Measured {
+  const packed = base >= 0;
+  out[0] = row[3] + (packed ? sums[base] : 0);
+  out[1] = row[4] + (packed ? sums[base + 1] : 0);
+  const recentTimed = row[7] + (packed ? sums[base + 3] : 0);
+  out[2] = recentTimed > 0 ? Math.round((row[6] + (packed ? sums[base + 2] : 0)) / recentTimed) : NaN;
   const sorted = row[5] !== null && row[5].length > 2 ? sortedDurations(row[5]) : undefined;
   for (let index = 0; index < 3; index += 1) {
-    const base = FIRST_PACKED + index * 4;
-    let sum = (row[base] as number | null) ?? 0;
-    let count = (row[base + 1] as number | null) ?? 0;
+    const at = base + 4 + index * 4;
+    let sum = packed ? sums[at] : 0;
+    let count = packed ? sums[at + 1] : 0;
     if (sorted) {
       sum += percentileOfSorted(sorted, FRACTIONS[index]) * sorted.length;
       count += sorted.length;
     }
-    const rolledTimed = row[base + 3] as number | null;
+    const rolledTimed = packed ? sums[at + 3] : 0;
     let value = NaN;
     if (count > 0) value = sum / count;
-    else if (rolledTimed) value = ((row[base + 2] as number | null) ?? 0) / rolledTimed;
+    else if (rolledTimed) value = sums[at + 2] / rolledTimed;
     out[3 + index] = Number.isNaN(value) ? NaN : roundHalfEven(value);
   }
   return out;
@@ -310,14 +416,54 @@ function latencyText(measured: Measured): string {
 }
 
 /** A run time of the row as ISO text, reusing the check's last one when it didn't change. */
-function isoTime(check: CachedCheck, row: DbRow, index: 0 | 1 | 2): string | null {
-  const epochMs = row[FIRST_TIME + index] as number | null;
+function isoTime(check: CachedCheck, row: RecentRow, index: 0 | 1 | 2): string | null {
+  const epochMs = row[8 + index] as number | null;
   if (epochMs === null) return null;
   if (check.times[index * 2] === epochMs) return check.times[index * 2 + 1] as string;
   const text = new Date(Math.round(epochMs)).toISOString();
   check.times[index * 2] = epochMs;
   check.times[index * 2 + 1] = text;
   return text;
+}
+
+/**
+ * The check's JSON after its head (status, uptime, latency and run times), as bytes, reused
+ * while none of them changed (most checks' between two reads of the health page).
+ */
+function tailOf(check: CachedCheck, row: RecentRow, measured: Measured): Buffer {
+  const last = check.tail;
+  if (
+    last !== undefined &&
+    last.status === row[2] &&
+    last.epochs[0] === row[8] &&
+    last.epochs[1] === row[9] &&
+    last.epochs[2] === row[10] &&
+    sameValues(last.measured, measured)
+  ) {
+    return last.bytes;
+  }
+  // ASCII only: a status of the CHECK constraint's two values, numbers and ISO times.
+  const text =
+    `,"status":${row[2] === null ? 'null' : `"${row[2]}"`},` +
+    `"uptime":{"passed":${measured[0]},"failed":${measured[1]}},"latency":{${latencyText(measured)}},` +
+    `"last_runtime":${jsonTime(isoTime(check, row, 0))},"last_transition_time":${jsonTime(isoTime(check, row, 1))},` +
+    `"deleted_at":${jsonTime(isoTime(check, row, 2))}}`;
+  const bytes = Buffer.from(text, 'latin1');
+  check.tail = {
+    status: row[2],
+    epochs: [row[8], row[9], row[10]],
+    measured: Float64Array.from(measured),
+    bytes,
+  };
+  return bytes;
+}
+
+/** Equal measured values (NaN, none, equals NaN). */
+function sameValues(a: Measured, b: Measured): boolean {
+  for (let index = 0; index < a.length; index += 1) {
+    if (a[index] !== b[index] && !(Number.isNaN(a[index]) && Number.isNaN(b[index]))) return false;
+  }
+  return true;
 }
 
 /** Room for a check's JSON after its head: status, uptime, latency and three times. */
@@ -336,6 +482,7 @@ export interface SummaryReader {
 
 export function createSummaryReader(pool: Pool): SummaryReader {
   const cache = new Map<string, CachedCheck>();
+  const rollups = createRollupCache();
   let ranked = true;
 
   const rerank = () => {
@@ -353,21 +500,62 @@ export function createSummaryReader(pool: Pool): SummaryReader {
   const load = async (
     query: SummaryQuery,
     rawFrom: Date,
-  ): Promise<{ rows: DbRow[]; checks: CachedCheck[] }> => {
-    const { rows } = await pool.query<DbRow>({
-      text: SUMMARY_SQL,
-      values: [
-        query.start,
-        query.end,
-        rawFrom,
-        query.deletedFrom ?? query.start,
-        query.labels ? JSON.stringify(query.labels) : null,
-        query.checkIds ?? null,
-      ],
-      rowMode: 'array',
-    } as never);
+  ): Promise<{ rows: RecentRow[]; checks: CachedCheck[]; sums: Float64Array; bases: Int32Array }> => {
+    const values = [
+      query.start,
+      query.end,
+      rawFrom,
+      query.deletedFrom ?? query.start,
+      query.labels ? JSON.stringify(query.labels) : null,
+      query.checkIds ?? null,
+    ];
+    let rows: RecentRow[];
+    let sums: Float64Array;
+    let baseOf: (row: RecentRow, index: number) => number;
+    // Summaries of a few checks (check detail, graph) and of long ranges read the rollups in SQL;
+    // the health page's, of every check, from the rollups kept per process.
+    if (query.checkIds || query.end.getTime() - query.start.getTime() > MAX_CACHED_RANGE_MS) {
+      const { rows: sqlRows } = await pool.query<DbRow>({
+        text: SUMMARY_SQL,
+        values,
+        rowMode: 'array',
+      } as never);
+      sums = new Float64Array(sqlRows.length * PACKED_SUMS_WIDTH);
+      rows = sqlRows.map((row, index) => fromSqlRow(row, sums, index * PACKED_SUMS_WIDTH));
+      baseOf = (_row, index) => index * PACKED_SUMS_WIDTH;
+    } else {
+      values[5] = null;
+      const read = await withSnapshot(pool, async (client) => {
+        const packed = await rollups.packedSums(
+          client,
+          { versions: ROLLUP_VERSIONS_SQL, buckets: ROLLUP_BUCKETS_SQL },
+          query.start.getTime(),
+          query.end.getTime(),
+          rawFrom.getTime(),
+        );
+        const { rows: recent } = await client.query<RecentRow>({
+          text: SUMMARY_RECENT_SQL,
+          values,
+          rowMode: 'array',
+        } as never);
+        return { packed, recent };
+      });
+      rows = read.recent;
+      sums = read.packed.sums;
+      const { slotOf } = read.packed;
+      baseOf = (row) => {
+        const slot = slotOf(row[0]);
+        return slot === undefined ? -1 : slot * PACKED_SUMS_WIDTH;
+      };
+    }
+    // Each row's cached check, looked up once (10,000 lookups of fresh id strings cost ~5 ms).
+    const found: Array<CachedCheck | undefined> = new Array(rows.length);
     const stale: string[] = [];
-    for (const row of rows) if (cache.get(row[0])?.fingerprint !== row[1]) stale.push(row[0]);
+    for (let index = 0; index < rows.length; index += 1) {
+      const check = cache.get(rows[index][0]);
+      if (check?.fingerprint === rows[index][1]) found[index] = check;
+      else stale.push(rows[index][0]);
+    }
     if (stale.length > 0) {
       const { rows: fresh } = await pool.query<Descriptive & { fingerprint: string }>(DESCRIPTIVE_SQL, [
         stale,
@@ -381,6 +569,7 @@ export function createSummaryReader(pool: Pool): SummaryReader {
           head: Buffer.from(text.slice(0, -1)),
           rank: 0,
           times: [null, null, null, null, null, null],
+          tail: undefined,
         });
       }
       ranked = false;
@@ -392,32 +581,37 @@ export function createSummaryReader(pool: Pool): SummaryReader {
       ranked = false;
     }
     if (!ranked) rerank();
-    // A check deleted between the two statements has no descriptive row: left out.
-    const kept: DbRow[] = [];
-    const checks: CachedCheck[] = [];
-    for (const row of rows) {
-      const check = cache.get(row[0]);
-      if (check) {
-        kept.push(row);
-        checks.push(check);
-      }
+    // In rank order, without a comparison sort: ranks are 0 … cache.size - 1, each used once. A
+    // check deleted between the two statements has no descriptive row: left out.
+    if (stale.length > 0) {
+      for (let index = 0; index < rows.length; index += 1) found[index] ??= cache.get(rows[index][0]);
     }
-    const order = new Int32Array(kept.length);
-    for (let index = 0; index < order.length; index += 1) order[index] = index;
-    order.sort((a, b) => checks[a].rank - checks[b].rank);
-    return {
-      rows: Array.from(order, (index) => kept[index]),
-      checks: Array.from(order, (index) => checks[index]),
-    };
+    const at = new Int32Array(cache.size).fill(-1);
+    for (let index = 0; index < rows.length; index += 1) {
+      const check = found[index];
+      if (check) at[check.rank] = index;
+    }
+    const ordered: RecentRow[] = [];
+    const checks: CachedCheck[] = [];
+    const bases: number[] = [];
+    for (let rank = 0; rank < at.length; rank += 1) {
+      const index = at[rank];
+      if (index < 0) continue;
+      const row = rows[index];
+      ordered.push(row);
+      checks.push(found[index] as CachedCheck);
+      bases.push(baseOf(row, index));
+    }
+    return { rows: ordered, checks, sums, bases: Int32Array.from(bases) };
   };
 
   return {
     async read(query, rawFrom) {
-      const { rows, checks } = await load(query, rawFrom);
+      const { rows, checks, sums, bases } = await load(query, rawFrom);
       const measured = new Float64Array(6);
       return rows.map((row, index) => {
         const check = checks[index];
-        measure(row, measured);
+        measure(row, sums, bases[index], measured);
         return {
           ...check.fields,
           labels: { ...check.fields.labels },
@@ -431,7 +625,7 @@ export function createSummaryReader(pool: Pool): SummaryReader {
       });
     },
     async readJson(query, rawFrom) {
-      const { rows, checks } = await load(query, rawFrom);
+      const { rows, checks, sums, bases } = await load(query, rawFrom);
       const measured = new Float64Array(6);
       // Written straight into one buffer: 10,000 checks make ~5 MB of text, and building it as
       // strings kept every piece alive through the young generation's collections.
@@ -442,22 +636,17 @@ export function createSummaryReader(pool: Pool): SummaryReader {
       for (let index = 0; index < rows.length; index += 1) {
         const row = rows[index];
         const check = checks[index];
-        measure(row, measured);
-        // ASCII only: a status of the CHECK constraint's two values, numbers and ISO times.
-        const tail =
-          `,"status":${row[2] === null ? 'null' : `"${row[2]}"`},` +
-          `"uptime":{"passed":${measured[0]},"failed":${measured[1]}},"latency":{${latencyText(measured)}},` +
-          `"last_runtime":${jsonTime(isoTime(check, row, 0))},"last_transition_time":${jsonTime(isoTime(check, row, 1))},` +
-          `"deleted_at":${jsonTime(isoTime(check, row, 2))}}`;
+        measure(row, sums, bases[index], measured);
+        const tail = tailOf(check, row, measured);
         const needed = offset + 1 + check.head.length + tail.length + 1;
         if (needed > buffer.length) {
           const larger = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
           buffer.copy(larger, 0, 0, offset);
           buffer = larger;
         }
-        if (index > 0) offset += buffer.write(',', offset, 'latin1');
+        if (index > 0) buffer[offset++] = 44; // ','
         offset += check.head.copy(buffer, offset);
-        offset += buffer.write(tail, offset, 'latin1');
+        offset += tail.copy(buffer, offset);
       }
       offset += buffer.write(']', offset, 'latin1');
       return buffer.subarray(0, offset);

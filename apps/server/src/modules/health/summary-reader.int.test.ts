@@ -385,15 +385,45 @@ describe('the check summary reader', () => {
     const packedBefore = new Date(Math.floor(now / 3_600_000) * 3_600_000 - 3 * 3_600_000);
     await compactCheckStatuses(db.pool, { before: packedBefore });
 
+    // Checks whose other columns vary: never run (no status, no run times), deleted, failing.
+    const extra: string[] = [];
+    for (const [name, overrides] of [
+      ['never-run', { status: null, last_runtime: null, last_transition_time: null }],
+      [
+        'deleted',
+        { status: 'unhealthy', last_runtime: new Date(now - 1234), deleted_at: new Date(now - 60_000) },
+      ],
+      [
+        'failing',
+        {
+          status: 'unhealthy',
+          last_runtime: new Date(now - 567),
+          last_transition_time: new Date(now - 89_000),
+        },
+      ],
+    ] as const) {
+      const check = await createCheck(db.pool, {
+        canary_id: canary.id,
+        name: `cached-${name}`,
+        labels,
+        ...overrides,
+      });
+      extra.push(check.id as string);
+    }
     const compare = async (start: Date, end: Date) => {
       const cached = await page.summary({ start, end, labels });
-      const reference = await page.summary({ start, end, checkIds: ids });
+      const reference = await page.summary({ start, end, checkIds: [...ids, ...extra] });
+      expect(extra.filter((id) => byId(cached, id)).length).toBeGreaterThan(0);
       const measured = (checks: CheckSummary[]) =>
         ids.map((id) => {
           const check = byId(checks, id);
           return { id, uptime: check?.uptime, latency: check?.latency };
         });
-      expect(measured(cached), `${start.toISOString()}..${end.toISOString()}`).toEqual(measured(reference));
+      // Whole objects: status, run times and descriptive fields are read apart too.
+      expect(
+        [...ids, ...extra].map((id) => byId(cached, id)),
+        `${start.toISOString()}..${end.toISOString()}`,
+      ).toEqual([...ids, ...extra].map((id) => byId(reference, id)));
       return measured(cached);
     };
     const randomRange = () => {

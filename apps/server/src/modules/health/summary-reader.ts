@@ -130,7 +130,7 @@ const SUMMARY_SQL = `${SUMMARY_MEASURED_SQL}
        SELECT c.id, ${FINGERPRINT} AS fingerprint, c.status,
               (coalesce(r.passed, 0) + coalesce(k.passed, 0))::integer AS passed,
               (coalesce(r.failed, 0) + coalesce(k.failed, 0))::integer AS failed,
-              r.durations::text AS durations,
+              array_to_string(r.durations, ' ') AS durations,
               (coalesce(r.recent_sum, 0) + coalesce(k.recent_sum, 0))::float8 AS recent_sum,
               (coalesce(r.recent_timed, 0) + coalesce(k.recent_timed, 0))::float8 AS recent_timed,
               k.p95_w, k.p95_t, k.p95_rw, k.p95_rt,
@@ -145,32 +145,41 @@ const SUMMARY_SQL = `${SUMMARY_MEASURED_SQL}
        LEFT JOIN packed k ON k.check_id = c.id
        WHERE ${CHECK_FILTER}`;
 
+/** Epoch milliseconds as an integer (exact: the double is within a rounding error of it). */
+const EPOCH_MS_TEXT = (column: string) =>
+  `coalesce((date_part('epoch', date_trunc('milliseconds', ${column})) * 1000)::bigint::text, '')`;
+
 /**
- * The summary's rows without the packed parts (read from the rollup cache instead): the recent
- * tier's CTE `raw` only. Columns: see RawRow. Parameters as SUMMARY_SQL's ($6 unused: null).
+ * The recent tier's part per check with statuses in the range ($1 start, $2 end, $3 the first day
+ * whose raw statuses are kept), as one text, in check id order: a line per check of its id,
+ * passed, failed, the last hour's duration sum and timed statuses, and its durations (unsorted,
+ * space-separated), separated by commas. One text value instead of 10,000 rows: parsing the
+ * rows' fields into strings, and collecting them, cost more in Node than the statement itself.
  */
-const SUMMARY_RECENT_SQL = `WITH raw AS (
-         SELECT check_id,
-                count(*) FILTER (WHERE status) AS passed,
-                count(*) FILTER (WHERE NOT status) AS failed,
-                array_agg(duration) FILTER (WHERE duration IS NOT NULL) AS durations,
-                sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_sum,
-                count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed
-         FROM check_statuses_recent
-         WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
-         GROUP BY check_id
-       )
-       SELECT c.id, ${FINGERPRINT} AS fingerprint, c.status,
-              coalesce(r.passed, 0)::integer AS passed, coalesce(r.failed, 0)::integer AS failed,
-              r.durations::text AS durations,
-              coalesce(r.recent_sum, 0)::float8 AS recent_sum, coalesce(r.recent_timed, 0)::float8 AS recent_timed,
-              ${EPOCH_MS('c.last_runtime')} AS last_runtime,
-              ${EPOCH_MS('c.last_transition_time')} AS last_transition_time,
-              ${EPOCH_MS('c.deleted_at')} AS deleted_at
+const SUMMARY_RAW_SQL = `SELECT string_agg(check_id::text || ',' || passed || ',' || failed || ',' || recent_sum || ','
+                         || recent_timed || ',' || coalesce(durations, ''), E'\\n' ORDER BY check_id)
+       FROM (SELECT check_id,
+                    count(*) FILTER (WHERE status) AS passed,
+                    count(*) FILTER (WHERE NOT status) AS failed,
+                    coalesce(sum(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour'), 0) AS recent_sum,
+                    count(duration) FILTER (WHERE time > $2::timestamptz - interval '1 hour') AS recent_timed,
+                    string_agg(duration::text, ' ') AS durations
+             FROM check_statuses_recent
+             WHERE time >= greatest($1::timestamptz, $3::timestamptz) AND time <= $2
+             GROUP BY check_id) AS raw`;
+
+/**
+ * The summary's checks with their status and run times ($1 checks deleted before this are left
+ * out; $2 labels (jsonb) or null), as one text in id order: a line per check of its id, its
+ * fingerprint, h, u or nothing for its status, and its run times in epoch milliseconds.
+ */
+const SUMMARY_CHECKS_SQL = `SELECT string_agg(c.id::text || ',' || ${FINGERPRINT} || ','
+                         || CASE c.status WHEN 'healthy' THEN 'h' WHEN 'unhealthy' THEN 'u' ELSE '' END || ','
+                         || ${EPOCH_MS_TEXT('c.last_runtime')} || ',' || ${EPOCH_MS_TEXT('c.last_transition_time')} || ','
+                         || ${EPOCH_MS_TEXT('c.deleted_at')}, E'\\n' ORDER BY c.id)
        FROM checks c
        JOIN canaries ca ON ca.id = c.canary_id
-       LEFT JOIN raw r ON r.check_id = c.id
-       WHERE ${CHECK_FILTER}`;
+       WHERE (c.deleted_at IS NULL OR c.deleted_at >= $1) AND ($2::jsonb IS NULL OR c.labels @> $2::jsonb)`;
 
 /**
  * Compaction's mark in epoch microseconds (-Infinity before anything was packed), then the
@@ -271,7 +280,7 @@ type DbRow = [
   status: 'healthy' | 'unhealthy' | null,
   passed: number,
   failed: number,
-  /** The recent tier's durations in the range, unsorted, as an array literal ('{12,7,30}'). */
+  /** The recent tier's durations in the range, unsorted, space-separated ('12 7 30'). */
   durations: string | null,
   recentSum: number,
   recentTimed: number,
@@ -282,7 +291,77 @@ type DbRow = [
 const FIRST_PACKED = 8;
 const FIRST_TIME = FIRST_PACKED + 12;
 
-/** One row of SUMMARY_RECENT_SQL in array mode: DbRow without the packed parts. */
+/** Where field() stopped: after the separator that ended the field it read. */
+let cursor = 0;
+
+/** The integer at `at` in `text`, up to the next ',' or line end (null when empty); sets `cursor` past it. */
+function field(text: string, at: number): number | null {
+  let value = 0;
+  let digits = 0;
+  let negative = false;
+  let index = at;
+  for (; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code === 44 || code === 10) break;
+    if (code === 45) negative = true;
+    else {
+      value = value * 10 + (code - 48);
+      digits += 1;
+    }
+  }
+  cursor = index + 1;
+  if (digits === 0) return null;
+  return negative ? -value : value;
+}
+
+/** The lines of SUMMARY_CHECKS_SQL's text as rows, without a recent-tier part yet. */
+function parseChecks(text: string): RecentRow[] {
+  const rows: RecentRow[] = [];
+  let at = 0;
+  while (at < text.length) {
+    const id = text.slice(at, at + 36);
+    const comma = text.indexOf(',', at + 37);
+    const fingerprint = text.slice(at + 37, comma);
+    const code = text.charCodeAt(comma + 1);
+    const status = code === 104 ? 'healthy' : code === 117 ? 'unhealthy' : null;
+    const lastRuntime = field(text, text.indexOf(',', comma + 1) + 1);
+    const lastTransitionTime = field(text, cursor);
+    const deletedAt = field(text, cursor);
+    at = cursor;
+    rows.push([id, fingerprint, status, 0, 0, null, 0, 0, lastRuntime, lastTransitionTime, deletedAt]);
+  }
+  return rows;
+}
+
+/**
+ * Adds the recent tier's part (SUMMARY_RAW_SQL's text) to the rows of the checks it names: both
+ * are in id order (uuids order as their lower-case text does).
+ */
+function addRecent(rows: RecentRow[], text: string): void {
+  let at = 0;
+  let next = 0;
+  while (at < text.length) {
+    const id = text.slice(at, at + 36);
+    const passed = field(text, at + 37) ?? 0;
+    const failed = field(text, cursor) ?? 0;
+    const recentSum = field(text, cursor) ?? 0;
+    const recentTimed = field(text, cursor) ?? 0;
+    let end = text.indexOf('\n', cursor);
+    if (end < 0) end = text.length;
+    while (next < rows.length && rows[next][0] < id) next += 1;
+    const row = rows[next];
+    if (row !== undefined && row[0] === id) {
+      row[3] = passed;
+      row[4] = failed;
+      row[5] = end > cursor ? text.slice(cursor, end) : null;
+      row[6] = recentSum;
+      row[7] = recentTimed;
+    }
+    at = end + 1;
+  }
+}
+
+/** A check's row: its status and run times, and the recent tier's part (counts, durations, the last hour's sum and timed statuses). */
 type RecentRow = [
   id: string,
   fingerprint: string,
@@ -328,17 +407,17 @@ type Measured = Float64Array;
 
 let durationsBuffer = new Int32Array(4096);
 
-/** The durations of an array literal ('{12,7,30}'), sorted, in a shared buffer (valid until the next call). */
+/** Space-separated durations ('12 7 30'), sorted, in a shared buffer (valid until the next call). */
 function sortedDurations(text: string): Int32Array {
   let count = 1;
-  for (let index = 1; index < text.length - 1; index += 1) if (text.charCodeAt(index) === 44) count += 1;
+  for (let index = 0; index < text.length; index += 1) if (text.charCodeAt(index) === 32) count += 1;
   if (count > durationsBuffer.length) durationsBuffer = new Int32Array(count * 2);
   let n = 0;
   let value = 0;
   let negative = false;
-  for (let index = 1; index < text.length - 1; index += 1) {
+  for (let index = 0; index < text.length; index += 1) {
     const code = text.charCodeAt(index);
-    if (code === 44) {
+    if (code === 32) {
       durationsBuffer[n++] = negative ? -value : value;
       value = 0;
       negative = false;
@@ -377,7 +456,7 @@ function measure(row: RecentRow, sums: Float64Array, base: number, out: Measured
   out[1] = row[4] + (packed ? sums[base + 1] : 0);
   const recentTimed = row[7] + (packed ? sums[base + 3] : 0);
   out[2] = recentTimed > 0 ? Math.round((row[6] + (packed ? sums[base + 2] : 0)) / recentTimed) : NaN;
-  const sorted = row[5] !== null && row[5].length > 2 ? sortedDurations(row[5]) : undefined;
+  const sorted = row[5] !== null && row[5].length > 0 ? sortedDurations(row[5]) : undefined;
   for (let index = 0; index < 3; index += 1) {
     const at = base + 4 + index * 4;
     let sum = packed ? sums[at] : 0;
@@ -524,7 +603,14 @@ export function createSummaryReader(pool: Pool): SummaryReader {
       rows = sqlRows.map((row, index) => fromSqlRow(row, sums, index * PACKED_SUMS_WIDTH));
       baseOf = (_row, index) => index * PACKED_SUMS_WIDTH;
     } else {
-      values[5] = null;
+      // The checks (status and run times) are read on another connection meanwhile: they need
+      // not agree with the snapshot, while the recent tier and the packed buckets must.
+      const checkText = pool.query<[string | null]>({
+        text: SUMMARY_CHECKS_SQL,
+        values: [values[3], values[4]],
+        rowMode: 'array',
+      } as never);
+      checkText.catch(() => undefined);
       const read = await withSnapshot(pool, async (client) => {
         const packed = await rollups.packedSums(
           client,
@@ -533,11 +619,13 @@ export function createSummaryReader(pool: Pool): SummaryReader {
           query.end.getTime(),
           rawFrom.getTime(),
         );
-        const { rows: recent } = await client.query<RecentRow>({
-          text: SUMMARY_RECENT_SQL,
-          values,
+        const { rows: raw } = await client.query<[string | null]>({
+          text: SUMMARY_RAW_SQL,
+          values: values.slice(0, 3),
           rowMode: 'array',
         } as never);
+        const recent = parseChecks((await checkText).rows[0]?.[0] ?? '');
+        addRecent(recent, raw[0]?.[0] ?? '');
         return { packed, recent };
       });
       rows = read.recent;

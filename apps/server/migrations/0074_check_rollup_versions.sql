@@ -40,3 +40,18 @@ CREATE TRIGGER check_statuses_1d_versions_update AFTER UPDATE ON check_statuses_
   REFERENCING NEW TABLE AS touched FOR EACH STATEMENT EXECUTE FUNCTION bump_check_rollup_versions('1d');
 CREATE TRIGGER check_statuses_1d_versions_delete AFTER DELETE ON check_statuses_1d
   REFERENCING OLD TABLE AS touched FOR EACH STATEMENT EXECUTE FUNCTION bump_check_rollup_versions('1d');
+
+CREATE FUNCTION bump_check_rollup_versions_on_truncate() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO check_rollup_versions AS v (granularity, bucket, version)
+  VALUES (TG_ARGV[0], '-infinity', nextval('check_rollup_version_seq'))
+  ON CONFLICT (granularity, bucket) DO UPDATE SET version = EXCLUDED.version;
+  RETURN NULL;
+END;
+$$;
+
+CREATE TRIGGER check_statuses_1h_versions_truncate AFTER TRUNCATE ON check_statuses_1h
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_check_rollup_versions_on_truncate('1h');
+CREATE TRIGGER check_statuses_1d_versions_truncate AFTER TRUNCATE ON check_statuses_1d
+  FOR EACH STATEMENT EXECUTE FUNCTION bump_check_rollup_versions_on_truncate('1d');

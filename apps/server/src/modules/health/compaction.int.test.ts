@@ -408,26 +408,4 @@ describe('check status compaction', () => {
       Math.ceil((now.getTime() - cutoff) / (11 * MINUTE)) + 1,
     );
   });
-
-  it('percentile_of_sorted() gives what percentile_cont gives', async () => {
-    const { rows } = await db.pool.query<{
-      n: number;
-      fraction: number;
-      cont: number | null;
-      sorted: number | null;
-    }>(
-      `WITH samples AS (
-         SELECT n, array_agg((hashtext(n || '/' || i) & 1023) ORDER BY (hashtext(n || '/' || i) & 1023)) AS values
-         FROM generate_series(0, 40) AS n, generate_series(1, n) AS i
-         GROUP BY n
-         UNION ALL SELECT 0, '{}'::integer[]
-       )
-       SELECT n, f AS fraction,
-              (SELECT percentile_cont(f) WITHIN GROUP (ORDER BY v) FROM unnest(values) AS v) AS cont,
-              percentile_of_sorted(values, f) AS sorted
-       FROM samples, unnest(ARRAY[0, 0.5, 0.95, 0.97, 0.99, 1]::double precision[]) AS f`,
-    );
-    expect(rows.length).toBeGreaterThan(200);
-    for (const row of rows) expect(row.sorted, `n=${row.n} f=${row.fraction}`).toBe(row.cont);
-  });
 });

@@ -118,7 +118,7 @@ export function createRollupCache(): RollupCache {
   /** Rows into buckets (one per wanted key, empty when it has no rows), check ids into `slotMap`'s slots. */
   const build = (
     rows: RollupRow[],
-    versions: Map<string, string>,
+    versionOf: (key: string) => string,
     wanted: string[],
     slotMap: Map<string, number>,
   ) => {
@@ -132,7 +132,7 @@ export function createRollupCache(): RollupCache {
     for (const key of wanted) {
       const size = sizes.get(key) ?? 0;
       built.set(key, {
-        version: versions.get(key) ?? '0',
+        version: versionOf(key),
         slots: new Int32Array(size),
         counts: new Int32Array(size * 3),
         values: new Float64Array(size * 4),
@@ -217,11 +217,14 @@ export function createRollupCache(): RollupCache {
         ...plan.days.map((day) => `1d:${day}`),
         ...plan.rolledDays.map((day) => `1d:${day}`),
       ]);
+      // A bucket's version: the granularity's (moved by a TRUNCATE) and its own.
+      const versionOf = (key: string) =>
+        `${versions.get(`${key.slice(0, 2)}:-Infinity`) ?? '0'}/${versions.get(key) ?? '0'}`;
       const resolved = new Map<string, Bucket>();
       const stale: string[] = [];
       for (const key of wanted) {
         const bucket = cached.get(key);
-        if (bucket && bucket.version === (versions.get(key) ?? '0')) resolved.set(key, bucket);
+        if (bucket && bucket.version === versionOf(key)) resolved.set(key, bucket);
         else stale.push(key);
       }
       if (stale.length > 0) {
@@ -236,7 +239,7 @@ export function createRollupCache(): RollupCache {
           values: [hours, days],
           rowMode: 'array',
         } as never);
-        for (const [key, bucket] of build(rows, versions, stale, slotMap)) {
+        for (const [key, bucket] of build(rows, versionOf, stale, slotMap)) {
           resolved.set(key, bucket);
           if (cached === buckets) buckets.set(key, bucket);
         }

@@ -497,5 +497,9 @@ describe('the check summary reader', () => {
     await db.pool.query('DELETE FROM check_statuses_1d WHERE check_id = $1', [ids[0]]);
     const deleted = await compare(start, end);
     expect(deleted[0].uptime?.passed).toBeLessThan(late[0].uptime?.passed ?? 0);
+    // TRUNCATE fires no row or transition-table trigger: it moves the granularity's version.
+    await db.pool.query('TRUNCATE check_statuses_1h');
+    const truncated = await compare(start, end);
+    expect(truncated[1].uptime?.passed).toBeLessThan(edited[1].uptime?.passed ?? 0);
   });
 });

@@ -1,16 +1,21 @@
 /**
  * Reads the check summary (`/api/canary/api/summary`) for thousands of checks at once.
  *
- * One statement per call returns, per check, only what changes between calls: its status, run
- * times and measured values (see `SUMMARY_MEASURED_SQL`), plus a fingerprint of its descriptive
- * columns (name, description, endpoint, canary name, type, icon, namespace, labels, agent).
- * Those columns are kept per process in a cache, with each check's JSON text prepared once, and
- * are read again only for checks whose fingerprint changed: parsing and serialising 10,000 wide
- * rows on every call cost more than the whole measurement. Rows are ordered in Node by canary
- * name, check name and id (code-unit order), from the cache, instead of a collation sort in SQL.
+ * Each call reads, per check, only what changes between calls: its status, run times and
+ * measured values, plus a fingerprint of its descriptive columns (name, description, endpoint,
+ * canary name, type, icon, namespace, labels, agent). Those columns are kept per process in a
+ * cache, with each check's JSON text prepared once, and are read again only for checks whose
+ * fingerprint changed: parsing and serialising 10,000 wide rows on every call cost more than the
+ * whole measurement. Rows are ordered in Node by canary name, check name and id (code-unit
+ * order), from the cache, instead of a collation sort in SQL.
  *
- * The cache is only an optimisation: every call validates every row it returns against the
- * database in the same statement, so processes sharing one database never serve stale names.
+ * Measured values: summaries of every check over up to 40 days (the health page's) read the
+ * packed hours and days from the rollup buckets kept per process (rollup-cache.ts) and the recent
+ * tier in the same snapshot; summaries of given checks and longer ranges run one statement
+ * (SUMMARY_SQL over SUMMARY_MEASURED_SQL, the rules' reference). Both give the same result.
+ *
+ * The caches are only an optimisation: every call validates what it uses against the database
+ * (fingerprints, bucket versions), so processes sharing one database never serve stale values.
  */
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { createRollupCache, MAX_CACHED_RANGE_MS, PACKED_SUMS_WIDTH } from './rollup-cache.js';
@@ -47,7 +52,7 @@ const PACKED_WEIGHTS = (p: string) =>
  * $3 the first UTC day whose raw statuses are kept, $6 check ids or null. Rules: see
  * HealthService.summary.
  */
-export const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
+const SUMMARY_MEASURED_SQL = `WITH bounds AS MATERIALIZED (
          -- lo..hi: hour starts whose midpoint is in the range (and raw statuses are kept);
          -- [d0, d1): UTC days whose 24 hours all count (none in the last hour's window) and
          -- which are wholly packed.
@@ -183,7 +188,8 @@ const SUMMARY_CHECKS_SQL = `SELECT string_agg(c.id::text || ',' || ${FINGERPRINT
 
 /**
  * Compaction's mark in epoch microseconds (-Infinity before anything was packed), then the
- * versions of the rollup buckets between $1 and $2 (migration 0074), bucket starts in epoch ms.
+ * versions of the rollup buckets between $1 and $2 (migration 0074), bucket starts in epoch ms,
+ * and each granularity's version at -Infinity (moved by a TRUNCATE).
  */
 const ROLLUP_VERSIONS_SQL = `SELECT 'mark' AS granularity,
               CASE WHEN isfinite(packed_before) THEN (extract(epoch FROM packed_before) * 1000000)::float8
@@ -193,7 +199,7 @@ const ROLLUP_VERSIONS_SQL = `SELECT 'mark' AS granularity,
        UNION ALL
        SELECT granularity, (extract(epoch FROM bucket) * 1000)::float8, version::text
        FROM check_rollup_versions
-       WHERE bucket >= $1 AND bucket <= $2`;
+       WHERE (bucket >= $1 AND bucket <= $2) OR bucket = '-infinity'`;
 
 /**
  * The rows of rollup buckets: $1 hour starts (check_statuses_1h), $2 day starts

@@ -4,12 +4,11 @@ import type { JsonStep } from './query-tree.js';
 
 const key = (name: string): JsonStep => ({ arrow: '->', key: name, isIndex: false });
 const text = (name: string): JsonStep => ({ arrow: '->>', key: name, isIndex: false });
-const index = (n: number): JsonStep => ({ arrow: '->>', key: String(n), isIndex: true });
 
 describe('containmentDocuments', () => {
   it('a string value: the value as a JSON string under the path', () => {
     expect(containmentDocuments([text('env')], ['staging'])).toEqual(['{"env":"staging"}']);
-    expect(containmentDocuments([key('a'), index(0)], ['x'])).toEqual(['{"a":["x"]}']);
+    expect(containmentDocuments([key('a'), text('b')], ['x'])).toEqual(['{"a":{"b":"x"}}']);
     expect(containmentDocuments([text('we"ird')], ['a"b\\c'])).toEqual(['{"we\\"ird":"a\\"b\\\\c"}']);
   });
 
@@ -26,12 +25,15 @@ describe('containmentDocuments', () => {
       expect(containmentDocuments([text('n')], [value])).toEqual([`{"n":${JSON.stringify(value)}}`]);
   });
 
-  it('values jsonb cannot hold, or numbers too long to parse: the parent container', () => {
-    expect(containmentDocuments([key('a'), text('b')], ['x\u0000y'])).toEqual(['{"a":{}}']);
-    expect(containmentDocuments([text('a')], ['\ud800'])).toEqual(['{}']);
-    expect(containmentDocuments([key('a'), index(1)], ['\udc00'])).toEqual(['{"a":[]}']);
-    const long = '9'.repeat(1001);
-    expect(containmentDocuments([text('n')], [long])).toEqual([`{"n":"${long}"}`, '{}']);
+  it('values PostgreSQL would receive otherwise: as they arrive, never a document without the path', () => {
+    // A lone surrogate reaches PostgreSQL as U+FFFD; a NUL fails the statement on its own parameter.
+    expect(containmentDocuments([text('a')], ['x\ud800'])).toEqual(['{"a":"x\ufffd"}']);
+    expect(containmentDocuments([key('a'), text('b')], ['x\u0000y'])).toEqual(['{"a":{"b":"xy"}}']);
+    // Numbers longer than numeric holds cannot be a jsonb number's text.
+    const long = '9'.repeat(131073);
+    expect(containmentDocuments([text('n')], [long])).toEqual([`{"n":"${long}"}`]);
+    expect(containmentDocuments([text('n')], [long.slice(1)])).toHaveLength(2);
+    expect(containmentDocuments([text('n')], [`0.${long.slice(0, 16384)}`])).toHaveLength(1);
   });
 
   it('a list: every value, without duplicates', () => {

@@ -605,9 +605,9 @@ function containmentApplies(
  * JSON whose text it is, so `{"n": 5}` still matches `n = '5'`).
  *
  * Exactly the equality in SQL's three-valued logic, so it stays right under NOT and inside
- * `or=`: where the equality is true the containment is too; where it is false the coalesce is;
- * where it is NULL (no key, JSON null) the containment is not true, and `OR NULL` makes it NULL
- * rather than FALSE. In a WHERE clause PostgreSQL drops the `OR NULL` (NULL and FALSE filter
+ * `or=`: where the equality is true the containment is too; where it is false the coalesce is
+ * false; where it is NULL (no key, JSON null) the containment is not true, and `OR NULL` makes
+ * it NULL rather than FALSE. In a WHERE clause PostgreSQL drops the `OR NULL` (NULL and FALSE filter
  * alike) and can use the containment as an index condition. The coalesce is for the estimates:
  * the planner rates an equality on an expression without statistics at 0.5% of the rows and a
  * coalesce at 50%, so the containment's own estimate (from the column's statistics) decides, and

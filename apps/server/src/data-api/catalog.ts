@@ -98,6 +98,11 @@ export interface Catalog {
   /** View column → base table column, resolved through views of views. */
   readonly viewColumnOrigins: ReadonlyMap<string, ReadonlyMap<string, { relation: string; column: string }>>;
   relationships(source: CatalogRelation): readonly Relationship[];
+  /**
+   * Whether a GIN index with a jsonb containment operator class (`jsonb_ops`, `jsonb_path_ops`)
+   * covers the column: the relation's own index, or for a view the base column's.
+   */
+  hasContainmentIndex(relation: CatalogRelation, column: string): boolean;
   /** `text`, `int`, `timestamptz[]`… → a qualified type SQL name from pg_type, or null. */
   resolveType(name: string): string | null;
 }
@@ -176,6 +181,10 @@ interface KeyRow {
   cols: number[];
   fcols: number[] | null;
 }
+interface ContainmentIndexRow {
+  rel: string;
+  num: number;
+}
 interface ViewOriginRow {
   view: string;
   resno: number;
@@ -218,6 +227,7 @@ async function loadCatalog(pool: pg.Pool, schema: string, version: number): Prom
   let columns: ColumnRow[];
   let keys: KeyRow[];
   let origins: ViewOriginRow[];
+  let containment: ContainmentIndexRow[];
   let functions: FunctionRow[];
   let types: TypeRow[];
   try {
@@ -284,6 +294,24 @@ async function loadCatalog(pool: pg.Pool, schema: string, version: number): Prom
         [schema],
       )
     ).rows;
+    // Columns a jsonb containment (`@>`) can find through a GIN index (jsonb `->>` equality
+    // filters add a containment condition on them: planner/select-tree.ts).
+    containment = (
+      await client.query<ContainmentIndexRow>(
+        `SELECT DISTINCT i.indrelid::text AS rel, k.attnum::int AS num
+           FROM pg_catalog.pg_index i
+           JOIN pg_catalog.pg_class ic ON ic.oid = i.indexrelid
+           JOIN pg_catalog.pg_am am ON am.oid = ic.relam
+           JOIN pg_catalog.pg_class c ON c.oid = i.indrelid
+           JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
+          CROSS JOIN LATERAL unnest(i.indkey::int2[], i.indclass::oid[]) AS k(attnum, opclass)
+           JOIN pg_catalog.pg_opclass oc ON oc.oid = k.opclass
+          WHERE n.nspname = $1 AND am.amname = 'gin' AND i.indisvalid AND k.attnum > 0
+            AND oc.opcname IN ('jsonb_ops', 'jsonb_path_ops')
+            AND oc.opcnamespace = 'pg_catalog'::regnamespace`,
+        [schema],
+      )
+    ).rows;
     functions = (
       await client.query<FunctionRow>(
         `SELECT p.oid::text AS oid, p.proname AS name, p.proargnames AS arg_names,
@@ -317,7 +345,7 @@ async function loadCatalog(pool: pg.Pool, schema: string, version: number): Prom
   } finally {
     client.release();
   }
-  return buildCatalog(schema, version, { relations, columns, keys, origins, functions, types });
+  return buildCatalog(schema, version, { relations, columns, keys, origins, containment, functions, types });
 }
 
 const CATEGORY: Record<string, ColumnCategory> = {
@@ -343,6 +371,7 @@ function buildCatalog(
     columns: ColumnRow[];
     keys: KeyRow[];
     origins: ViewOriginRow[];
+    containment: ContainmentIndexRow[];
     functions: FunctionRow[];
     types: TypeRow[];
   },
@@ -589,6 +618,19 @@ function buildCatalog(
     return typeNames.get(array ? `_${canonical}` : canonical) ?? null;
   };
 
+  // "relation.column" of every column a containment index covers, views through their origins.
+  const containmentIndexed = new Set<string>();
+  for (const row of rows.containment) {
+    const relation = byOid.get(row.rel);
+    const column = relation?.columns.find((c) => c.num === row.num);
+    if (relation && column) containmentIndexed.add(`${relation.name}.${column.name}`);
+  }
+  const hasContainmentIndex = (relation: CatalogRelation, column: string): boolean => {
+    if (containmentIndexed.has(`${relation.name}.${column}`)) return true;
+    const origin = viewColumnOrigins.get(relation.name)?.get(column);
+    return origin !== undefined && containmentIndexed.has(`${origin.relation}.${origin.column}`);
+  };
+
   return {
     schema,
     version,
@@ -596,6 +638,7 @@ function buildCatalog(
     functions: functionsByName,
     viewColumnOrigins,
     relationships: relationshipsOf,
+    hasContainmentIndex,
     resolveType,
   };
 }

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
 import type { Catalog, CatalogRelation, SchemaCatalog } from './catalog.js';
 import { timestampParameter } from './date-math.js';
+import { containmentDocuments } from './json-containment.js';
 import { ApiError, fromPgError, fromUnexpectedError, invalidBody, isPgError } from './errors.js';
 import { executePlan, type BoundStatement, type ExecutionResult } from './executor.js';
 import { parseAccept, parsePreferences, parseQuery, parseQueryString, parseRange } from './parser.js';
@@ -915,6 +916,12 @@ function bindParams(sources: readonly ParamSource[], ctx: BindContext): unknown[
       case 'timestamp':
         out[i] = timestampParameter(String(ctx.values[source.slot]), now);
         break;
+      case 'containment': {
+        const value = ctx.values[source.slot];
+        const values = Array.isArray(value) ? value.map(String) : [String(value)];
+        out[i] = containmentDocuments(source.path, values);
+        break;
+      }
       case 'const':
         out[i] = source.value;
         break;

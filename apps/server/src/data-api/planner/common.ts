@@ -2,12 +2,17 @@
 import type { DataApiAction, DataApiAllowlist, RelationPolicy } from '../allowlist.js';
 import { quoteIdent, type Catalog, type CatalogFunction, type CatalogRelation } from '../catalog.js';
 import { ApiError, unknownRelation } from '../errors.js';
-import type { AcceptedMedia, ParsedQuery, Preferences, ValueRef } from '../query-tree.js';
+import type { AcceptedMedia, JsonStep, ParsedQuery, Preferences, ValueRef } from '../query-tree.js';
 
 export type ParamSource =
   | { readonly kind: 'value'; readonly slot: number }
   /** A tri-state bound on a timestamp column: date math evaluated at bind time. */
   | { readonly kind: 'timestamp'; readonly slot: number }
+  /**
+   * The jsonb documents (a `jsonb[]`) one of which a row's column contains whenever its `path`
+   * reads, as text (`->>`), the slot's value or one of the slot's values (see `containmentDocuments`).
+   */
+  | { readonly kind: 'containment'; readonly slot: number; readonly path: readonly JsonStep[] }
   | { readonly kind: 'const'; readonly value: string | number | null }
   | { readonly kind: 'body' }
   | { readonly kind: 'args' }

@@ -10,6 +10,7 @@ import type {
   QueryScope,
   SelectNode,
   TriStateToken,
+  ValueRef,
 } from '../query-tree.js';
 import type { Builder } from './common.js';
 import { kindOf, readSourceSql, relationSql } from './common.js';
@@ -536,7 +537,21 @@ export function compileCondition(b: Builder, condition: Condition, ctx: Conditio
         return embedNullSql(field.column, isNull, ctx);
       }
       const column = resolveColumn(ctx.relation, ctx.hidden, field.column);
-      const sql = predicateSql(b, ctx.alias, column, field, predicate);
+      let sql = predicateSql(b, ctx.alias, column, field, predicate);
+      if (
+        (predicate.kind === 'in' ||
+          (predicate.kind === 'op' && predicate.op === 'eq' && !predicate.quantifier)) &&
+        containmentApplies(b, ctx.relation, column, field, false)
+      ) {
+        sql = withContainment(
+          b,
+          ctx.alias,
+          column,
+          field,
+          sql,
+          predicate.kind === 'in' ? predicate.values : predicate.value,
+        );
+      }
       return condition.negate ? `NOT (${sql})` : sql;
     }
   }
@@ -557,6 +572,58 @@ function embedNullSql(embed: string, isNull: boolean, ctx: ConditionContext): st
   const lateral = ctx.laterals.find((l) => l.includes(`AS ${quoteIdent(found.lateralAlias)} ON`));
   if (lateral && !ctx.filteringLaterals.includes(lateral)) ctx.filteringLaterals.push(lateral);
   return `${quoteIdent(found.lateralAlias)}."v" IS ${isNull ? '' : 'NOT '}NULL`;
+}
+
+/**
+ * Whether `field` reads a jsonb column's object keys, the last as text (`->>`), where a GIN index
+ * can answer a containment (`@>`): an equality `tags->>'env' = 'staging'` is then written with a
+ * containment condition the index finds (`withContainment`). Other columns, and paths through an
+ * array index, keep the plain comparison.
+ */
+function containmentApplies(
+  b: Builder,
+  relation: CatalogRelation,
+  column: CatalogColumn,
+  field: FieldRef,
+  forceText: boolean,
+): boolean {
+  const last = field.json[field.json.length - 1];
+  return (
+    last !== undefined &&
+    (forceText || last.arrow === '->>') &&
+    field.json.every((step) => !step.isIndex) &&
+    column.baseType === 'jsonb' &&
+    b.catalog.hasContainmentIndex(relation, column.name)
+  );
+}
+
+/**
+ * `equality` (`<column> path ->> key = value`, or `= ANY(values)`) as
+ * `(<column> @> ANY(docs) OR NULL) AND coalesce(equality, true)`, where docs are the documents a
+ * row's column contains whenever the equality holds and only when the path holds a non-null
+ * value (`containmentDocuments`: the value as a JSON string under the path, and the non-string
+ * JSON whose text it is, so `{"n": 5}` still matches `n = '5'`).
+ *
+ * Exactly the equality in SQL's three-valued logic, so it stays right under NOT and inside
+ * `or=`: where the equality is true the containment is too; where it is false the coalesce is
+ * false; where it is NULL (no key, JSON null) the containment is not true, and `OR NULL` makes
+ * it NULL rather than FALSE. In a WHERE clause PostgreSQL drops the `OR NULL` (NULL and FALSE filter
+ * alike) and can use the containment as an index condition. The coalesce is for the estimates:
+ * the planner rates an equality on an expression without statistics at 0.5% of the rows and a
+ * coalesce at 50%, so the containment's own estimate (from the column's statistics) decides, and
+ * a broad tag (a third of the items) is not mistaken for a rare one.
+ */
+function withContainment(
+  b: Builder,
+  alias: string,
+  column: CatalogColumn,
+  field: FieldRef,
+  equality: string,
+  value: ValueRef,
+): string {
+  const documents = b.param({ kind: 'containment', slot: value.slot, path: field.json });
+  const lhs = `${quoteIdent(alias)}.${quoteIdent(column.name)}`;
+  return `((${lhs} @> ANY(${documents}::jsonb[]) OR NULL) AND coalesce(${equality}, true))`;
 }
 
 function predicateSql(
@@ -621,6 +688,7 @@ function compileTriState(
   const lhs = fieldSql(b, ctx.alias, column, field, true);
   const category = onJsonPath ? 'string' : column.category;
   const textLhs = category === 'string' ? lhs : `${lhs}::text`;
+  const containment = onJsonPath && containmentApplies(b, ctx.relation, column, field, true);
   const includes: string[] = [];
   const excludes: string[] = [];
   for (const token of tokens) {
@@ -678,11 +746,11 @@ function compileTriState(
         case 'glob':
           sql = `${textLhs} LIKE ${b.value(token.value)}`;
           break;
-        case 'eq':
-          sql = `${textLhs} = ${b.value(token.value)}`;
-          break;
-        default:
-          sql = `${textLhs} = ${b.value(token.raw)}`;
+        default: {
+          const value = token.kind === 'eq' ? token.value : token.raw;
+          sql = `${textLhs} = ${b.value(value)}`;
+          if (containment) sql = withContainment(b, ctx.alias, column, field, sql, value);
+        }
       }
     }
     if (token.exclude) excludes.push(`NOT (${sql})`);

@@ -68,6 +68,32 @@ async function insertStatuses(checkId: string, durations: Array<number | null>, 
   );
 }
 
+/**
+ * Statuses of a check from `from` to `to` (ms), every `minutes[0]` plus up to `minutes[1]`
+ * minutes, with random durations (one in ten missing) and results (four in five passing).
+ */
+async function insertRandomStatuses(
+  checkId: string,
+  from: number,
+  to: number,
+  minutes: [number, number],
+  random: () => number,
+) {
+  const times: Date[] = [];
+  const durations: Array<number | null> = [];
+  const statuses: boolean[] = [];
+  for (let time = from; time < to; time += (minutes[0] + Math.floor(random() * minutes[1])) * 60_000) {
+    times.push(new Date(time));
+    durations.push(random() < 0.1 ? null : Math.floor(random() * 500));
+    statuses.push(random() < 0.8);
+  }
+  await db.pool.query(
+    `INSERT INTO check_statuses (check_id, time, duration, status)
+     SELECT $1, t, d, s FROM unnest($2::timestamptz[], $3::int[], $4::boolean[]) AS u(t, d, s)`,
+    [checkId, times, durations, statuses],
+  );
+}
+
 describe('the check summary reader', () => {
   it('follows renames, label and canary changes, deletes and re-created ids between reads', async () => {
     const canary = await createCanary(db.pool, { name: 'reader-canary-b', spec: { icon: 'http' } });
@@ -259,19 +285,7 @@ describe('the check summary reader', () => {
     for (let index = 0; index < 3; index += 1) {
       const check = await createCheck(db.pool, { canary_id: canary.id, name: `sums-${index}` });
       ids.push(check.id as string);
-      const times: Date[] = [];
-      const durations: Array<number | null> = [];
-      const statuses: boolean[] = [];
-      for (let time = now - 40 * 3_600_000; time < now; time += (7 + Math.floor(random() * 7)) * 60_000) {
-        times.push(new Date(time));
-        durations.push(random() < 0.1 ? null : Math.floor(random() * 500));
-        statuses.push(random() < 0.8);
-      }
-      await db.pool.query(
-        `INSERT INTO check_statuses (check_id, time, duration, status)
-         SELECT $1, t, d, s FROM unnest($2::timestamptz[], $3::int[], $4::boolean[]) AS u(t, d, s)`,
-        [check.id, times, durations, statuses],
-      );
+      await insertRandomStatuses(check.id as string, now - 40 * 3_600_000, now, [7, 7], random);
     }
     const packedBefore = new Date(Math.floor(now / 3_600_000) * 3_600_000 - 3 * 3_600_000);
     await compactCheckStatuses(db.pool, { before: packedBefore });
@@ -368,19 +382,7 @@ describe('the check summary reader', () => {
     for (let index = 0; index < 3; index += 1) {
       const check = await createCheck(db.pool, { canary_id: canary.id, name: `cached-${index}`, labels });
       ids.push(check.id as string);
-      const times: Date[] = [];
-      const durations: Array<number | null> = [];
-      const statuses: boolean[] = [];
-      for (let time = now - 6 * 86_400_000; time < now; time += (20 + Math.floor(random() * 25)) * 60_000) {
-        times.push(new Date(time));
-        durations.push(random() < 0.1 ? null : Math.floor(random() * 500));
-        statuses.push(random() < 0.8);
-      }
-      await db.pool.query(
-        `INSERT INTO check_statuses (check_id, time, duration, status)
-         SELECT $1, t, d, s FROM unnest($2::timestamptz[], $3::int[], $4::boolean[]) AS u(t, d, s)`,
-        [check.id, times, durations, statuses],
-      );
+      await insertRandomStatuses(check.id as string, now - 6 * 86_400_000, now, [20, 25], random);
     }
     const packedBefore = new Date(Math.floor(now / 3_600_000) * 3_600_000 - 3 * 3_600_000);
     await compactCheckStatuses(db.pool, { before: packedBefore });

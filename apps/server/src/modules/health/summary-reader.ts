@@ -17,7 +17,8 @@
  * The caches are only an optimisation: every call validates what it uses against the database
  * (fingerprints, bucket versions), so processes sharing one database never serve stale values.
  */
-import type { Pool, PoolClient } from '../../platform/db/pool.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { withTransaction } from '../../platform/db/pool.js';
 import { createRollupCache, MAX_CACHED_RANGE_MS, PACKED_SUMS_WIDTH } from './rollup-cache.js';
 
 const DAY_OF = (expression: string) =>
@@ -392,22 +393,6 @@ function fromSqlRow(row: DbRow, sums: Float64Array, base: number): RecentRow {
   return [...row.slice(0, FIRST_PACKED), ...row.slice(FIRST_TIME)] as unknown as RecentRow;
 }
 
-/** Runs `work` in one read-only snapshot (the packed buckets' versions, their rows and the recent tier agree). */
-async function withSnapshot<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
-}
-
 /** A check's measured values: passed, failed, rolling1h, p95, p97, p99 (NaN: none). */
 type Measured = Float64Array;
 
@@ -617,27 +602,32 @@ export function createSummaryReader(pool: Pool): SummaryReader {
         rowMode: 'array',
       } as never);
       checkText.catch(() => undefined);
-      const read = await withSnapshot(pool, async (client) => {
-        const packed = await rollups.packedSums(
-          client,
-          { versions: ROLLUP_VERSIONS_SQL, buckets: ROLLUP_BUCKETS_SQL },
-          query.start.getTime(),
-          query.end.getTime(),
-          rawFrom.getTime(),
-        );
-        // Room for a hash aggregate of the recent tier in memory (10,000 checks' durations take
-        // ~5 MB): with the default 4 MB the planner walks the primary key instead (a random heap
-        // access per status) or sorts on disk, 15-30% slower.
-        await client.query("SET LOCAL work_mem = '64MB'");
-        const { rows: raw } = await client.query<[string | null]>({
-          text: SUMMARY_RAW_SQL,
-          values: values.slice(0, 3),
-          rowMode: 'array',
-        } as never);
-        const recent = parseChecks((await checkText).rows[0]?.[0] ?? '');
-        addRecent(recent, raw[0]?.[0] ?? '');
-        return { packed, recent };
-      });
+      const read = await withTransaction(
+        pool,
+        async (client) => {
+          const packed = await rollups.packedSums(
+            client,
+            { versions: ROLLUP_VERSIONS_SQL, buckets: ROLLUP_BUCKETS_SQL },
+            query.start.getTime(),
+            query.end.getTime(),
+            rawFrom.getTime(),
+          );
+          // Room for a hash aggregate of the recent tier in memory (10,000 checks' durations take
+          // ~5 MB): with the default 4 MB the planner walks the primary key instead (a random heap
+          // access per status) or sorts on disk, 15-30% slower.
+          await client.query("SET LOCAL work_mem = '64MB'");
+          const { rows: raw } = await client.query<[string | null]>({
+            text: SUMMARY_RAW_SQL,
+            values: values.slice(0, 3),
+            rowMode: 'array',
+          } as never);
+          const recent = parseChecks((await checkText).rows[0]?.[0] ?? '');
+          addRecent(recent, raw[0]?.[0] ?? '');
+          return { packed, recent };
+        },
+        // One snapshot: the packed buckets' versions, their rows and the recent tier agree.
+        'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      );
       rows = read.recent;
       sums = read.packed.sums;
       const { slotOf } = read.packed;

@@ -25,11 +25,18 @@ export function createPool(
   return pool;
 }
 
-/** Runs `work` in a transaction on one client; rolls back on any error. */
-export async function withTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
+/**
+ * Runs `work` in a transaction on one client; rolls back on any error. `begin` is the statement
+ * that opens it (say `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY` for one snapshot).
+ */
+export async function withTransaction<T>(
+  pool: Pool,
+  work: (client: PoolClient) => Promise<T>,
+  begin = 'BEGIN',
+): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work(client);
     await client.query('COMMIT');
     return result;

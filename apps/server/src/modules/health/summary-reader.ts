@@ -269,7 +269,7 @@ interface CachedCheck {
   rank: number;
   /** The last ISO texts made of its run times (most don't change between two reads). */
   times: [number | null, string | null, number | null, string | null, number | null, string | null];
-  /** Its last JSON tail and what it was made of (see tailOf). */
+  /** Its last JSON object and what its tail was made of (see jsonOf). */
   tail:
     | {
         status: RecentRow[2];
@@ -497,10 +497,10 @@ function isoTime(check: CachedCheck, row: RecentRow, index: 0 | 1 | 2): string |
 }
 
 /**
- * The check's JSON after its head (status, uptime, latency and run times), as bytes, reused
- * while none of them changed (most checks' between two reads of the health page).
+ * The check's JSON object as bytes: its head, then its status, uptime, latency and run times,
+ * reused while none of those changed (most checks' between two reads of the health page).
  */
-function tailOf(check: CachedCheck, row: RecentRow, measured: Measured): Buffer {
+function jsonOf(check: CachedCheck, row: RecentRow, measured: Measured): Buffer {
   const last = check.tail;
   if (
     last !== undefined &&
@@ -518,7 +518,10 @@ function tailOf(check: CachedCheck, row: RecentRow, measured: Measured): Buffer 
     `"uptime":{"passed":${measured[0]},"failed":${measured[1]}},"latency":{${latencyText(measured)}},` +
     `"last_runtime":${jsonTime(isoTime(check, row, 0))},"last_transition_time":${jsonTime(isoTime(check, row, 1))},` +
     `"deleted_at":${jsonTime(isoTime(check, row, 2))}}`;
-  const bytes = Buffer.from(text, 'latin1');
+  const tail = Buffer.from(text, 'latin1');
+  const bytes = Buffer.allocUnsafe(check.head.length + tail.length);
+  check.head.copy(bytes, 0);
+  tail.copy(bytes, check.head.length);
   check.tail = {
     status: row[2],
     epochs: [row[8], row[9], row[10]],
@@ -725,16 +728,16 @@ export function createSummaryReader(pool: Pool): SummaryReader {
         const row = rows[index];
         const check = checks[index];
         measure(row, sums, bases[index], measured);
-        const tail = tailOf(check, row, measured);
-        const needed = offset + 1 + check.head.length + tail.length + 1;
+        const json = jsonOf(check, row, measured);
+        const needed = offset + 1 + json.length + 1;
         if (needed > buffer.length) {
           const larger = Buffer.allocUnsafe(Math.max(needed, buffer.length * 2));
           buffer.copy(larger, 0, 0, offset);
           buffer = larger;
         }
         if (index > 0) buffer[offset++] = 44; // ','
-        offset += check.head.copy(buffer, offset);
-        offset += tail.copy(buffer, offset);
+        buffer.set(json, offset);
+        offset += json.length;
       }
       offset += buffer.write(']', offset, 'latin1');
       return buffer.subarray(0, offset);

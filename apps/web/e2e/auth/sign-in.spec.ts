@@ -55,15 +55,22 @@ test('a session that ends while the app is open sends the next API call to login
   await elsewhere.dispose();
   expect((await page.context().cookies()).some((cookie) => cookie.name === 'opsdeck_session')).toBe(true);
 
-  // Moving within the app (no reload): its next API call answers 401.
-  await page
-    .getByRole('navigation', { name: 'Sidebar' })
-    .getByRole('link', { name: 'Health', exact: true })
-    .click();
+  // Moving within the app (no reload): its next API call answers 401. When a call the jobs page
+  // makes on its own comes first (seen once in CI: the browser was at /login with the jobs page
+  // as return_to before the click), that call sends it to login: the same behaviour, either is right.
+  try {
+    await page
+      .getByRole('navigation', { name: 'Sidebar' })
+      .getByRole('link', { name: 'Health', exact: true })
+      .click({ timeout: 10_000 });
+  } catch (error) {
+    if (new URL(page.url()).pathname !== '/login') throw error;
+  }
   await page.waitForURL((url) => url.pathname === '/login');
-  expect(new URL(page.url()).searchParams.get('return_to')).toMatch(/^\/health/);
+  const returnTo = new URL(page.url()).searchParams.get('return_to') ?? '';
+  expect(returnTo).toMatch(/^\/health|^\/settings\/jobs\?page=2$/);
   await new AuthScreens(page).submitPassword(ADMIN.email, ADMIN.password);
-  await page.waitForURL((url) => url.pathname === '/health');
+  await page.waitForURL((url) => url.pathname === new URL(returnTo, page.url()).pathname);
 });
 
 test('an unknown visitor is sent to the login screen with return_to', async ({ page }) => {

@@ -99,7 +99,8 @@ export interface RollupCache {
   /**
    * Reads the versions of the plan's buckets, and the rows of those that changed, through the
    * client (inside the summary's transaction), and returns the packed sums per check slot.
-   * `versionsSql` returns compaction's mark first, then bucket versions ($1..$2).
+   * `sql.versions` returns compaction's mark and the bucket versions between $1 and $2;
+   * `sql.buckets` the rows of the hours ($1) and days ($2) asked for.
    */
   packedSums(
     client: PoolClient,
@@ -259,7 +260,12 @@ export function createRollupCache(): RollupCache {
         const byAge = [...buckets.entries()].sort((a, b) => a[1].lastUsed - b[1].lastUsed);
         for (const [key] of byAge.slice(0, buckets.size - MAX_CACHED_BUCKETS)) buckets.delete(key);
       }
-      return { sums, slotOf: (checkId) => slotMap.get(checkId) };
+      // A slot a concurrent call numbered after `sums` was sized has nothing in this call's buckets.
+      const slotOf = (checkId: string) => {
+        const slot = slotMap.get(checkId);
+        return slot !== undefined && slot * PACKED_SUMS_WIDTH < sums.length ? slot : undefined;
+      };
+      return { sums, slotOf };
     },
   };
 }

@@ -218,9 +218,11 @@ export async function compactCheckStatuses(
       }
       const nextDay = new Date(day.getTime() + 86_400_000);
       const before = nextDay < cutoff ? nextDay : cutoff;
-      const moved = await client.query<{ moved: number; blocks: number }>(COMPACT_DAY_SQL, [day, before]);
-      // Everything before `before` is packed now (earlier days were done by earlier transactions).
+      // Everything before `before` is packed once this commits (earlier days were done by earlier
+      // transactions). The mark moves first: the recent tier's delete trigger (migration 0076)
+      // then sees every row it deletes before the mark, and tells readers to reread only those.
       await client.query(ADVANCE_MARK_SQL, [before]);
+      const moved = await client.query<{ moved: number; blocks: number }>(COMPACT_DAY_SQL, [day, before]);
       result.statuses += moved.rows[0].moved;
       result.blocks += moved.rows[0].blocks;
       result.days += 1;

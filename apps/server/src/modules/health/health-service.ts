@@ -108,6 +108,8 @@ export interface HealthServiceOptions extends Omit<CanaryRunnerOptions, 'pool'> 
   jobs: Pick<JobsService, 'startJob'>;
   /** Default CHECK_STATUS_RETENTION_DAYS or 30. */
   retentionDays?: number;
+  /** The summary keeps the recent tier per process up to this many statuses (default 4,000,000). */
+  summaryRecentRows?: number;
 }
 
 export interface RunNowResult {
@@ -199,7 +201,7 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
    * or day contributes its own percentile weighted by its statuses with a duration, and all parts
    * are averaged weighted by those counts.
    */
-  const reader = createSummaryReader(pool);
+  const reader = createSummaryReader(pool, { maxRecentRows: options.summaryRecentRows });
   const summary = (query: SummaryQuery): Promise<CheckSummary[]> =>
     reader.read(query, rawStatusesFrom(new Date(), retentionDays));
   const summaryJson = (query: SummaryQuery): Promise<Buffer> =>

@@ -19,6 +19,7 @@
  */
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
+import { createRecentCache, RECENT_PART_WIDTH, setPercentiles, type RecentPart } from './recent-cache.js';
 import { createRollupCache, MAX_CACHED_RANGE_MS, PACKED_SUMS_WIDTH } from './rollup-cache.js';
 
 const DAY_OF = (expression: string) =>
@@ -176,13 +177,14 @@ const SUMMARY_RAW_SQL = `SELECT string_agg(check_id::text || ',' || passed || ',
 
 /**
  * The summary's checks with their status and run times ($1 checks deleted before this are left
- * out; $2 labels (jsonb) or null), as one text in id order: a line per check of its id, its
- * fingerprint, h, u or nothing for its status, and its run times in epoch milliseconds.
+ * out; $2 labels (jsonb) or null), as one text: a line per check of its id, its fingerprint, h, u
+ * or nothing for its status, and its run times in epoch milliseconds. Not ordered (sorting 10,000
+ * ids in SQL was a quarter of the statement): parseChecks() puts them in id order when asked.
  */
 const SUMMARY_CHECKS_SQL = `SELECT string_agg(c.id::text || ',' || ${FINGERPRINT} || ','
                          || CASE c.status WHEN 'healthy' THEN 'h' WHEN 'unhealthy' THEN 'u' ELSE '' END || ','
                          || ${EPOCH_MS_TEXT('c.last_runtime')} || ',' || ${EPOCH_MS_TEXT('c.last_transition_time')} || ','
-                         || ${EPOCH_MS_TEXT('c.deleted_at')}, E'\\n' ORDER BY c.id)
+                         || ${EPOCH_MS_TEXT('c.deleted_at')}, E'\\n')
        FROM checks c
        JOIN canaries ca ON ca.id = c.canary_id
        WHERE (c.deleted_at IS NULL OR c.deleted_at >= $1) AND ($2::jsonb IS NULL OR c.labels @> $2::jsonb)`;
@@ -360,7 +362,7 @@ function addRecent(rows: RecentRow[], text: string): void {
     if (row !== undefined && row[0] === id) {
       row[3] = passed;
       row[4] = failed;
-      row[5] = end > cursor ? text.slice(cursor, end) : null;
+      row[5] = end > cursor ? percentilePart(text.slice(cursor, end)) : null;
       row[6] = recentSum;
       row[7] = recentTimed;
     }
@@ -375,7 +377,8 @@ type RecentRow = [
   status: 'healthy' | 'unhealthy' | null,
   passed: number,
   failed: number,
-  durations: string | null,
+  /** The recent tier's statuses with a duration and their percentiles (RecentPart's [4..7]), or null. */
+  percentiles: RecentPart | null,
   recentSum: number,
   recentTimed: number,
   lastRuntime: number | null,
@@ -390,7 +393,9 @@ type RecentRow = [
 function fromSqlRow(row: DbRow, sums: Float64Array, base: number): RecentRow {
   for (let index = 0; index < 12; index += 1)
     sums[base + 4 + index] = (row[FIRST_PACKED + index] as number | null) ?? 0;
-  return [...row.slice(0, FIRST_PACKED), ...row.slice(FIRST_TIME)] as unknown as RecentRow;
+  const recent = [...row.slice(0, FIRST_PACKED), ...row.slice(FIRST_TIME)] as unknown as RecentRow;
+  recent[5] = row[5] ? percentilePart(row[5]) : null;
+  return recent;
 }
 
 /** A check's measured values: passed, failed, rolling1h, p95, p97, p99 (NaN: none). */
@@ -419,20 +424,18 @@ function sortedDurations(text: string): Int32Array {
   return durationsBuffer.subarray(0, n).sort();
 }
 
-/** percentile_cont over sorted values (the recent tier's part of a percentile). */
-function percentileOfSorted(sorted: Int32Array, fraction: number): number {
-  const position = fraction * (sorted.length - 1);
-  const lower = Math.floor(position);
-  const upper = Math.ceil(position);
-  return sorted[lower] + (position - lower) * (sorted[upper] - sorted[lower]);
+/** A part holding the count and percentiles of space-separated durations (SQL's recent tier). */
+function percentilePart(text: string): RecentPart {
+  const part = new Float64Array(RECENT_PART_WIDTH);
+  const sorted = sortedDurations(text);
+  setPercentiles(part, sorted, sorted.length);
+  return part;
 }
 
 /** PostgreSQL's round() of a double: halves to even. */
 function roundHalfEven(value: number): number {
   return Math.abs(value % 1) === 0.5 ? 2 * Math.round(value / 2) : Math.round(value);
 }
-
-const FRACTIONS = [0.95, 0.97, 0.99];
 
 /**
  * The measured values of a check, into `out`: uptime counts; rolling1h, the mean duration of the
@@ -447,14 +450,14 @@ function measure(row: RecentRow, sums: Float64Array, base: number, out: Measured
   out[1] = row[4] + (packed ? sums[base + 1] : 0);
   const recentTimed = row[7] + (packed ? sums[base + 3] : 0);
   out[2] = recentTimed > 0 ? Math.round((row[6] + (packed ? sums[base + 2] : 0)) / recentTimed) : NaN;
-  const sorted = row[5] !== null && row[5].length > 0 ? sortedDurations(row[5]) : undefined;
+  const recent = row[5];
   for (let index = 0; index < 3; index += 1) {
     const at = base + 4 + index * 4;
     let sum = packed ? sums[at] : 0;
     let count = packed ? sums[at + 1] : 0;
-    if (sorted) {
-      sum += percentileOfSorted(sorted, FRACTIONS[index]) * sorted.length;
-      count += sorted.length;
+    if (recent !== null && recent[4] > 0) {
+      sum += recent[5 + index] * recent[4];
+      count += recent[4];
     }
     const rolledTimed = packed ? sums[at + 3] : 0;
     let value = NaN;
@@ -553,10 +556,18 @@ export interface SummaryReader {
   readJson(query: SummaryQuery, rawFrom: Date): Promise<Buffer>;
 }
 
-export function createSummaryReader(pool: Pool): SummaryReader {
+export function createSummaryReader(pool: Pool, options: { maxRecentRows?: number } = {}): SummaryReader {
   const cache = new Map<string, CachedCheck>();
   const rollups = createRollupCache();
+  const recentTier = createRecentCache(options.maxRecentRows);
   let ranked = true;
+  let queue: Promise<unknown> = Promise.resolve();
+  /** Runs `work` after every earlier call's work has ended. */
+  const serially = <T>(work: () => Promise<T>): Promise<T> => {
+    const result = queue.then(work, work);
+    queue = result.catch(() => undefined);
+    return result;
+  };
 
   const rerank = () => {
     const entries = [...cache.values()].sort(
@@ -605,31 +616,58 @@ export function createSummaryReader(pool: Pool): SummaryReader {
         rowMode: 'array',
       } as never);
       checkText.catch(() => undefined);
-      const read = await withTransaction(
-        pool,
-        async (client) => {
-          const packed = await rollups.packedSums(
-            client,
-            { versions: ROLLUP_VERSIONS_SQL, buckets: ROLLUP_BUCKETS_SQL },
-            query.start.getTime(),
-            query.end.getTime(),
-            rawFrom.getTime(),
-          );
-          // Room for a hash aggregate of the recent tier in memory (10,000 checks' durations take
-          // ~5 MB): with the default 4 MB the planner walks the primary key instead (a random heap
-          // access per status) or sorts on disk, 15-30% slower.
-          await client.query("SET LOCAL work_mem = '64MB'");
-          const { rows: raw } = await client.query<[string | null]>({
-            text: SUMMARY_RAW_SQL,
-            values: values.slice(0, 3),
-            rowMode: 'array',
-          } as never);
-          const recent = parseChecks((await checkText).rows[0]?.[0] ?? '');
-          addRecent(recent, raw[0]?.[0] ?? '');
-          return { packed, recent };
-        },
-        // One snapshot: the packed buckets' versions, their rows and the recent tier agree.
-        'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+      // One call at a time reads through the caches, each in a snapshot taken after the previous
+      // call's: the recent tier's cache moves from one snapshot to a later one.
+      const read = await serially(() =>
+        withTransaction(
+          pool,
+          async (client) => {
+            const packed = await rollups.packedSums(
+              client,
+              { versions: ROLLUP_VERSIONS_SQL, buckets: ROLLUP_BUCKETS_SQL },
+              query.start.getTime(),
+              query.end.getTime(),
+              rawFrom.getTime(),
+            );
+            const tier = await recentTier.read(
+              client,
+              Math.max(query.start.getTime(), rawFrom.getTime()),
+              query.end.getTime(),
+            );
+            let raw: string | null = null;
+            if (tier === undefined) {
+              // The tier is too large to keep (a backlog): aggregated here. Room for a hash
+              // aggregate in memory (10,000 checks' durations take ~5 MB): with the default 4 MB
+              // the planner walks the primary key instead or sorts on disk, 15-30% slower.
+              await client.query("SET LOCAL work_mem = '64MB'");
+              const { rows: aggregated } = await client.query<[string | null]>({
+                text: SUMMARY_RAW_SQL,
+                values: values.slice(0, 3),
+                rowMode: 'array',
+              } as never);
+              raw = aggregated[0]?.[0] ?? null;
+            }
+            const recent = parseChecks((await checkText).rows[0]?.[0] ?? '');
+            if (tier === undefined) {
+              // addRecent() merges two lists in id order (uuids order as their lower-case text).
+              recent.sort((a, b) => compareText(a[0], b[0]));
+              addRecent(recent, raw ?? '');
+            } else {
+              for (const row of recent) {
+                const part = tier.partOf(row[0]);
+                if (part === undefined) continue;
+                row[3] = part[0];
+                row[4] = part[1];
+                row[5] = part;
+                row[6] = part[2];
+                row[7] = part[3];
+              }
+            }
+            return { packed, recent };
+          },
+          // One snapshot: the packed buckets' versions, their rows and the recent tier agree.
+          'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+        ),
       );
       rows = read.recent;
       sums = read.packed.sums;

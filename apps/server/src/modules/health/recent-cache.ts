@@ -19,6 +19,7 @@
  * reads the whole tier again.
  */
 import type { PoolClient } from '../../platform/db/pool.js';
+import { cursor, numberAt } from './text-numbers.js';
 
 const HOUR_US = 3_600_000_000;
 /** Beyond this many statuses (an outage's backlog) the summary aggregates the tier in SQL. */
@@ -185,27 +186,6 @@ function dropBefore(entry: Entry, timeUs: number): void {
   entry.changes += 1;
 }
 
-/** The number at `at` up to the next ' ', ',' or line end (NaN when empty); sets `cursor` past it. */
-let cursor = 0;
-function numberAt(text: string, at: number): number {
-  let value = 0;
-  let digits = 0;
-  let negative = false;
-  let index = at;
-  for (; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 32 || code === 44 || code === 10) break;
-    if (code === 45) negative = true;
-    else {
-      value = value * 10 + (code - 48);
-      digits += 1;
-    }
-  }
-  cursor = index;
-  if (digits === 0) return NaN;
-  return negative ? -value : value;
-}
-
 /** Applies ROWS_SQL's text to the entries (upserting each status). */
 function apply(entries: Map<string, Entry>, text: string | null): number {
   if (!text) return 0;
@@ -218,15 +198,18 @@ function apply(entries: Map<string, Entry>, text: string | null): number {
       entry = newEntry(16);
       entries.set(id, entry);
     }
-    cursor = at + 36;
-    while (cursor < text.length && text.charCodeAt(cursor) === 44) {
-      const time = numberAt(text, cursor + 1);
-      const duration = numberAt(text, cursor + 1);
-      const status = numberAt(text, cursor + 1);
+    let next = at + 37;
+    for (;;) {
+      const time = numberAt(text, next);
+      const duration = numberAt(text, cursor);
+      const status = numberAt(text, cursor);
       upsert(entry, time, duration, status);
       rows += 1;
+      // Another status of the check follows a ','; a line ends at '\n' (or the text's end).
+      if (text.charCodeAt(cursor - 1) !== 44) break;
+      next = cursor;
     }
-    at = cursor + 1;
+    at = cursor;
   }
   return rows;
 }
@@ -329,8 +312,12 @@ export function createRecentCache(maxRows = MAX_CACHED_RECENT_ROWS): RecentCache
       } else {
         if (estimate > maxRows) return undefined;
         entries = new Map();
-        if (apply(entries, await readText(client, ALL_SQL, [])) > maxRows) return undefined;
+        apply(entries, await readText(client, ALL_SQL, []));
       }
+      let held = 0;
+      for (const entry of entries.values()) held += entry.length;
+      // A backlog grew past the limit (compaction stopped): forgotten until it is packed.
+      if (held > maxRows) return undefined;
       state = { snapshot, snapshotText, packed, rewritten, markUs, entries };
 
       const fromUs = fromMs * 1000;

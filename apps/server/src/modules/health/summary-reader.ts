@@ -20,6 +20,7 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
 import { createRecentCache, RECENT_PART_WIDTH, setPercentiles, type RecentPart } from './recent-cache.js';
+import { cursor, numberAt } from './text-numbers.js';
 import { createRollupCache, MAX_CACHED_RANGE_MS, PACKED_SUMS_WIDTH } from './rollup-cache.js';
 
 const DAY_OF = (expression: string) =>
@@ -300,27 +301,10 @@ type DbRow = [
 const FIRST_PACKED = 8;
 const FIRST_TIME = FIRST_PACKED + 12;
 
-/** Where field() stopped: after the separator that ended the field it read. */
-let cursor = 0;
-
-/** The integer at `at` in `text`, up to the next ',' or line end (null when empty); sets `cursor` past it. */
+/** The integer at `at` in `text` up to the next separator, null when empty (see numberAt). */
 function field(text: string, at: number): number | null {
-  let value = 0;
-  let digits = 0;
-  let negative = false;
-  let index = at;
-  for (; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 44 || code === 10) break;
-    if (code === 45) negative = true;
-    else {
-      value = value * 10 + (code - 48);
-      digits += 1;
-    }
-  }
-  cursor = index + 1;
-  if (digits === 0) return null;
-  return negative ? -value : value;
+  const value = numberAt(text, at);
+  return Number.isNaN(value) ? null : value;
 }
 
 /** The lines of SUMMARY_CHECKS_SQL's text as rows, without a recent-tier part yet. */

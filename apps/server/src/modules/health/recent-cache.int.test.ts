@@ -1,7 +1,15 @@
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.js';
+import { createTokenForUser } from '../auth/index.js';
+import { loadConfig } from '../../platform/config.js';
+import { createJobsService } from '../../platform/jobs/index.js';
+import { createLogger } from '../../platform/logger.js';
+import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import type { PoolClient } from '../../platform/db/pool.js';
-import { createCanary, createCheck } from '../../../test/harness/factories.js';
+import { createCanary, createCheck, createPerson } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
+import { recordCheckResult } from './check-recorder.js';
 import { compactCheckStatuses } from './compaction.js';
 import { createHealthService, type CheckSummary, type HealthService } from './health-service.js';
 import { applyCheckStatusRetention } from './rollups.js';
@@ -16,6 +24,12 @@ let db: TestDatabase;
 let page: HealthService;
 /** The same summary with the recent tier too large to keep: aggregated in SQL at every call. */
 let uncached: HealthService;
+/** Another process's summary, read at every third comparison: it meets several changes at once. */
+let second: HealthService;
+let comparisons = 0;
+let app: FastifyInstance;
+let token: string;
+let canaryId: string;
 const silent = { debug() {}, info() {}, warn() {}, error() {} };
 const labels = { suite: 'recent-cache' };
 const ids: string[] = [];
@@ -40,7 +54,24 @@ beforeAll(async () => {
     retentionDays: 30,
     summaryRecentRows: 0,
   });
+  second = createHealthService({
+    pool: db.pool,
+    jobs: { startJob: () => Promise.reject(new Error('not used')) },
+    logger: silent,
+    retentionDays: 30,
+  });
   const canary = await createCanary(db.pool, { name: 'recent-cache' });
+  canaryId = canary.id as string;
+  const logger = createLogger('silent');
+  ({ app } = await buildApp({
+    config: loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'silent' }),
+    pool: db.pool,
+    logger,
+    secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
+    jobs: createJobsService({ pool: db.pool, logger }),
+  }));
+  const viewer = await createPerson(db.pool, { name: 'A viewer', roles: ['viewer'] });
+  token = await createTokenForUser(db.pool, { email: viewer.email as string, name: 'viewer' });
   for (let index = 0; index < 4; index += 1) {
     const check = await createCheck(db.pool, { canary_id: canary.id, name: `recent-${index}`, labels });
     ids.push(check.id as string);
@@ -48,6 +79,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await app?.close();
   await db?.close();
 });
 
@@ -83,6 +115,11 @@ async function compare(start: Date, end: Date) {
     `${start.toISOString()}..${end.toISOString()}`,
   ).toEqual(ids.map((id) => byId(reference, id)));
   expect(ids.map((id) => byId(aggregated, id))).toEqual(ids.map((id) => byId(reference, id)));
+  comparisons += 1;
+  if (comparisons % 3 === 0) {
+    const other = await second.summary({ start, end, labels });
+    expect(ids.map((id) => byId(other, id))).toEqual(ids.map((id) => byId(reference, id)));
+  }
   return ids.map((id) => {
     const check = byId(cached, id) as CheckSummary;
     return { uptime: check.uptime, latency: check.latency };
@@ -245,5 +282,39 @@ describe("the health page summary's recent tier, kept per process", () => {
     for (const read of reads) expect(read.filter((check) => ids.includes(check.id)).length).toBe(4);
     const settled = await compare(start, end);
     expect(total(settled)).toBe(total(base) + 20);
+  });
+
+  it('answers the route with each result the moment the recorder has written it', async () => {
+    const summary = async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/canary/api/summary?start=1h',
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.statusCode).toBe(200);
+      const body = response.json<{ checks_summary: CheckSummary[] }>();
+      return byId(body.checks_summary, ids[1]) as CheckSummary;
+    };
+    const before = await summary();
+    let passed = before.uptime.passed;
+    let failed = before.uptime.failed;
+    for (const [pass, duration] of [
+      [true, 12],
+      [false, 40_000],
+      [true, 30],
+    ] as const) {
+      const startedAt = new Date();
+      await recordCheckResult(db.pool, ids[1], canaryId, {
+        startedAt: startedAt.toISOString(),
+        result: { pass, duration, message: '', error: pass ? '' : 'timed out', data: {} },
+      });
+      if (pass) passed += 1;
+      else failed += 1;
+      const after = await summary();
+      expect(after.uptime).toEqual({ passed, failed });
+      expect(after.last_runtime).toBe(startedAt.toISOString());
+      expect(after.status).toBe(pass ? 'healthy' : 'unhealthy');
+      expect(after.latency.p99).toBeGreaterThan(pass && duration === 12 ? -1 : 1000);
+    }
   });
 });

@@ -11,11 +11,13 @@
  *
  * Measured values: summaries of every check over up to 40 days (the health page's) read the
  * packed hours and days from the rollup buckets kept per process (rollup-cache.ts) and the recent
- * tier in the same snapshot; summaries of given checks and longer ranges run one statement
- * (SUMMARY_SQL over SUMMARY_MEASURED_SQL, the rules' reference). Both give the same result.
+ * tier from its copy kept per process (recent-cache.ts), both brought to one snapshot; summaries
+ * of given checks and longer ranges run one statement (SUMMARY_SQL over SUMMARY_MEASURED_SQL, the
+ * rules' reference). Both give the same result.
  *
  * The caches are only an optimisation: every call validates what it uses against the database
- * (fingerprints, bucket versions), so processes sharing one database never serve stale values.
+ * (fingerprints, bucket versions, the rows written since the last snapshot), so processes sharing
+ * one database never serve stale values.
  */
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
@@ -180,7 +182,8 @@ const SUMMARY_RAW_SQL = `SELECT string_agg(check_id::text || ',' || passed || ',
  * The summary's checks with their status and run times ($1 checks deleted before this are left
  * out; $2 labels (jsonb) or null), as one text: a line per check of its id, its fingerprint, h, u
  * or nothing for its status, and its run times in epoch milliseconds. Not ordered (sorting 10,000
- * ids in SQL was a quarter of the statement): parseChecks() puts them in id order when asked.
+ * ids in SQL was a quarter of the statement): the recent tier's parts are looked up by id, and
+ * only its SQL fallback (addRecent) sorts them.
  */
 const SUMMARY_CHECKS_SQL = `SELECT string_agg(c.id::text || ',' || ${FINGERPRINT} || ','
                          || CASE c.status WHEN 'healthy' THEN 'h' WHEN 'unhealthy' THEN 'u' ELSE '' END || ','

@@ -317,4 +317,98 @@ describe("the health page summary's recent tier, kept per process", () => {
       expect(after.latency.p99).toBeGreaterThan(pass && duration === 12 ? -1 : 1000);
     }
   });
+
+  it('agrees with SQL after each of a random sequence of writes, moves, deletes and compactions', async () => {
+    const now = Date.now();
+    const at = (ms: number) => new Date(Math.floor(ms));
+    const randomCheck = () => ids[Math.floor(random() * ids.length)];
+    let open: { client: PoolClient; until: number } | undefined;
+    const kinds = new Map<string, number>();
+    try {
+      for (let step = 0; step < 80; step += 1) {
+        const roll = random();
+        const kind =
+          roll < 0.35
+            ? 'upsert'
+            : roll < 0.5
+              ? 'open'
+              : roll < 0.62
+                ? 'move'
+                : roll < 0.74
+                  ? 'edit'
+                  : roll < 0.86
+                    ? 'delete'
+                    : 'compact';
+        kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+        if (kind === 'upsert') {
+          // Results at random times of the last three hours (some again at a time already held).
+          const times = Array.from({ length: 1 + Math.floor(random() * 12) }, () =>
+            at(now - random() * 3 * 3_600_000 + (random() < 0.2 ? 0 : random())),
+          );
+          await db.pool.query(
+            `INSERT INTO check_statuses_recent (check_id, time, duration, status)
+             SELECT $1, t, CASE WHEN random() < 0.1 THEN NULL ELSE floor(random() * 900)::int END, random() < 0.8
+             FROM unnest($2::timestamptz[]) AS t
+             ON CONFLICT (check_id, time) DO UPDATE SET duration = EXCLUDED.duration, status = EXCLUDED.status`,
+            [randomCheck(), [...new Set(times.map((time) => time.getTime()))].map((time) => new Date(time))],
+          );
+        } else if (kind === 'open' && open === undefined) {
+          // A writer whose transaction stays open over the next few steps.
+          const client = await db.pool.connect();
+          await client.query('BEGIN');
+          await client.query(
+            `INSERT INTO check_statuses_recent (check_id, time, duration, status) VALUES ($1, $2, 77, false)
+             ON CONFLICT DO NOTHING`,
+            [randomCheck(), at(now - random() * 3_600_000)],
+          );
+          open = { client, until: step + 1 + Math.floor(random() * 4) };
+        } else if (kind === 'move') {
+          // A status moved to another time (and maybe check), by hand; a clash is refused.
+          await db.pool
+            .query(
+              `UPDATE check_statuses_recent SET time = time + $3 * interval '1 millisecond', check_id = $2
+               WHERE (check_id, time) = (SELECT check_id, time FROM check_statuses_recent
+                                         WHERE check_id = $1 ORDER BY time LIMIT 1 OFFSET $4)`,
+              [
+                randomCheck(),
+                randomCheck(),
+                Math.floor(random() * 600_000) - 300_000,
+                Math.floor(random() * 5),
+              ],
+            )
+            .catch((error: { code?: string }) => {
+              if (error.code !== '23505') throw error;
+            });
+        } else if (kind === 'edit') {
+          await db.pool.query(
+            `UPDATE check_statuses_recent SET duration = duration + 1000, status = NOT status
+             WHERE check_id = $1 AND time > $2 AND time < $2 + interval '10 minutes'`,
+            [randomCheck(), at(now - random() * 3 * 3_600_000)],
+          );
+        } else if (kind === 'delete') {
+          await db.pool.query(
+            `DELETE FROM check_statuses_recent WHERE check_id = $1 AND time > $2 AND time < $2 + interval '20 minutes'`,
+            [randomCheck(), at(now - random() * 3 * 3_600_000)],
+          );
+        } else if (kind === 'compact') {
+          await compactCheckStatuses(db.pool, {
+            before: at(now - 3 * 3_600_000 + (step / 80) * 2.5 * 3_600_000),
+          });
+        }
+        if (open && step >= open.until) {
+          await open.client.query(random() < 0.8 ? 'COMMIT' : 'ROLLBACK');
+          open.client.release();
+          open = undefined;
+        }
+        const end = at(now + 60_000 - random() * 3_600_000);
+        await compare(at(end.getTime() - (0.5 + random() * 2) * 3_600_000), end);
+      }
+    } finally {
+      if (open) {
+        await open.client.query('ROLLBACK');
+        open.client.release();
+      }
+    }
+    expect([...kinds.keys()].sort()).toEqual(['compact', 'delete', 'edit', 'move', 'open', 'upsert']);
+  });
 });

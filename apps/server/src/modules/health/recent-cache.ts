@@ -11,7 +11,7 @@
  *   key-changing update, TRUNCATE): the whole tier is read again.
  *
  * Aggregating the tier in PostgreSQL on every call cost ~0.7 µs per status (45-65 ms at 30-80 k
- * statuses, ~0.5 s at 10,000 checks a minute); here a call costs the changed rows, and each
+ * statuses, 0.2-0.3 s at 10,000 checks a minute); here a call costs the changed rows, and each
  * check's part of the summary is computed again only when its rows or its window changed.
  *
  * Callers serialise calls (one at a time, each in its own REPEATABLE READ transaction begun after

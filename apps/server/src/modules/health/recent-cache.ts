@@ -23,7 +23,7 @@ import { cursor, numberAt } from './text-numbers.js';
 
 const HOUR_US = 3_600_000_000;
 /** Beyond this many statuses (an outage's backlog) the summary aggregates the tier in SQL. */
-export const MAX_CACHED_RECENT_ROWS = 4_000_000;
+const MAX_CACHED_RECENT_ROWS = 4_000_000;
 
 /** The snapshot, the two epochs and compaction's mark (epoch µs, -Infinity before anything was packed). */
 const STATE_SQL = `SELECT pg_current_snapshot()::text,
@@ -95,36 +95,31 @@ function parseSnapshot(text: string): Snapshot {
   };
 }
 
-/** Whether every transaction visible in `earlier` is visible in `later`. */
-export function contains(later: Snapshot, earlier: Snapshot): boolean {
+/**
+ * Whether every transaction visible in `earlier` is visible in `later`: none that `earlier` saw
+ * (below its xmax and not running then) is still running in `later`, and `later` sees as far.
+ */
+function contains(later: Snapshot, earlier: Snapshot): boolean {
   if (later.xmax < earlier.xmax) return false;
-  for (const xid of later.running) {
-    if (xid < earlier.xmax && !earlier.running.has(xid) && xid >= earlier.xmin) return false;
-    if (xid < earlier.xmin) return false;
-  }
+  for (const xid of later.running) if (xid < earlier.xmax && !earlier.running.has(xid)) return false;
   return true;
 }
 
-const lowerBound = (values: Float64Array, length: number, value: number) => {
+/** The first index of ascending `values[0, length)` holding more than `value` (or as much, unless `after`). */
+function firstFrom(values: Float64Array, length: number, value: number, after: boolean): number {
   let lo = 0;
   let hi = length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (values[mid] < value) lo = mid + 1;
+    if (values[mid] < value || (after && values[mid] === value)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
-};
-const upperBound = (values: Float64Array, length: number, value: number) => {
-  let lo = 0;
-  let hi = length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (values[mid] <= value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-};
+}
+const lowerBound = (values: Float64Array, length: number, value: number) =>
+  firstFrom(values, length, value, false);
+const upperBound = (values: Float64Array, length: number, value: number) =>
+  firstFrom(values, length, value, true);
 
 const newEntry = (capacity: number): Entry => ({
   times: new Float64Array(capacity),
@@ -217,7 +212,7 @@ function apply(entries: Map<string, Entry>, text: string | null): number {
 let scratch = new Float64Array(4096);
 
 /** percentile_cont over ascending values. */
-export function percentileOfSorted(sorted: ArrayLike<number>, length: number, fraction: number): number {
+function percentileOfSorted(sorted: ArrayLike<number>, length: number, fraction: number): number {
   const position = fraction * (length - 1);
   const lower = Math.floor(position);
   const upper = Math.ceil(position);

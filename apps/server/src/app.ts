@@ -8,7 +8,7 @@ import { registerWebApp } from './platform/http/static-web.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
-import { authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
+import { accessRowIssues, authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
 import {
   createConnectionResolver,
   createValueFromResolver,
@@ -138,7 +138,10 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     catalog: createSchemaCatalog(pool),
     authorize: createDataApiAuthorizer({ pool }),
     actingPerson: (request) => request.auth?.person.id,
-    checkRow: resourceRowIssues,
+    checkRow: (relation, row, context) => [
+      ...accessRowIssues(relation, row, context),
+      ...resourceRowIssues(relation, row),
+    ],
   });
   await app.register(settingsRoutes, { pool });
   await app.register(mcpRoutes, { pool, logger });

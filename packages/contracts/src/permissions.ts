@@ -117,6 +117,32 @@ export const PERMISSION_OBJECTS = [
 ] as const;
 export type PermissionObject = (typeof PERMISSION_OBJECTS)[number];
 
+/**
+ * The resource of the role matrix a permission object falls under: granting an action on the
+ * object needs that action on this resource (a permission never grants more than its author
+ * holds).
+ */
+export const PERMISSION_OBJECT_RESOURCES: Readonly<Record<PermissionObject, Resource>> = {
+  canaries: 'canaries',
+  catalog: 'database',
+  incident: 'incident',
+  people: 'identities',
+  topology: 'topologies',
+  playbooks: 'playbooks',
+  connection: 'connections',
+  'connection-detail': 'connections',
+  'agent-push': 'agents',
+  'kubernetes-proxy': 'connections',
+  notification: 'notifications',
+  rbac: 'rbac',
+  logs: 'logging_backends',
+  agent: 'agents',
+  artifact: 'playbook_runs',
+};
+
+/** Elementary actions a permission row may name (alone or comma-separated). */
+export const PERMISSION_ACTION_WORDS = ['read', 'update', 'create', 'delete', '*'] as const;
+
 export const PERMISSION_ACTIONS = [
   'read',
   'update',
@@ -409,8 +435,10 @@ export const DATA_API_RELATIONS: Readonly<Record<string, RelationAccess>> = {
     feature: 'settings.users',
   }),
   ...relations(['teams', 'teams_with_status', 'team_members'], { resource: 'database' }),
+  // Permission rows are rbac (spec core §6): only a role with write on rbac may change who may
+  // do what, and roles that cannot read rbac do not read them.
   ...relations(['permissions', 'permissions_summary'], {
-    resource: 'permissions',
+    resource: 'rbac',
     object: 'rbac',
     feature: 'settings.permissions',
   }),

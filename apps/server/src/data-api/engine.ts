@@ -58,7 +58,22 @@ export interface EngineOptions {
 export type RowChecker = (
   relation: string,
   row: Readonly<Record<string, unknown>>,
-) => readonly { path: string; message: string }[];
+  context: RowCheckContext,
+) => readonly RowIssue[];
+
+/** What a row check knows of the write: its method and the caller's own context. */
+export interface RowCheckContext {
+  readonly method: 'POST' | 'PATCH' | 'PUT';
+  /** `EngineRequest.checkContext`: the caller, as the host app knows it. */
+  readonly caller: unknown;
+}
+
+/** A refused field; `status: 403` when the caller may not write it (not a bad value). */
+export interface RowIssue {
+  readonly path: string;
+  readonly message: string;
+  readonly status?: 403;
+}
 
 export type EngineMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -79,6 +94,8 @@ export interface EngineRequest {
   readonly basePath: string;
   /** Set as `opsdeck.person_id` for the duration of a write transaction. */
   readonly actingPersonId?: string;
+  /** Handed to the `checkRow` hook (the host app's caller). */
+  readonly checkContext?: unknown;
 }
 
 export interface EngineResponse {
@@ -426,17 +443,18 @@ export class DataApiEngine {
     relation: CatalogRelation,
     rows: readonly Record<string, unknown>[],
     keys: readonly string[],
+    context: RowCheckContext,
   ): void {
     const { checkRow } = this.options;
     if (!checkRow) return;
     for (const row of rows) {
       const written = Object.fromEntries(keys.filter((key) => key in row).map((key) => [key, row[key]]));
-      const issues = checkRow(relation.name, written);
+      const issues = checkRow(relation.name, written, context);
       if (issues.length > 0) {
         const [first] = issues;
         throw new ApiError(
-          400,
-          '23514',
+          first.status ?? 400,
+          first.status === 403 ? '42501' : '23514',
           `${first.path}: ${first.message}`,
           `field: ${first.path}`,
           issues.length > 1
@@ -478,7 +496,7 @@ export class DataApiEngine {
     if (method === 'PATCH') {
       if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
       const keys = query.columns ?? Object.keys(parsed);
-      this.checkRows(relation, [parsed], keys);
+      this.checkRows(relation, [parsed], keys, { method, caller: request.checkContext });
       const row = normalizeTimestamps(relation, parsed, keys);
       return {
         text: JSON.stringify(row),
@@ -504,7 +522,7 @@ export class DataApiEngine {
       }
     }
     if (method === 'PUT') checkPutKeys(relation, query, rows);
-    this.checkRows(relation, rows, keys);
+    this.checkRows(relation, rows, keys, { method, caller: request.checkContext });
     const normalized = rows.map((row) => normalizeTimestamps(relation, row, keys));
     return {
       text: JSON.stringify(normalized),

@@ -27,7 +27,9 @@ export {
   type DataApiAuthorization,
   type EngineRequest,
   type EngineResponse,
+  type RowCheckContext,
   type RowChecker,
+  type RowIssue,
 } from './engine.js';
 export type { RowFilter } from './row-filters.js';
 
@@ -69,7 +71,8 @@ export interface DataApiOptions {
   readPool?: pg.Pool | null;
   /**
    * Checks each row a write sets (validation the database cannot do, such as resource specs
-   * whose expressions must parse); a refused field answers 400 `23514` with `field: <path>`.
+   * whose expressions must parse); a refused field answers 400 `23514` with `field: <path>`,
+   * or 403 `42501` for an issue with `status: 403`. The context's `caller` is the request.
    */
   checkRow?: RowChecker;
 }
@@ -148,6 +151,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
         body: typeof request.body === 'string' ? request.body : undefined,
         basePath: prefix,
         actingPersonId: opts.actingPerson?.(request),
+        checkContext: request,
       },
       (target, action) => opts.authorize(request, target, action),
       (error) => {

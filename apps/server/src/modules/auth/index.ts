@@ -29,6 +29,7 @@ export {
   type GrantedPermission,
   type PermissionTarget,
 } from './rbac.js';
+export { accessRowIssues, permissionRowIssues, roleChangeIssue } from './permission-guard.js';
 export { featureDisabledMessage, isFeatureEnabled } from './feature-flags.js';
 export { createTokenForUser, TokenInputError, type CreateTokenForUserOptions } from './access-tokens.js';
 export { loadAuthConfig, AuthConfigError, type AuthConfig } from './auth-config.js';

@@ -1,4 +1,4 @@
-import { ROLES, resourceForRelation, type Role } from '@opsdeck/contracts';
+import { ROLES, type Role } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { defaultDataApiAllowlistInput } from '../../data-api/allowlist.js';
@@ -9,12 +9,13 @@ import {
   createTestToken,
   type TestApp,
 } from './test-fixtures/auth-test-app.js';
-import { matrixAllows } from './test-fixtures/role-matrix.js';
+import { matrixAllows, specResourceOf } from './test-fixtures/role-matrix.js';
 
 /**
  * Every role × every data-API relation (tables and views of the default allowlist) × read/write,
  * against the real data API behind createDataApiAuthorizer: each cell gets exactly the answer of
- * the spec core §6 matrix for the relation's resource (contracts' relationAccess).
+ * the spec core §6 matrix for the relation's resource, both read from the spec by the test's own
+ * tables (test-fixtures/role-matrix.ts), never from the contracts' tables the server decides with.
  */
 
 let db: TestDatabase;
@@ -23,6 +24,10 @@ const tokens = {} as Record<Role, string>;
 
 const tables = Object.entries(defaultDataApiAllowlistInput.tables ?? {});
 const views = Object.keys(defaultDataApiAllowlistInput.views ?? {});
+const functionsInput = defaultDataApiAllowlistInput.functions ?? [];
+const functions: readonly string[] = Array.isArray(functionsInput)
+  ? functionsInput
+  : Object.keys(functionsInput);
 const hiddenEverywhere = new Set(defaultDataApiAllowlistInput.hiddenEverywhere ?? []);
 const DEFAULT_TABLE_ACTIONS = ['read', 'insert', 'update', 'delete'];
 
@@ -78,11 +83,35 @@ describe('every role × data-API relation × read/write', () => {
         url: `/api/db/${relation}?limit=0`,
         headers: bearer(tokens[role]),
       });
-      const allowed = matrixAllows(role, resourceForRelation(relation, 'read'), 'read');
+      const resource = specResourceOf(relation, 'read');
+      if (!resource) {
+        wrong.push(`${relation}: not placed in the spec's resources (test-fixtures/role-matrix.ts)`);
+        continue;
+      }
+      const allowed = matrixAllows(role, resource, 'read');
       if (response.statusCode !== (allowed ? 200 : 403))
         wrong.push(
           `${relation}: expected ${allowed ? 200 : 403}, got ${response.statusCode} ${response.body}`,
         );
+    }
+    for (const fn of functions) {
+      const response = await testApp.app.inject({
+        method: 'POST',
+        url: `/api/db/rpc/${fn}`,
+        headers: { ...bearer(tokens[role]), 'content-type': 'application/json' },
+        payload: '{}',
+      });
+      const resource = specResourceOf(fn, 'read');
+      if (!resource) {
+        wrong.push(`rpc/${fn}: not placed in the spec's resources (test-fixtures/role-matrix.ts)`);
+        continue;
+      }
+      // Without arguments an allowed call may still be refused as a bad call, never as forbidden.
+      const allowed = matrixAllows(role, resource, 'read');
+      const ok = allowed
+        ? response.statusCode !== 403 && response.statusCode !== 401
+        : response.statusCode === 403;
+      if (!ok) wrong.push(`rpc/${fn}: expected ${allowed ? 'not 403' : 403}, got ${response.statusCode}`);
     }
     expect(wrong).toEqual([]);
   });
@@ -107,7 +136,12 @@ describe('every role × data-API relation × read/write', () => {
         ...(method === 'PATCH' ? { payload: { [column]: null } } : {}),
       });
       checked += 1;
-      const allowed = matrixAllows(role, resourceForRelation(relation, 'write'), 'write');
+      const resource = specResourceOf(relation, 'write');
+      if (!resource) {
+        wrong.push(`${relation}: not placed in the spec's resources (test-fixtures/role-matrix.ts)`);
+        continue;
+      }
+      const allowed = matrixAllows(role, resource, 'write');
       const ok = allowed ? response.statusCode < 300 : response.statusCode === 403;
       if (!ok)
         wrong.push(

@@ -30,6 +30,7 @@ import { requirePermission } from './authorization.js';
 import type { FlowDeps } from './flows/flow-context.js';
 import { registerFlowRoutes } from './flows/flow-routes.js';
 import { createMailer, type Mailer } from './mailer.js';
+import { roleChangeIssue } from './permission-guard.js';
 import { authorize, listEffectivePermissions, loadGrantedPermissions, type AuthContext } from './rbac.js';
 
 export interface AuthRoutesOptions {
@@ -70,6 +71,20 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   };
   const { pool } = deps;
   registerFlowRoutes(app, deps);
+
+  /** Roles given or taken must each be within what the caller holds (permission-guard.ts). */
+  async function refuseRoleEscalation(auth: AuthContext, personId: string, roles: readonly Role[]) {
+    const { rows } = await pool.query<{ role: Role }>(`SELECT role FROM person_roles WHERE person_id = $1`, [
+      personId,
+    ]);
+    const current = rows.map((row) => row.role);
+    const changed = [
+      ...roles.filter((role) => !current.includes(role)),
+      ...current.filter((role) => !roles.includes(role)),
+    ];
+    const issue = roleChangeIssue(auth, changed);
+    if (issue) throw new HttpError(403, issue, 'roles');
+  }
 
   app.get('/api/auth/whoami', async (request) => {
     const auth = caller(request);
@@ -177,6 +192,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     if (update.roles !== undefined) {
       const decision = authorize(auth, 'rbac', 'write');
       if (!decision.allow) throw new HttpError(403, decision.message);
+      await refuseRoleEscalation(auth, update.id, update.roles as Role[]);
     }
     await updatePerson(pool, update);
     if (update.roles !== undefined) await assignRoles(pool, update.id, update.roles as Role[]);
@@ -196,6 +212,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     async (request) => {
       const { id } = parseOrThrow(idParams, request.params);
       const { roles } = parseOrThrow(rolesSchema, request.body);
+      await refuseRoleEscalation(caller(request), id, roles as Role[]);
       const updated = await assignRoles(pool, id, roles as Role[]);
       return { message: 'success', payload: { id, roles: updated } };
     },

@@ -1,0 +1,246 @@
+import {
+  expandPermissionAction,
+  PERMISSION_ACTION_WORDS,
+  PERMISSION_OBJECT_RESOURCES,
+  PERMISSION_OBJECTS,
+  PLAYBOOK_PERMISSION_ACTIONS,
+  RESOURCES,
+  ROLE_MATRIX,
+  type PermissionObject,
+  type RequestedAction,
+  type Resource,
+  type Role,
+} from '@opsdeck/contracts';
+import { authorize, type AuthContext, type PermissionTarget } from './rbac.js';
+
+/**
+ * Rules for writing access itself (issue: no escalation). Whoever may write rbac still may not
+ * hand out more than they hold: a permission row granting an action on an object needs the
+ * author to have that action there, and a role can only be given by someone who has everything
+ * the role gives. Deny rows take nothing away from anyone but their subject, so any rbac writer
+ * may write them.
+ */
+
+export interface GuardIssue {
+  path: string;
+  message: string;
+  status?: 403;
+}
+
+const ACTION_WORDS: readonly string[] = [...PERMISSION_ACTION_WORDS, ...PLAYBOOK_PERMISSION_ACTIONS];
+const PLAYBOOK_WORDS: readonly string[] = PLAYBOOK_PERMISSION_ACTIONS;
+
+/** The single-target columns of a permission and the resource each target belongs to. */
+const TARGET_RESOURCES: Readonly<Record<keyof PermissionTarget, Resource>> = {
+  config_id: 'database',
+  component_id: 'topologies',
+  canary_id: 'canaries',
+  check_id: 'canaries',
+  playbook_id: 'playbooks',
+  connection_id: 'connections',
+};
+const TARGET_OBJECTS: Readonly<Record<keyof PermissionTarget, string>> = {
+  config_id: 'catalog',
+  component_id: 'topology',
+  canary_id: 'canaries',
+  check_id: 'canaries',
+  playbook_id: 'playbooks',
+  connection_id: 'connection',
+};
+const TARGET_KEYS = Object.keys(TARGET_RESOURCES) as (keyof PermissionTarget)[];
+
+/** Columns whose change alters what a permission row grants. */
+const GRANT_COLUMNS = ['action', 'deny', 'object', 'object_selector', ...TARGET_KEYS];
+
+function isAdmin(auth: AuthContext): boolean {
+  return auth.roles.includes('admin');
+}
+
+function actionWords(action: string): string[] {
+  return action
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '');
+}
+
+function selectorNames(selector: unknown): string[] {
+  if (selector === null || typeof selector !== 'object' || Array.isArray(selector)) return [];
+  return Object.keys(selector as Record<string, unknown>);
+}
+
+/** Values the database would accept but the permission model cannot mean. */
+function shapeIssues(row: Readonly<Record<string, unknown>>): GuardIssue[] {
+  const issues: GuardIssue[] = [];
+  if ('action' in row) {
+    const action = row.action;
+    if (typeof action !== 'string' || actionWords(action).length === 0) {
+      issues.push({ path: 'action', message: 'is required: one or more of ' + ACTION_WORDS.join(', ') });
+    } else {
+      const unknown = actionWords(action).filter((word) => !ACTION_WORDS.includes(word));
+      if (unknown.length > 0) {
+        issues.push({
+          path: 'action',
+          message: `${unknown.map((word) => `"${word}"`).join(', ')} is not an action: use ${ACTION_WORDS.join(', ')}`,
+        });
+      } else if (actionWords(action).some((word) => PLAYBOOK_WORDS.includes(word))) {
+        const object = row.object;
+        const onPlaybooks =
+          object === 'playbooks' ||
+          (row.playbook_id !== undefined && row.playbook_id !== null) ||
+          selectorNames(row.object_selector).includes('playbooks');
+        const objectKnown = 'object' in row || 'playbook_id' in row || 'object_selector' in row;
+        if (objectKnown && !onPlaybooks) {
+          issues.push({ path: 'action', message: 'playbook actions apply only to playbooks' });
+        }
+      }
+    }
+  }
+  if ('object' in row && row.object !== null && row.object !== undefined) {
+    const object = row.object;
+    if (
+      typeof object !== 'string' ||
+      (object !== '*' && !(PERMISSION_OBJECTS as readonly string[]).includes(object))
+    ) {
+      issues.push({
+        path: 'object',
+        message: `must be one of ${PERMISSION_OBJECTS.join(', ')} or *`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** What one elementary action of a row asks of its author, as authorize() arguments. */
+function requestedFor(word: string): RequestedAction {
+  return word as RequestedAction;
+}
+
+/**
+ * The grant a (whole) permission row makes, checked against the author: every action it allows
+ * on its object or target must be one the author may do there.
+ */
+function grantIssues(row: Readonly<Record<string, unknown>>, auth: AuthContext): GuardIssue[] {
+  if (row.deny === true) return [];
+  if (isAdmin(auth)) return [];
+  const action = typeof row.action === 'string' ? row.action : '';
+  const verbs = [...expandPermissionAction(action)].filter((verb) => verb !== '');
+  const target = Object.fromEntries(
+    TARGET_KEYS.filter((key) => typeof row[key] === 'string').map((key) => [key, row[key] as string]),
+  ) as PermissionTarget;
+  const targetKeys = Object.keys(target) as (keyof PermissionTarget)[];
+  const places: { resource: Resource; object: string; target?: PermissionTarget }[] = [];
+  if (typeof row.object === 'string') {
+    if (row.object === '*') {
+      return [{ path: 'object', message: 'Only an admin may grant actions on every object', status: 403 }];
+    }
+    const object = row.object as PermissionObject;
+    places.push({ resource: PERMISSION_OBJECT_RESOURCES[object], object });
+  }
+  for (const key of targetKeys) {
+    places.push({ resource: TARGET_RESOURCES[key], object: TARGET_OBJECTS[key], target });
+  }
+  for (const name of selectorNames(row.object_selector)) {
+    const object =
+      name === 'configs'
+        ? 'catalog'
+        : name === 'components'
+          ? 'topology'
+          : name === 'connections'
+            ? 'connection'
+            : 'playbooks';
+    const resource: Resource =
+      name === 'configs'
+        ? 'database'
+        : name === 'components'
+          ? 'topologies'
+          : name === 'connections'
+            ? 'connections'
+            : 'playbooks';
+    places.push({ resource, object });
+  }
+  if (places.length === 0) {
+    return [{ path: 'object', message: 'A permission needs an object, a target or a selector', status: 403 }];
+  }
+  for (const place of places) {
+    for (const verb of verbs) {
+      const decision = authorize(auth, place.resource, requestedFor(verb), {
+        object: place.object,
+        target: place.target,
+      });
+      if (!decision.allow) {
+        return [
+          {
+            path: 'action',
+            message: `You cannot grant ${verb} on ${place.object}: you do not hold it yourself`,
+            status: 403,
+          },
+        ];
+      }
+    }
+  }
+  return [];
+}
+
+/**
+ * Issues of one permission row written through the data API: shape first (400), then whether
+ * the author may grant it (403). A PATCH that changes part of a grant is judged as a whole
+ * only for admins; others send the grant's action with its object or target.
+ */
+export function permissionRowIssues(
+  row: Readonly<Record<string, unknown>>,
+  auth: AuthContext | null | undefined,
+  method: 'POST' | 'PATCH' | 'PUT',
+): GuardIssue[] {
+  const shape = shapeIssues(row);
+  if (shape.length > 0) return shape;
+  if (!auth) return [{ path: 'action', message: 'Unauthorized', status: 403 }];
+  if (isAdmin(auth)) return [];
+  const changesGrant = GRANT_COLUMNS.some((column) => column in row);
+  if (!changesGrant) return [];
+  const whole =
+    'action' in row && ('object' in row || TARGET_KEYS.some((key) => key in row) || 'object_selector' in row);
+  if (method === 'PATCH' && !whole && row.deny !== true) {
+    return [
+      {
+        path: 'action',
+        message: 'Send the whole grant (action with its object or target) to change a permission',
+        status: 403,
+      },
+    ];
+  }
+  return grantIssues(row, auth);
+}
+
+/**
+ * Whether the caller may give (or take away) these roles: every read and write a role gives
+ * must be one the caller has. Only someone with everything can make an admin.
+ */
+export function roleChangeIssue(auth: AuthContext, roles: readonly Role[]): string | null {
+  if (isAdmin(auth)) return null;
+  for (const role of new Set(roles)) {
+    const access = ROLE_MATRIX[role];
+    if (!access) continue;
+    const missing = RESOURCES.find(
+      (resource) =>
+        (access.read.includes(resource) && !authorize(auth, resource, 'read').allow) ||
+        (access.write.includes(resource) && !authorize(auth, resource, 'write').allow),
+    );
+    if (missing)
+      return `You cannot give or take the role ${role}: it can do more with ${missing} than you can`;
+  }
+  return null;
+}
+
+/**
+ * The data API's row check for the relations that hold access (app.ts combines it with the
+ * resource kinds' checks): permission rows are judged by `permissionRowIssues`.
+ */
+export function accessRowIssues(
+  relation: string,
+  row: Readonly<Record<string, unknown>>,
+  context: { method: 'POST' | 'PATCH' | 'PUT'; caller: unknown },
+): GuardIssue[] {
+  if (relation !== 'permissions') return [];
+  const request = context.caller as { auth?: AuthContext | null } | undefined;
+  return permissionRowIssues(row, request?.auth, context.method);
+}

@@ -11,6 +11,7 @@ import { OPSDECK_VERSION } from './platform/version.js';
 import { accessRowIssues, authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
 import {
   createConnectionResolver,
+  createRowSealer,
   createValueFromResolver,
   resourceRoutes,
   resourceRowIssues,
@@ -18,6 +19,7 @@ import {
 } from './modules/resources/index.js';
 import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
 import type { SecretBox } from './platform/secrets.js';
+import { maskSealedText, openSealedStrings } from './platform/secret-fields.js';
 import type { JobsService } from './platform/jobs/index.js';
 import {
   checkMetricLabels,
@@ -138,6 +140,9 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     catalog: createSchemaCatalog(pool),
     authorize: createDataApiAuthorizer({ pool }),
     actingPerson: (request) => request.auth?.person.id,
+    // Secrets are sealed on the way in and masked on the way out, for every caller.
+    transformRow: deps.secrets ? createRowSealer(deps.secrets) : undefined,
+    transformResponseBody: maskSealedText,
     checkRow: (relation, row, context) => [
       ...accessRowIssues(relation, row, context),
       ...resourceRowIssues(relation, row),
@@ -145,6 +150,8 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   });
   await app.register(settingsRoutes, { pool });
   await app.register(mcpRoutes, { pool, logger });
+  // Specs' sealed secrets are opened only for the run that uses them.
+  const openSecrets = (spec: unknown): unknown => openSealedStrings(spec, deps.secrets);
   // Check specs' `valueFrom` references read the Secret and ConfigMap resources.
   const resolveValueFrom = createValueFromResolver(pool, deps.secrets);
   // Named connections (`connection: connection://namespace/name`) with their credentials opened.
@@ -153,12 +160,12 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     pool,
     jobs: deps.jobs,
     logger,
-    runner: { metrics: checkMetrics, resolveValueFrom, resolveConnection },
+    runner: { metrics: checkMetrics, resolveValueFrom, resolveConnection, openSecrets },
   });
-  await app.register(canaryEditorRoutes, { pool, logger });
+  await app.register(canaryEditorRoutes, { pool, logger, secrets: deps.secrets });
   // Outside /api: webhook pushes authenticate with the check's own token, not a session.
-  await app.register(webhookRoutes, { pool, logger, resolveValueFrom, metrics: checkMetrics });
-  await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger });
+  await app.register(webhookRoutes, { pool, logger, resolveValueFrom, metrics: checkMetrics, openSecrets });
+  await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger, openSecrets, secrets: deps.secrets });
   await app.register(resourceSchemaRoutes);
   await app.register(resourceRoutes, { pool, logger, secrets: deps.secrets });
   await registerWebApp(app, deps.config.webDistDir);

@@ -4,6 +4,7 @@ import { createJobsService, registerJobsMaintenance, type JobsService } from './
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
 import type { SecretBox } from './platform/secrets.js';
+import { openSealedStrings } from './platform/secret-fields.js';
 import { createConnectionResolver, createValueFromResolver } from './modules/resources/index.js';
 import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
 import { checkMetricLabels, createCheckMetrics, startHealthWorkers } from './modules/health/index.js';
@@ -46,6 +47,8 @@ export async function startWorkers(deps: {
   }
   // Check specs' `valueFrom` and named connections read the Secret, ConfigMap and Connection resources.
   const resolveValueFrom = createValueFromResolver(deps.pool, deps.secrets);
+  // Specs' sealed secrets are opened only for the run that uses them.
+  const openSecrets = (spec: unknown): unknown => openSealedStrings(spec, deps.secrets);
   const resolveConnection = createConnectionResolver(deps.pool, deps.secrets, resolveValueFrom);
   const health = deps.config.workers
     ? await startHealthWorkers({
@@ -56,6 +59,7 @@ export async function startWorkers(deps: {
           metrics: createCheckMetrics(deps.metrics.registry, checkMetricLabels()),
           resolveValueFrom,
           resolveConnection,
+          openSecrets,
         },
       })
     : undefined;
@@ -64,6 +68,7 @@ export async function startWorkers(deps: {
         pool: deps.pool,
         jobs,
         logger: deps.logger.child({ component: 'catalog' }),
+        openSecrets,
       })
     : undefined;
   const incidents = deps.config.workers

@@ -49,7 +49,15 @@ export interface EngineOptions {
   readonly onInternalError?: (error: unknown) => void;
   /** See `DataApiOptions.checkRow`. */
   readonly checkRow?: RowChecker;
+  /** See `DataApiOptions.transformRow`. */
+  readonly transformRow?: RowTransformer;
 }
+
+/** Rewrites one row a write sets, after it was checked (sealing secrets, say). */
+export type RowTransformer = (
+  relation: string,
+  row: Readonly<Record<string, unknown>>,
+) => Record<string, unknown>;
 
 /**
  * Checks one row a POST/PUT/PATCH would write (a PATCH's row holds only the columns it sets);
@@ -468,6 +476,10 @@ export class DataApiEngine {
     }
   }
 
+  private transformed(relation: CatalogRelation, row: Record<string, unknown>): Record<string, unknown> {
+    return this.options.transformRow ? this.options.transformRow(relation.name, row) : row;
+  }
+
   private prepareBody(
     request: EngineRequest,
     method: 'POST' | 'PATCH' | 'PUT',
@@ -497,7 +509,7 @@ export class DataApiEngine {
       if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
       const keys = query.columns ?? Object.keys(parsed);
       this.checkRows(relation, [parsed], keys, { method, caller: request.checkContext });
-      const row = normalizeTimestamps(relation, parsed, keys);
+      const row = normalizeTimestamps(relation, this.transformed(relation, parsed), keys);
       return {
         text: JSON.stringify(row),
         shape: { columns: keys, rows: 1 },
@@ -523,7 +535,9 @@ export class DataApiEngine {
     }
     if (method === 'PUT') checkPutKeys(relation, query, rows);
     this.checkRows(relation, rows, keys, { method, caller: request.checkContext });
-    const normalized = rows.map((row) => normalizeTimestamps(relation, row, keys));
+    const normalized = rows.map((row) =>
+      normalizeTimestamps(relation, this.transformed(relation, row), keys),
+    );
     return {
       text: JSON.stringify(normalized),
       shape: { columns: keys, rows: rows.length },

@@ -5,7 +5,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type pg from 'pg';
 import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
 import { createSchemaCatalog, type SchemaCatalog } from './catalog.js';
-import { DataApiEngine, type DataApiAuthorization, type EngineResponse, type RowChecker } from './engine.js';
+import {
+  DataApiEngine,
+  type DataApiAuthorization,
+  type EngineResponse,
+  type RowChecker,
+  type RowTransformer,
+} from './engine.js';
 import { ApiError } from './errors.js';
 import { createReadPool } from './executor.js';
 
@@ -30,6 +36,7 @@ export {
   type RowCheckContext,
   type RowChecker,
   type RowIssue,
+  type RowTransformer,
 } from './engine.js';
 export type { RowFilter } from './row-filters.js';
 
@@ -75,6 +82,10 @@ export interface DataApiOptions {
    * or 403 `42501` for an issue with `status: 403`. The context's `caller` is the request.
    */
   checkRow?: RowChecker;
+  /** Rewrites each checked row before it is written (secrets sealed at rest). */
+  transformRow?: RowTransformer;
+  /** Rewrites each answer's body before it is sent (secrets masked). */
+  transformResponseBody?: (body: string, request: FastifyRequest) => string;
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE', 'PUT'] as const;
@@ -98,6 +109,7 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
     maxRows: opts.maxRows ?? 10_000,
     statementTimeoutMs,
     checkRow: opts.checkRow,
+    transformRow: opts.transformRow,
   });
 
   // Bodies stay raw text: the engine answers bad JSON with PostgREST's PGRST102, and checks
@@ -160,6 +172,8 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
       },
     );
     if (response.headers.location) response.headers.location = `${prefix}${response.headers.location}`;
+    if (opts.transformResponseBody && typeof response.body === 'string')
+      return send(reply, { ...response, body: opts.transformResponseBody(response.body, request) });
     return send(reply, response);
   };
 

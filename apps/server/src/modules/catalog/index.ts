@@ -59,6 +59,8 @@ export interface CatalogWorkersOptions {
   runTimeoutMs?: number;
   /** Relative file paths and exec scripts resolve here. Default process.cwd(). */
   baseDir?: string;
+  /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
+  openSecrets?: (spec: unknown) => unknown;
 }
 
 export interface CatalogWorkers {
@@ -77,6 +79,7 @@ export async function startCatalogWorkers(options: CatalogWorkersOptions): Promi
     pollIntervalMs: options.pollIntervalMs,
     runTimeoutMs: options.runTimeoutMs,
     baseDir: options.baseDir,
+    openSecrets: options.openSecrets,
   });
   try {
     await scheduler.refresh();

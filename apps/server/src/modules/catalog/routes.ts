@@ -1,3 +1,4 @@
+import type { SecretBox } from '../../platform/secrets.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
@@ -14,6 +15,10 @@ export interface CatalogRoutesOptions {
   logger: Logger;
   /** Relative file paths and exec scripts of Run Now resolve here. Default process.cwd(). */
   baseDir?: string;
+  /** Seals the secret-shaped fields of scraper specs the editor saves. */
+  secrets?: SecretBox;
+  /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
+  openSecrets?: (spec: unknown) => unknown;
 }
 
 type Parameters = Record<string, unknown>;
@@ -60,7 +65,12 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
   // expression of the spec is checked first (a broken one is refused with its field path).
   app.post('/api/catalog/scrapers', { preHandler: runScrapers }, async (request, reply) => {
     try {
-      const saved = await createScraper(options.pool, parameters(request.body), request.auth?.person.id);
+      const saved = await createScraper(
+        options.pool,
+        parameters(request.body),
+        request.auth?.person.id,
+        options.secrets,
+      );
       return await reply.status(201).send(saved);
     } catch (error) {
       return sendError(reply, error);
@@ -70,7 +80,7 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
   app.put('/api/catalog/scrapers/:id', { preHandler: runScrapers }, async (request, reply) => {
     const { id } = request.params as { id: string };
     try {
-      return await updateScraper(options.pool, id, parameters(request.body));
+      return await updateScraper(options.pool, id, parameters(request.body), options.secrets);
     } catch (error) {
       return sendError(reply, error);
     }
@@ -88,7 +98,10 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
       agentId: scraper.agent_id,
     });
     try {
-      const outcome = await runScrapeJob(options.pool, scraper, job, { baseDir: options.baseDir });
+      const outcome = await runScrapeJob(options.pool, scraper, job, {
+        baseDir: options.baseDir,
+        openSecrets: options.openSecrets,
+      });
       const status = await job.success();
       return {
         job_id: job.id,

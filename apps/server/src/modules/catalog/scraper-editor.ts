@@ -1,5 +1,7 @@
 import type { Pool } from '../../platform/db/pool.js';
-import { findResourceKind, resourceRowIssues } from '../resources/index.js';
+import { findResourceKind, resourceRowIssues, sealRowSecrets } from '../resources/index.js';
+import { maskSealedStrings } from '../../platform/secret-fields.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import { CatalogRequestError, isUuid } from './catalog-service.js';
 import type { SpecIssue } from './spec-validation.js';
 
@@ -42,6 +44,11 @@ export function validateScrapeConfigSpec(spec: unknown): { schedule: string | nu
   return { schedule: typeof columns.schedule === 'string' ? columns.schedule : null };
 }
 
+/** The spec as stored: its secret-shaped fields sealed when a key is configured. */
+function sealedSpec(spec: unknown, secrets: SecretBox | undefined): unknown {
+  return secrets ? sealRowSecrets('config_scrapers', { spec }, secrets).spec : spec;
+}
+
 function labelsOf(value: unknown): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value) || Object.values(value).some((item) => typeof item !== 'string'))
@@ -54,6 +61,7 @@ export async function updateScraper(
   pool: Pool,
   id: string,
   input: { spec?: unknown; labels?: unknown },
+  secrets?: SecretBox,
 ): Promise<SavedScraper> {
   if (!isUuid(id)) throw new CatalogRequestError('Scraper not found', 404);
   const { schedule } = validateScrapeConfigSpec(input.spec);
@@ -63,10 +71,10 @@ export async function updateScraper(
         SET spec = $2::jsonb, schedule = $3, labels = coalesce($4::jsonb, labels), updated_at = now()
       WHERE id = $1 AND deleted_at IS NULL
       RETURNING ${RETURNING}`,
-    [id, JSON.stringify(input.spec), schedule, labels ? JSON.stringify(labels) : null],
+    [id, JSON.stringify(sealedSpec(input.spec, secrets)), schedule, labels ? JSON.stringify(labels) : null],
   );
   if (!rows[0]) throw new CatalogRequestError('Scraper not found', 404);
-  return rows[0];
+  return maskSealedStrings(rows[0]) as SavedScraper;
 }
 
 /** Creates a scraper from the editor (source 'UI'); a live one with the same name is a 409. */
@@ -74,6 +82,7 @@ export async function createScraper(
   pool: Pool,
   input: { name?: unknown; namespace?: unknown; spec?: unknown; labels?: unknown },
   createdBy: string | undefined,
+  secrets?: SecretBox,
 ): Promise<SavedScraper> {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
   if (!name) throw new ScrapeConfigInvalidError([{ path: 'name', message: 'This field is required' }]);
@@ -86,9 +95,16 @@ export async function createScraper(
       `INSERT INTO config_scrapers (name, namespace, spec, schedule, labels, source, created_by)
        VALUES ($1, $2, $3::jsonb, $4, $5::jsonb, 'UI', $6)
        RETURNING ${RETURNING}`,
-      [name, namespace, JSON.stringify(input.spec), schedule, JSON.stringify(labels), createdBy ?? null],
+      [
+        name,
+        namespace,
+        JSON.stringify(sealedSpec(input.spec, secrets)),
+        schedule,
+        JSON.stringify(labels),
+        createdBy ?? null,
+      ],
     );
-    return rows[0];
+    return maskSealedStrings(rows[0]) as SavedScraper;
   } catch (error) {
     if ((error as { code?: string }).code === '23505')
       throw new CatalogRequestError(`A scraper named ${namespace}/${name} already exists`, 409);

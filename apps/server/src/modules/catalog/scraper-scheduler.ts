@@ -44,6 +44,8 @@ export function scheduleOf(scraper: Pick<ScraperRecord, 'schedule' | 'spec'>): s
 export interface ScrapeJobOptions {
   signal?: AbortSignal;
   baseDir?: string;
+  /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
+  openSecrets?: (spec: unknown) => unknown;
 }
 
 /**
@@ -56,7 +58,10 @@ export async function runScrapeJob(
   job: Pick<JobRun, 'incrementSuccess' | 'setDetail'>,
   options: ScrapeJobOptions = {},
 ): Promise<ScrapeOutcome> {
-  const outcome = await runScrape(pool, scraper, options);
+  const opened = options.openSecrets
+    ? { ...scraper, spec: options.openSecrets(scraper.spec) as ScraperRow['spec'] }
+    : scraper;
+  const outcome = await runScrape(pool, opened, options);
   job.setDetail('scrape_summary', outcome.scrapeSummary);
   job.setDetail('summary', outcome.summary);
   if (outcome.summary.scraped > 0) job.incrementSuccess(outcome.summary.scraped);
@@ -71,6 +76,8 @@ export interface ScraperSchedulerOptions {
   /** A scrape still running after this is recorded FAILED. Default 5 minutes. */
   runTimeoutMs?: number;
   baseDir?: string;
+  /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
+  openSecrets?: (spec: unknown) => unknown;
 }
 
 export type ScraperScheduler = ResourceScheduleSync;
@@ -116,7 +123,11 @@ export function createScraperScheduler(options: ScraperSchedulerOptions): Scrape
       handler: async ({ signal, job }) => {
         const current = await loadScraper(pool, scraper.id);
         if (!current || current.deleted_at !== null) return;
-        await runScrapeJob(pool, current, job, { signal, baseDir: options.baseDir });
+        await runScrapeJob(pool, current, job, {
+          signal,
+          baseDir: options.baseDir,
+          openSecrets: options.openSecrets,
+        });
       },
     }),
   });

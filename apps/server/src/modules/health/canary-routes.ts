@@ -1,3 +1,5 @@
+import { maskSealedStrings } from '../../platform/secret-fields.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Pool } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/logger.js';
@@ -20,6 +22,8 @@ const API_VERSION = 'canaries.flanksource.com/v1';
 export interface CanaryEditorRoutesOptions {
   pool: Pool;
   logger: Logger;
+  /** Seals the secret-shaped fields of the specs it saves (platform/secret-fields.ts). */
+  secrets?: SecretBox;
 }
 
 /** What the editor sends: the resource's metadata fields and its spec. */
@@ -71,7 +75,8 @@ async function loadRecord(pool: Pool, id: string): Promise<CanaryRecord | undefi
     `SELECT ${RECORD_COLUMNS} FROM canaries WHERE id = $1 AND deleted_at IS NULL`,
     [id],
   );
-  return rows[0];
+  // Secrets read as the mask; sent back unchanged, the mask keeps the stored secret.
+  return rows[0] ? (maskSealedStrings(rows[0]) as CanaryRecord) : undefined;
 }
 
 /**
@@ -141,7 +146,11 @@ export async function canaryEditorRoutes(
     resource: NonNullable<ReturnType<typeof validate>>,
     force: boolean,
   ) => {
-    const result = await applyResource(pool, resource, { source: UI_SOURCE, force });
+    const result = await applyResource(pool, resource, {
+      source: UI_SOURCE,
+      force,
+      secrets: options.secrets,
+    });
     if (result.status === 'failed') {
       logger.error({ canary: result.key, err: result.message }, 'storing a canary failed');
       reply.status(500).send({ error: `Could not save ${result.key}` });

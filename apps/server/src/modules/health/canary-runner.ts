@@ -34,6 +34,8 @@ export interface CanaryRunnerOptions {
   resolveValueFrom?: RunCheckOptions['resolveValueFrom'];
   /** Where check results and the checks' own `metrics` are exported (the /metrics registry). */
   metrics?: CheckMetrics;
+  /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
+  openSecrets?: (spec: unknown) => unknown;
 }
 
 export interface CanaryRunSummary {
@@ -264,7 +266,8 @@ export async function runCanaryChecks(
       dependencies[dependency.entry.name] = dependencyView(result);
     }
     const variables = planned.dependsOn.length > 0 ? { dependsOn: dependencies } : undefined;
-    const run = await runCheck(check.entry.type, check.entry.spec, {
+    const checkSpec = options.openSecrets ? options.openSecrets(check.entry.spec) : check.entry.spec;
+    const run = await runCheck(check.entry.type, checkSpec as typeof check.entry.spec, {
       canary: { ...canaryVariables, retries },
       logger: options.logger,
       resolveConnection: options.resolveConnection ?? (() => undefined),

@@ -26,6 +26,8 @@ export interface WebhookRoutesOptions {
   resolveValueFrom?: RunCheckOptions['resolveValueFrom'];
   /** Where pushed results and the check's `metrics` are exported (the /metrics registry). */
   metrics?: CheckMetrics;
+  /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
+  openSecrets?: (spec: unknown) => unknown;
 }
 
 /** Largest body a push may carry. */
@@ -153,7 +155,8 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
     { bodyLimit: WEBHOOK_BODY_LIMIT },
     async (request, reply) => {
       const idOrName = request.params.id;
-      const target = await findTarget(pool, idOrName);
+      const found = await findTarget(pool, idOrName);
+      const target = options.openSecrets ? { ...found, spec: options.openSecrets(found.spec) } : found;
       // A push is one outcome: retrying it would only evaluate the same request again.
       const { retries: _retries, ...checkSpec } = asRecord(target.spec);
       let spec: WebhookCheckSpec;

@@ -1,5 +1,6 @@
 import { relationAccess } from '@opsdeck/contracts';
 import type { DataApiEngine } from '../../data-api/index.js';
+import { maskSealedText } from '../../platform/secret-fields.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { authorize, featureDisabledMessage, isFeatureEnabled, type AuthContext } from '../auth/index.js';
 
@@ -115,7 +116,8 @@ export function createDataReader(options: {
     if (response.status < 200 || response.status >= 300) {
       throw new ToolError(messageOf(response.body) ?? `Reading ${relation} failed (HTTP ${response.status})`);
     }
-    const rows = response.body ? (JSON.parse(response.body) as T[]) : [];
+    // Sealed secrets read as the mask, as they do through /api/db.
+    const rows = response.body ? (JSON.parse(maskSealedText(response.body)) as T[]) : [];
     const total = readOptions.count ? totalFrom(response.headers['content-range']) : undefined;
     return { rows, ...(total !== undefined ? { total } : {}) };
   };

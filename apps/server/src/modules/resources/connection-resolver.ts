@@ -1,4 +1,5 @@
 import type { Pool } from '../../platform/db/pool.js';
+import { openSealedStrings } from '../../platform/secret-fields.js';
 import { DEFAULT_NAMESPACE } from './validation.js';
 import type { SecretBox } from './resource-kind.js';
 import { ValueFromError, type ValueFromResolver } from './value-from.js';
@@ -87,9 +88,15 @@ export function createConnectionResolver(
         );
       }
     };
-    const properties = Object.fromEntries(
-      Object.entries(row.properties ?? {}).map(([key, value]) => [key, String(value)]),
-    );
+    let opened: Record<string, unknown>;
+    try {
+      opened = (openSealedStrings(row.properties ?? {}, secrets) ?? {}) as Record<string, unknown>;
+    } catch {
+      throw new ValueFromError(
+        `connection ${row.namespace}/${row.name} properties cannot be opened with this SECRET_KEY`,
+      );
+    }
+    const properties = Object.fromEntries(Object.entries(opened).map(([key, value]) => [key, String(value)]));
     return {
       name: row.name,
       namespace: row.namespace,

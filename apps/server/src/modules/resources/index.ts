@@ -63,6 +63,7 @@ export {
   valueSourceField,
 } from './spec-fields.js';
 export { stableHash, stableStringify } from './stable-hash.js';
+export { createRowSealer, sealRowSecrets, SEALED_SPEC_TABLES } from './sealed-specs.js';
 export {
   DEFAULT_NAMESPACE,
   formatFieldPath,

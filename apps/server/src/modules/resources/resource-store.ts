@@ -2,6 +2,8 @@ import { withTransaction, type Pool, type PoolClient } from '../../platform/db/p
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
 import { RESOURCE_KINDS } from './kinds/index.js';
 import { findResourceKind, resolveResourceKind } from './registry.js';
+import { sealSecretFields } from '../../platform/secret-fields.js';
+import { openedSpec, SEALED_SPEC_TABLES } from './sealed-specs.js';
 import { isSealedValue, type JsonObject, type ResourceKind, type SecretBox } from './resource-kind.js';
 import { stableHash } from './stable-hash.js';
 import {
@@ -151,8 +153,12 @@ export async function applyResource(
       message: `cannot store ${secretColumns.join(', ')}: no secret key is configured to encrypt them`,
     };
   }
+  // Secret-shaped fields of the spec are sealed too, for the tables whose specs hold them.
+  const sealsSpec = secrets !== undefined && SEALED_SPEC_TABLES.has(definition.table);
   const sealedImage = (): Record<string, unknown> => {
     const values = { ...image.plain };
+    if (sealsSpec && values.spec !== null && typeof values.spec === 'object')
+      values.spec = sealSecretFields(values.spec, secrets);
     for (const [column, plaintext] of Object.entries(image.secret)) values[column] = secrets!.seal(plaintext);
     return values;
   };
@@ -203,7 +209,9 @@ export async function applyResource(
       const storedSecrets = Object.fromEntries(
         secretColumns.map((column) => [column, openOrNull(secrets!, existing.stored[column])]),
       );
-      const storedHash = stableHash({ ...pick(existing.stored, plainColumns), ...storedSecrets });
+      const storedPlain = pick(existing.stored, plainColumns);
+      if (sealsSpec && 'spec' in storedPlain) storedPlain.spec = openedSpec(storedPlain.spec, secrets);
+      const storedHash = stableHash({ ...storedPlain, ...storedSecrets });
       const wantedHash = stableHash({ ...pick(existing.wanted, plainColumns), ...image.secret });
       if (storedHash === wantedHash) return { status: 'unchanged', origin, key, identity, id: existing.id };
       await client.query(

@@ -151,8 +151,28 @@ describe('security headers', () => {
     }
   });
 
+  it("on a 304 revalidating the page too (the browser keeps the 304's headers for the cached page)", async () => {
+    const first = await app.inject({ method: 'GET', url: '/login' });
+    const etag = String(first.headers.etag ?? '');
+    const lastModified = String(first.headers['last-modified'] ?? '');
+    expect(etag || lastModified).not.toBe('');
+    const again = await app.inject({
+      method: 'GET',
+      url: '/login?return_to=%2F',
+      headers: etag ? { 'if-none-match': etag } : { 'if-modified-since': lastModified },
+    });
+    expect(again.statusCode).toBe(304);
+    expect(String(again.headers['content-security-policy'])).toContain("script-src 'self'");
+  });
+
   it('on the API, errors included: a deny-all CSP', async () => {
-    for (const url of ['/api/version', '/api/db/incidents', '/api/nothing-here', '/healthz']) {
+    for (const url of [
+      '/api/version',
+      '/api/db/incidents',
+      '/api/nothing-here',
+      '/healthz',
+      '/%61pi//version',
+    ]) {
       const response = await app.inject({ method: 'GET', url });
       expect(response.headers, url).toMatchObject({
         ...common,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { isApiPath } from './static-web.js';
 
 /**
  * The Content-Security-Policy of the web app's pages. Scripts only from this origin: the built
@@ -23,17 +24,31 @@ export const WEB_APP_CSP = [
 /** API answers (JSON, metrics, artifact downloads) are never a document that runs anything. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** The path as the router sees it (`/%61pi//x` is `/api/x`), so no spelling gets the web CSP onto an API answer. */
+function routedPath(url: string): string {
+  const index = url.indexOf('?');
+  const raw = index === -1 ? url : url.slice(0, index);
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // Not valid percent-encoding: judged as sent.
+  }
+  return decoded.replace(/\/+/g, '/');
+}
+
 /**
- * Security headers on every answer, web app and API alike: a CSP (the web app's on HTML, a
- * deny-all one elsewhere), no framing, no MIME sniffing, and no Referer at all (recovery and
+ * Security headers on every answer, web app and API alike: a CSP (the web app's on its pages and
+ * assets, a deny-all one on API paths), no framing, no MIME sniffing, and no Referer at all (recovery and
  * verification links carry one-time tokens in their query). A route that already set one of
  * these headers keeps its own.
  */
 export function registerSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    const type = String(reply.getHeader('content-type') ?? '');
+  app.addHook('onSend', async (request, reply, payload) => {
+    // By path, not by content type: a 304 revalidating index.html has no content type, and the
+    // browser would keep the headers of the 304 for the cached page.
     const headers: Record<string, string> = {
-      'content-security-policy': type.startsWith('text/html') ? WEB_APP_CSP : API_CSP,
+      'content-security-policy': isApiPath(routedPath(request.url)) ? API_CSP : WEB_APP_CSP,
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'referrer-policy': 'no-referrer',

@@ -5,8 +5,9 @@ import type { OpsdeckConfig } from './platform/config.js';
 import type { Pool } from './platform/db/pool.js';
 import { HttpError, registerErrorHandling } from './platform/http/errors.js';
 import { registerWebApp } from './platform/http/static-web.js';
+import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { createLogger, type Logger } from './platform/logger.js';
-import { createMetrics, type Metrics } from './platform/telemetry/metrics.js';
+import { createMetrics, metricsCallerAllowed, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
 import { accessRowIssues, authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
 import {
@@ -34,7 +35,8 @@ import { settingsRoutes } from './modules/settings/routes.js';
 import { mcpRoutes } from './modules/mcp/index.js';
 
 export interface AppDependencies {
-  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth'>;
+  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth'> &
+    Partial<Pick<OpsdeckConfig, 'trustedProxies' | 'metricsToken'>>;
   pool: Pool;
   /** Seals secrets at rest (TOTP secrets, connection credentials). */
   secrets: SecretBox;
@@ -68,6 +70,8 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     requestIdHeader: false,
     bodyLimit: 10 * 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // X-Forwarded-For/-Proto count only from TRUSTED_PROXIES (request.ip, request.protocol).
+    trustProxy: deps.config.trustedProxies?.length ? deps.config.trustedProxies : false,
   }) as unknown as FastifyInstance;
   const metrics = deps.metrics ?? createMetrics(pool);
   const checkMetrics = createCheckMetrics(metrics.registry, checkMetricLabels());
@@ -87,6 +91,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   });
 
   registerErrorHandling(app);
+  registerSecurityHeaders(app);
   // Clients send `Content-Type: application/json` on every call, bodiless POSTs included
   // (API.md): an empty body is no body, not a 400.
   app.removeContentTypeParser('application/json');
@@ -111,6 +116,12 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     }
   });
   app.get('/metrics', async (request, reply) => {
+    if (!metricsCallerAllowed(request.headers.authorization, deps.config.metricsToken)) {
+      return reply
+        .status(401)
+        .header('www-authenticate', 'Bearer realm="metrics"')
+        .send({ error: 'Unauthorized: /metrics needs the METRICS_TOKEN as a Bearer token' });
+    }
     // Deleted checks leave /metrics, whichever way (and in whichever process) they were deleted.
     await pruneDeletedCheckMetrics(pool, checkMetrics).catch((error: unknown) =>
       request.log.warn({ err: error }, 'pruning the metrics of deleted checks failed'),

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -11,6 +12,32 @@ const booleanFromEnv = z
     error: 'must be one of true, false, 1, 0, yes, no',
   })
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Names proxy-addr (Fastify's trustProxy) knows for address ranges. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One TRUSTED_PROXIES entry: an IP address, a CIDR range (10.0.0.0/8, fd00::/8) or a range name. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.includes(entry)) return true;
+  const [address, prefix, ...rest] = entry.split('/');
+  const family = net.isIP(address ?? '');
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const proxyList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine((entries) => entries.every(isProxyEntry), {
+    message: `must be a comma-separated list of IP addresses, CIDR ranges (10.0.0.0/8) or ${PROXY_RANGE_NAMES.join(', ')}`,
+  });
 
 const environmentSchema = z.object({
   PORT: z.coerce
@@ -37,6 +64,8 @@ const environmentSchema = z.object({
   RESOURCES_DIR: z.string().min(1).optional(),
   JOB_HISTORY_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(30),
   EVENT_QUEUE_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(7),
+  TRUSTED_PROXIES: proxyList.optional(),
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
 });
 
 export interface OpsdeckConfig {
@@ -64,6 +93,13 @@ export interface OpsdeckConfig {
   /** Events nobody handled within this many days are deleted (default 7). */
   eventQueueRetentionDays: number;
   demoDir: string;
+  /**
+   * Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (the
+   * client address for sign-in throttling, https for the Secure cookie flag); none by default.
+   */
+  trustedProxies: string[];
+  /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  metricsToken: string | undefined;
   /** Sign-in, sessions, email and OpenID Connect settings (modules/auth/auth-config.ts). */
   auth: AuthConfig;
 }
@@ -112,5 +148,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     demoDir: path.join(PROJECT_ROOT, 'demo'),
     jobHistoryRetentionDays: env.JOB_HISTORY_RETENTION_DAYS,
     eventQueueRetentionDays: env.EVENT_QUEUE_RETENTION_DAYS,
+    trustedProxies: env.TRUSTED_PROXIES ?? [],
+    metricsToken: env.METRICS_TOKEN,
   };
 }

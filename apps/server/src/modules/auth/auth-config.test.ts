@@ -12,7 +12,15 @@ describe('auth configuration', () => {
       publicUrl: 'http://localhost:8080',
       sessionLifespanMs: 24 * 3_600_000,
       privilegedSessionMaxAgeMs: 15 * 60_000,
-      throttle: { windowMs: 15 * 60_000, accountMax: 5, addressMax: 20 },
+      throttle: {
+        windowMs: 15 * 60_000,
+        freeAttempts: 3,
+        addressFreeAttempts: 20,
+        accountFreeAttempts: 10,
+        baseDelayMs: 1000,
+        maxDelayMs: 15 * 60_000,
+        accountMaxDelayMs: 60_000,
+      },
       emailThrottle: { windowMs: 3_600_000, addressMax: 5, clientMax: 30 },
       registration: { enabled: true, role: undefined },
       smtp: undefined,
@@ -55,6 +63,19 @@ describe('auth configuration', () => {
     expect(() => loadAuthConfig({ SMTP_URL: 'mail.example.com' })).toThrow(AuthConfigError);
     expect(() => loadAuthConfig({ SESSION_LIFESPAN: 'forever' })).toThrow(/SESSION_LIFESPAN/);
     expect(() => loadAuthConfig({ AUTH_MODE: 'kerberos' })).toThrow(/AUTH_MODE/);
+    expect(() => loadAuthConfig({ LOGIN_THROTTLE_BASE_DELAY: '1h' })).toThrow(
+      /LOGIN_THROTTLE_BASE_DELAY: must not be longer than LOGIN_THROTTLE_MAX_DELAY/,
+    );
+    expect(() => loadAuthConfig({ LOGIN_THROTTLE_FREE_ATTEMPTS: '0' })).toThrow(
+      /LOGIN_THROTTLE_FREE_ATTEMPTS/,
+    );
+    // The lock-out limits are gone: setting one says what replaced it.
+    expect(() => loadAuthConfig({ LOGIN_THROTTLE_ACCOUNT_MAX: '5' })).toThrow(
+      /LOGIN_THROTTLE_ACCOUNT_MAX: was removed: failed sign-ins no longer lock the account/,
+    );
+    expect(() => loadAuthConfig({ LOGIN_THROTTLE_ADDRESS_MAX: '20' })).toThrow(
+      /LOGIN_THROTTLE_ADDRESS_MAX: was removed/,
+    );
   });
 
   it('parses durations', () => {

@@ -43,6 +43,15 @@ const booleanFromEnv = z
 const positiveInt = (fallback: number) =>
   z.coerce.number({ error: 'must be a number' }).int().min(1).default(fallback);
 
+/** A variable that no longer exists: setting it stops the start with `message`. */
+const removed = (message: string) =>
+  z
+    .string()
+    .optional()
+    .superRefine((value, context) => {
+      if (value !== undefined) context.addIssue({ code: 'custom', message });
+    });
+
 const urlList = z
   .string()
   .transform((value) =>
@@ -67,8 +76,19 @@ const environmentSchema = z
     FLOW_LIFESPAN: duration('1h'),
     INVITE_LIFESPAN: duration('72h'),
     LOGIN_THROTTLE_WINDOW: duration('15m'),
-    LOGIN_THROTTLE_ACCOUNT_MAX: positiveInt(5),
-    LOGIN_THROTTLE_ADDRESS_MAX: positiveInt(20),
+    LOGIN_THROTTLE_FREE_ATTEMPTS: positiveInt(3),
+    LOGIN_THROTTLE_ADDRESS_FREE_ATTEMPTS: positiveInt(20),
+    LOGIN_THROTTLE_ACCOUNT_FREE_ATTEMPTS: positiveInt(10),
+    LOGIN_THROTTLE_BASE_DELAY: duration('1s'),
+    LOGIN_THROTTLE_MAX_DELAY: duration('15m'),
+    LOGIN_THROTTLE_ACCOUNT_MAX_DELAY: duration('1m'),
+    // Sign-ins no longer lock an account after N failures; say so instead of ignoring them.
+    LOGIN_THROTTLE_ACCOUNT_MAX: removed(
+      'was removed: failed sign-ins no longer lock the account; see LOGIN_THROTTLE_FREE_ATTEMPTS and LOGIN_THROTTLE_ACCOUNT_FREE_ATTEMPTS',
+    ),
+    LOGIN_THROTTLE_ADDRESS_MAX: removed(
+      'was removed: failing addresses now wait longer at each failure; see LOGIN_THROTTLE_ADDRESS_FREE_ATTEMPTS',
+    ),
     EMAIL_THROTTLE_WINDOW: duration('1h'),
     EMAIL_THROTTLE_ADDRESS_MAX: positiveInt(5),
     EMAIL_THROTTLE_CLIENT_MAX: positiveInt(30),
@@ -88,6 +108,13 @@ const environmentSchema = z
     WEBAUTHN_ORIGINS: urlList.optional(),
   })
   .superRefine((env, context) => {
+    if (env.LOGIN_THROTTLE_BASE_DELAY > env.LOGIN_THROTTLE_MAX_DELAY) {
+      context.addIssue({
+        code: 'custom',
+        path: ['LOGIN_THROTTLE_BASE_DELAY'],
+        message: 'must not be longer than LOGIN_THROTTLE_MAX_DELAY',
+      });
+    }
     if (env.OIDC_ISSUER && !env.OIDC_CLIENT_ID) {
       context.addIssue({
         code: 'custom',
@@ -129,7 +156,23 @@ export interface AuthConfig {
   privilegedSessionMaxAgeMs: number;
   flowLifespanMs: number;
   inviteLifespanMs: number;
-  throttle: { windowMs: number; accountMax: number; addressMax: number };
+  /** Failed sign-ins (login-throttle.ts): waits that double per failure, per client and account. */
+  throttle: {
+    /** Counters are forgotten after this long without a failure (after the last wait ended). */
+    windowMs: number;
+    /** Failures one client address may make on one account before it waits. */
+    freeAttempts: number;
+    /** Failures one client address may make across accounts before it waits. */
+    addressFreeAttempts: number;
+    /** Failures on one account, from all clients, before clients that failed on it wait too. */
+    accountFreeAttempts: number;
+    /** The first wait; each further failure doubles it. */
+    baseDelayMs: number;
+    /** The longest wait of a client (per account, per address). */
+    maxDelayMs: number;
+    /** The longest account-wide wait (mild: it never applies to a client that has not failed). */
+    accountMaxDelayMs: number;
+  };
   /**
    * Recovery and verification emails sent per window: per recipient address (`addressMax`)
    * and per client IP address (`clientMax`).
@@ -173,8 +216,12 @@ export function loadAuthConfig(environment: NodeJS.ProcessEnv = process.env): Au
     inviteLifespanMs: env.INVITE_LIFESPAN,
     throttle: {
       windowMs: env.LOGIN_THROTTLE_WINDOW,
-      accountMax: env.LOGIN_THROTTLE_ACCOUNT_MAX,
-      addressMax: env.LOGIN_THROTTLE_ADDRESS_MAX,
+      freeAttempts: env.LOGIN_THROTTLE_FREE_ATTEMPTS,
+      addressFreeAttempts: env.LOGIN_THROTTLE_ADDRESS_FREE_ATTEMPTS,
+      accountFreeAttempts: env.LOGIN_THROTTLE_ACCOUNT_FREE_ATTEMPTS,
+      baseDelayMs: env.LOGIN_THROTTLE_BASE_DELAY,
+      maxDelayMs: env.LOGIN_THROTTLE_MAX_DELAY,
+      accountMaxDelayMs: env.LOGIN_THROTTLE_ACCOUNT_MAX_DELAY,
     },
     emailThrottle: {
       windowMs: env.EMAIL_THROTTLE_WINDOW,

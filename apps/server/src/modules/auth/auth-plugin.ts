@@ -202,12 +202,12 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
 
     const cookie = request.cookies[SESSION_COOKIE];
     let session = cookie ? await findSession(pool, cookie) : undefined;
-    if (cookie && !session && !open) clearSessionCookies(request, reply);
+    if (cookie && !session && !open) clearSessionCookies(request, reply, config);
     if (session && cookie) {
       let token = cookie;
       if (session.rotateRequired && (await claimRotation(pool, session.id))) {
         const issued = await rotateSession(pool, session, { lifespanMs: config.sessionLifespanMs });
-        setSessionCookies(request, reply, issued);
+        setSessionCookies(request, reply, config, issued);
         token = issued.token;
         session = issued.record;
       }

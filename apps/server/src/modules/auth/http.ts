@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthConfig } from './auth-config.js';
 import type { IssuedSession } from './session-store.js';
 import { sessionCsrfToken } from './session-store.js';
 
@@ -11,10 +12,16 @@ export const CSRF_HEADER = 'x-csrf-token';
 /** HTTP-only random value that self-service flows are bound to (per browser). */
 export const FLOW_CSRF_COOKIE = 'opsdeck_flow_csrf';
 
-export function isSecureRequest(request: FastifyRequest): boolean {
-  return request.protocol === 'https';
+/**
+ * Whether cookies get the Secure flag: always when the public URL is https, else when the
+ * request came over https, directly or (X-Forwarded-Proto) through one of TRUSTED_PROXIES —
+ * Fastify's trustProxy ignores the header from anyone else.
+ */
+export function isSecureRequest(request: FastifyRequest, config: Pick<AuthConfig, 'publicUrl'>): boolean {
+  return config.publicUrl.startsWith('https:') || request.protocol === 'https';
 }
 
+/** The client's IP address: the socket's, or X-Forwarded-For's when the socket is a trusted proxy. */
 export function clientAddress(request: FastifyRequest): string {
   return request.ip;
 }
@@ -39,19 +46,28 @@ export function requestPath(request: FastifyRequest): string {
   return decoded.replace(/\/+/g, '/');
 }
 
-export function setSessionCookies(request: FastifyRequest, reply: FastifyReply, issued: IssuedSession): void {
+export function setSessionCookies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Pick<AuthConfig, 'publicUrl'>,
+  issued: IssuedSession,
+): void {
   const common = {
     path: '/',
     sameSite: 'lax' as const,
-    secure: isSecureRequest(request),
+    secure: isSecureRequest(request, config),
     expires: issued.record.expiresAt,
   };
   reply.setCookie(SESSION_COOKIE, issued.token, { ...common, httpOnly: true });
   reply.setCookie(CSRF_COOKIE, sessionCsrfToken(issued.token), { ...common, httpOnly: false });
 }
 
-export function clearSessionCookies(request: FastifyRequest, reply: FastifyReply): void {
-  const common = { path: '/', sameSite: 'lax' as const, secure: isSecureRequest(request) };
+export function clearSessionCookies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Pick<AuthConfig, 'publicUrl'>,
+): void {
+  const common = { path: '/', sameSite: 'lax' as const, secure: isSecureRequest(request, config) };
   reply.clearCookie(SESSION_COOKIE, { ...common, httpOnly: true });
   reply.clearCookie(CSRF_COOKIE, { ...common, httpOnly: false });
 }

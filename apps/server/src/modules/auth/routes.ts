@@ -52,6 +52,24 @@ function caller(request: FastifyRequest): AuthContext {
   return request.auth;
 }
 
+/**
+ * Account management (tokens, people, roles, invites) is the person's own business: a browser
+ * session or a token without scopes. A scoped token only carries the rights its scopes name, and
+ * none of them (canaries, catalog, ...) is about the account, so a `canaries:read` token must not
+ * list, revoke or inspect its owner's other tokens, rename the owner or hand out roles.
+ */
+function assertAccountCaller(auth: AuthContext): void {
+  if (auth.token && auth.token.scopes.length > 0) throw new HttpError(403, ACCOUNT_SCOPED_TOKEN_MESSAGE);
+}
+
+export const ACCOUNT_SCOPED_TOKEN_MESSAGE =
+  'A token with scopes cannot manage the account: sign in, or use a token without scopes';
+
+/** The same refusal as a preHandler, ahead of the permission check of the route. */
+async function accountCallerOnly(request: FastifyRequest): Promise<void> {
+  assertAccountCaller(caller(request));
+}
+
 function isTokenOwnerOrAdmin(auth: AuthContext, ownerId: string, action: 'read' | 'write'): boolean {
   return auth.person.id === ownerId || authorize(auth, 'rbac', action).allow;
 }
@@ -106,7 +124,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   app.post(
     '/api/auth/invite_user',
-    { preHandler: requirePermission('identities', 'write') },
+    { preHandler: [accountCallerOnly, requirePermission('identities', 'write')] },
     async (request) => {
       const input = parseOrThrow(inviteSchema, request.body);
       return invitePerson(deps, input, caller(request).person);
@@ -135,12 +153,14 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   app.get('/api/auth/tokens', async (request) => {
     const auth = caller(request);
+    assertAccountCaller(auth);
     const everyone = authorize(auth, 'rbac', 'write').allow;
     return { payload: await listAccessTokens(pool, everyone ? undefined : auth.person.id) };
   });
 
   app.delete('/api/auth/token/:id', async (request) => {
     const auth = caller(request);
+    assertAccountCaller(auth);
     const { id } = parseOrThrow(idParams, request.params);
     const token = await getAccessToken(pool, id);
     if (!token) throw new HttpError(404, 'Token not found');
@@ -152,6 +172,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   app.get('/api/rbac/token/:id/permissions', async (request) => {
     const auth = caller(request);
+    assertAccountCaller(auth);
     const { id } = parseOrThrow(idParams, request.params);
     const token = await getAccessToken(pool, id);
     if (!token) throw new HttpError(404, 'Token not found');
@@ -182,6 +203,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 
   app.post('/api/people/update', async (request) => {
     const auth = caller(request);
+    assertAccountCaller(auth);
     const update = parseOrThrow(personUpdateSchema, request.body);
     const self = update.id === auth.person.id;
     const adminOnly = update.email !== undefined || update.roles !== undefined;
@@ -199,16 +221,20 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     return personView(pool, update.id);
   });
 
-  app.delete('/api/people/:id', { preHandler: requirePermission('identities', 'write') }, async (request) => {
-    const { id } = parseOrThrow(idParams, request.params);
-    const person = await personView(pool, id);
-    await deletePerson(pool, id, caller(request).person.id);
-    return { message: `${person.name} deleted`, payload: { id } };
-  });
+  app.delete(
+    '/api/people/:id',
+    { preHandler: [accountCallerOnly, requirePermission('identities', 'write')] },
+    async (request) => {
+      const { id } = parseOrThrow(idParams, request.params);
+      const person = await personView(pool, id);
+      await deletePerson(pool, id, caller(request).person.id);
+      return { message: `${person.name} deleted`, payload: { id } };
+    },
+  );
 
   app.post(
     '/api/rbac/:id/update_role',
-    { preHandler: requirePermission('rbac', 'write') },
+    { preHandler: [accountCallerOnly, requirePermission('rbac', 'write')] },
     async (request) => {
       const { id } = parseOrThrow(idParams, request.params);
       const { roles } = parseOrThrow(rolesSchema, request.body);

@@ -20,7 +20,17 @@ let viewer: TestPerson;
 beforeAll(async () => {
   db = await createTestDatabase();
   testApp = await buildAuthTestApp(db.pool, {
-    config: { throttle: { windowMs: 15 * 60_000, accountMax: 3, addressMax: 100 } },
+    config: {
+      throttle: {
+        windowMs: 15 * 60_000,
+        freeAttempts: 3,
+        addressFreeAttempts: 100,
+        accountFreeAttempts: 100,
+        baseDelayMs: 60_000,
+        maxDelayMs: 15 * 60_000,
+        accountMaxDelayMs: 60_000,
+      },
+    },
   });
   admin = await createTestPerson(db.pool, { roles: ['admin'] });
   viewer = await createTestPerson(db.pool, { roles: ['viewer'] });
@@ -116,7 +126,7 @@ describe('password sign-in', () => {
     expect(browser.cookies.has(SESSION_COOKIE)).toBe(false);
   });
 
-  it('throttles an account after repeated failures with 429 and Retry-After', async () => {
+  it('makes a client that keeps failing on an account wait, with 429 and Retry-After', async () => {
     const person = await createTestPerson(db.pool, { roles: ['viewer'] });
     const browser = new TestBrowser(testApp.app);
     const flow = await browser.startFlow('login');
@@ -137,14 +147,24 @@ describe('password sign-in', () => {
     expect(right.headers['retry-after']).toBeDefined();
     await db.pool.query(
       `UPDATE auth_login_throttle SET locked_until = now() - interval '1 second' WHERE key = $1`,
-      [`account:${person.email}`],
+      [`pair:${person.email}|127.0.0.1`],
     );
     expect((await attempt(person.password)).statusCode).toBe(200);
   });
 
   it('throttles an address across accounts', async () => {
     const local = await buildAuthTestApp(db.pool, {
-      config: { throttle: { windowMs: 60_000, accountMax: 100, addressMax: 2 } },
+      config: {
+        throttle: {
+          windowMs: 60_000,
+          freeAttempts: 100,
+          addressFreeAttempts: 2,
+          accountFreeAttempts: 100,
+          baseDelayMs: 60_000,
+          maxDelayMs: 15 * 60_000,
+          accountMaxDelayMs: 60_000,
+        },
+      },
     });
     const browser = new TestBrowser(local.app);
     const flow = await browser.startFlow('login');

@@ -41,8 +41,12 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
 export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutesOptions): Promise<void> {
   const service = createCatalogService({ pool: options.pool });
   // Contracts map the catalog relations to `database` under the `catalog` object and the
-  // `config` feature; running a scraper writes config_scrapers' items.
+  // `config` feature. Saving a scraper asks for the verb /api/db/config_scrapers asks for
+  // (create, update), so one token scope gives the same answer on both doors; running a scraper
+  // creates, updates and deletes config items, so it needs all three (`write`).
   const readCatalog = requirePermission('database', 'read', { object: 'catalog', feature: 'config' });
+  const createScrapers = requirePermission('config_scrapers', 'create', { object: 'catalog' });
+  const updateScrapers = requirePermission('config_scrapers', 'update', { object: 'catalog' });
   const runScrapers = requirePermission('config_scrapers', 'write', { object: 'catalog' });
 
   app.post('/api/catalog/summary', { preHandler: readCatalog }, async (request, reply) => {
@@ -63,7 +67,7 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
 
   // The scraper editor saves here rather than through /api/db so that every JSONPath and
   // expression of the spec is checked first (a broken one is refused with its field path).
-  app.post('/api/catalog/scrapers', { preHandler: runScrapers }, async (request, reply) => {
+  app.post('/api/catalog/scrapers', { preHandler: createScrapers }, async (request, reply) => {
     try {
       const saved = await createScraper(
         options.pool,
@@ -77,7 +81,7 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
     }
   });
 
-  app.put('/api/catalog/scrapers/:id', { preHandler: runScrapers }, async (request, reply) => {
+  app.put('/api/catalog/scrapers/:id', { preHandler: updateScrapers }, async (request, reply) => {
     const { id } = request.params as { id: string };
     try {
       return await updateScraper(options.pool, id, parameters(request.body), options.secrets);

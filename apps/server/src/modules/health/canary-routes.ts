@@ -98,7 +98,11 @@ export async function canaryEditorRoutes(
 ): Promise<void> {
   const { pool, logger } = options;
   const readCanaries = requirePermission('canaries', 'read');
-  const writeCanaries = requirePermission('canaries', 'write');
+  // One verb per route, as the data API decides /api/db/canaries (insert → create, PATCH →
+  // update, DELETE → delete): a `canaries:create` token may create here too, and nothing more.
+  const createCanaries = requirePermission('canaries', 'create');
+  const updateCanaries = requirePermission('canaries', 'update');
+  const deleteCanaries = requirePermission('canaries', 'delete');
 
   /** Validates the body as a Canary document; the reply is sent when it is refused. */
   const validate = (input: CanaryInput, reply: FastifyReply) => {
@@ -175,7 +179,7 @@ export async function canaryEditorRoutes(
     },
   );
 
-  app.post<{ Body: CanaryInput }>('/api/canaries', { preHandler: writeCanaries }, async (request, reply) => {
+  app.post<{ Body: CanaryInput }>('/api/canaries', { preHandler: createCanaries }, async (request, reply) => {
     const resource = validate(request.body ?? {}, reply);
     if (!resource) return reply;
     const { rows } = await pool.query<{ source: string }>(
@@ -196,7 +200,7 @@ export async function canaryEditorRoutes(
 
   app.put<{ Params: { id: string }; Body: CanaryInput }>(
     '/api/canaries/:id',
-    { preHandler: writeCanaries },
+    { preHandler: updateCanaries },
     async (request, reply) => {
       const existing = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
       if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
@@ -230,7 +234,7 @@ export async function canaryEditorRoutes(
 
   app.delete<{ Params: { id: string } }>(
     '/api/canaries/:id',
-    { preHandler: writeCanaries },
+    { preHandler: deleteCanaries },
     async (request, reply) => {
       const existing = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
       if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });

@@ -5,7 +5,8 @@ import type { FastifyInstance } from 'fastify';
 
 const API_PREFIXES = ['/api/', '/api', '/metrics', '/healthz', '/readyz', '/mcp', '/webhook/'];
 
-function isApiPath(url: string): boolean {
+/** Whether a URL belongs to the API side (JSON, metrics, probes, webhooks) rather than the web app. */
+export function isApiPath(url: string): boolean {
   const pathname = url.split('?')[0] ?? url;
   return API_PREFIXES.some(
     (prefix) => pathname === prefix || pathname.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`),

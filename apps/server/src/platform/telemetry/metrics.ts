@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Pool } from '../db/pool.js';
 
@@ -36,4 +37,16 @@ export function createMetrics(pool: Pool): Metrics {
     },
   });
   return { registry, httpRequestDuration, httpRequestsTotal };
+}
+
+/**
+ * Whether a /metrics request may read: anyone when METRICS_TOKEN is unset, else only
+ * `Authorization: Bearer <METRICS_TOKEN>` (compared in constant time).
+ */
+export function metricsCallerAllowed(authorization: string | undefined, token: string | undefined): boolean {
+  if (!token) return true;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+  if (!match) return false;
+  const digest = (value: string) => createHash('sha256').update(value).digest();
+  return timingSafeEqual(digest(match[1] as string), digest(token));
 }

@@ -113,7 +113,7 @@ export async function signIn(
     ip: clientAddress(call.request),
     userAgent: call.request.headers['user-agent'],
   });
-  setSessionCookies(call.request, call.reply, issued);
+  setSessionCookies(call.request, call.reply, deps.config, issued);
   call.session = issued.record;
   call.sessionToken = issued.token;
   return issued;
@@ -138,7 +138,7 @@ export async function elevateSession(
     },
     { ip: clientAddress(call.request), userAgent: call.request.headers['user-agent'] },
   );
-  setSessionCookies(call.request, call.reply, issued);
+  setSessionCookies(call.request, call.reply, deps.config, issued);
   call.session = issued.record;
   call.sessionToken = issued.token;
   return issued;

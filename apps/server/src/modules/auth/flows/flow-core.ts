@@ -186,7 +186,11 @@ export function sendFlowError(reply: FastifyReply, error: FlowError): FastifyRep
 // CSRF binding
 
 /** The browser's flow-binding cookie, set when missing. */
-export function ensureFlowCookie(request: FastifyRequest, reply: FastifyReply): string {
+export function ensureFlowCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  config: Pick<AuthConfig, 'publicUrl'>,
+): string {
   const existing = request.cookies[FLOW_CSRF_COOKIE];
   if (existing && existing.length >= 32) return existing;
   const value = randomSecret(32);
@@ -194,7 +198,7 @@ export function ensureFlowCookie(request: FastifyRequest, reply: FastifyReply): 
     path: '/api/auth',
     httpOnly: true,
     sameSite: 'lax',
-    secure: isSecureRequest(request),
+    secure: isSecureRequest(request, config),
   });
   // Later code in the same request must see it too (a flow created and bound right away).
   request.cookies[FLOW_CSRF_COOKIE] = value;

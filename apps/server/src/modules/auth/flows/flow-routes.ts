@@ -45,13 +45,13 @@ function queryParam(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' ? value : undefined;
 }
 
-function callOf(request: FastifyRequest, reply: FastifyReply): FlowCall {
+function callOf(deps: FlowDeps, request: FastifyRequest, reply: FastifyReply): FlowCall {
   return {
     request,
     reply,
     session: sessionRecordOf(request),
     sessionToken: sessionTokenOf(request),
-    csrfCookie: ensureFlowCookie(request, reply),
+    csrfCookie: ensureFlowCookie(request, reply, deps.config),
   };
 }
 
@@ -121,7 +121,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     app.get(`${base}/${type}/browser`, async (request, reply) =>
       answer(reply, async () => {
         if (publicMode) throw unavailable();
-        const call = callOf(request, reply);
+        const call = callOf(deps, request, reply);
         const flow = await createFlow(deps, call, type, {
           ...(queryParam(request, 'return_to') !== undefined
             ? { return_to: queryParam(request, 'return_to') }
@@ -138,7 +138,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     app.get(`${base}/${type}/flows`, async (request, reply) =>
       answer(reply, async () => {
         if (publicMode) throw unavailable();
-        const call = callOf(request, reply);
+        const call = callOf(deps, request, reply);
         const flow = await loadFlow(deps.pool, queryParam(request, 'id') ?? '', type);
         if (!flow) throw flowErrors.notFound();
         if (!flowBoundToBrowser(request, flow)) throw flowErrors.csrf();
@@ -151,7 +151,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     app.post(`${base}/${type}`, async (request, reply) =>
       answer(reply, async () => {
         if (publicMode) throw unavailable();
-        const call = callOf(request, reply);
+        const call = callOf(deps, request, reply);
         const flow = await loadFlow(deps.pool, queryParam(request, 'flow') ?? '', type);
         if (!flow) throw flowErrors.notFound();
         if (isExpired(flow)) throw flowErrors.expired(await restart(deps, call, flow));
@@ -179,7 +179,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     if (publicMode) return sendFlowError(reply, unavailable());
     const location = await followRecoveryLink(
       deps,
-      callOf(request, reply),
+      callOf(deps, request, reply),
       queryParam(request, 'token') ?? '',
     );
     return reply.redirect(location, 303);
@@ -189,7 +189,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     if (publicMode) return sendFlowError(reply, unavailable());
     const location = await followVerificationLink(
       deps,
-      callOf(request, reply),
+      callOf(deps, request, reply),
       queryParam(request, 'token') ?? '',
     );
     return reply.redirect(location, 303);
@@ -200,7 +200,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     const query = new URLSearchParams(
       request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '',
     );
-    const location = await handleOidcCallback(deps, callOf(request, reply), query);
+    const location = await handleOidcCallback(deps, callOf(deps, request, reply), query);
     return reply.redirect(location, 303);
   });
 
@@ -229,7 +229,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     const presented = queryParam(request, 'token') ?? '';
     if (!safeEqual(presented, logoutToken(token))) return sendFlowError(reply, flowErrors.csrf());
     await revokeSession(deps.pool, session.id);
-    clearSessionCookies(request, reply);
+    clearSessionCookies(request, reply, deps.config);
     const wantsJson = (request.headers.accept ?? '').includes('application/json');
     return wantsJson ? reply.status(204).send() : reply.redirect(returnTo, 303);
   });

@@ -1,7 +1,7 @@
 import type { AuthConfig } from '../auth-config.js';
 import { clientAddress } from '../http.js';
 import { findActivePerson, findActivePersonByEmail, getPasswordHash } from '../identity-store.js';
-import { clearAccountFailures, recordLoginFailure, throttleRetryAfter } from '../login-throttle.js';
+import { clearLoginFailures, recordLoginFailure, throttleRetryAfter } from '../login-throttle.js';
 import { countUnusedBackupCodes, consumeBackupCode } from '../lookup-secrets.js';
 import { startOidc } from '../oidc.js';
 import { hashPassword, verifyPassword } from '../password.js';
@@ -232,7 +232,10 @@ function challengeOf(json: string | undefined): string | undefined {
   return typeof parsed.challenge === 'string' ? parsed.challenge : undefined;
 }
 
-/** Checks a throttle before a credential is tried; throws 429 with Retry-After when locked. */
+/**
+ * Checks the throttle before a credential is tried (login-throttle.ts): a client that must wait
+ * gets 429 with Retry-After, whatever it sends, so it cannot keep guessing meanwhile.
+ */
 async function assertNotThrottled(
   deps: FlowDeps,
   call: FlowCall,
@@ -246,6 +249,7 @@ async function assertNotThrottled(
   if (seconds > 0) throw flowErrors.throttled(seconds);
 }
 
+/** Counts a failed attempt; when it earns this client a wait, answers 429 with Retry-After at once. */
 async function countFailure(deps: FlowDeps, call: FlowCall, account: string | undefined): Promise<void> {
   const lockedFor = await recordLoginFailure(
     deps.pool,
@@ -302,7 +306,7 @@ export async function submitLoginFlow(
         messages: [text('second_factor_invalid', INVALID_SECOND_FACTOR, 'error')],
       });
     }
-    await clearAccountFailures(deps.pool, account);
+    await clearLoginFailures(deps.pool, { account, address: clientAddress(call.request) });
     await elevateSession(deps, call, call.session, { methodName: method, aal: 'aal2' });
     return succeed(deps, call, flow);
   }
@@ -333,7 +337,7 @@ export async function submitLoginFlow(
         identifier,
       });
     }
-    await clearAccountFailures(deps.pool, account);
+    await clearLoginFailures(deps.pool, { account, address: clientAddress(call.request) });
     if (flow.refresh && call.session) {
       await elevateSession(deps, call, call.session, { methodName: 'password', reauthenticated: true });
     } else {

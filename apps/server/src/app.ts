@@ -88,6 +88,19 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     };
     metrics.httpRequestDuration.observe(labels, reply.elapsedTime / 1000);
     metrics.httpRequestsTotal.inc(labels);
+    // Every 503 and 504 (database unreachable, pool exhausted, draining at shutdown) leaves a
+    // line, whichever route answered it; 500s are logged with their error where they are raised.
+    if (reply.statusCode === 503 || reply.statusCode === 504) {
+      request.log.warn(
+        {
+          method: request.method,
+          route: labels.route,
+          statusCode: reply.statusCode,
+          responseTimeMs: Math.round(reply.elapsedTime),
+        },
+        `answered ${reply.statusCode}`,
+      );
+    }
   });
 
   registerErrorHandling(app);

@@ -1,10 +1,13 @@
+import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createTokenForUser } from '../src/modules/auth/index.js';
 import { loadConfig } from '../src/platform/config.js';
 import { createJobsService, type JobsService } from '../src/platform/jobs/index.js';
-import { createLogger } from '../src/platform/logger.js';
+import { createPool } from '../src/platform/db/pool.js';
+import { createLogger, loggerOptions } from '../src/platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../src/platform/secrets.js';
 import { createTestDatabase, type TestDatabase } from './harness/db.js';
 import { createPerson } from './harness/factories.js';
@@ -124,5 +127,48 @@ describe('the composed API', () => {
     expect((await call('viewer', 'GET', '/api/db/incidents?select=title')).statusCode).toBe(200);
     const whoami = await call('viewer', 'GET', '/api/auth/whoami');
     expect(whoami.json()).toMatchObject({ payload: { user: { id: people.viewer }, roles: ['viewer'] } });
+  });
+});
+
+describe('answers that say the server cannot serve', () => {
+  it('leaves a log line for every 503, with the route and the request id', async () => {
+    const db = await createTestDatabase();
+    const lines: Array<Record<string, unknown>> = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    // A pool of its own, so the test can take the database away from this app only.
+    const pool = createPool(db.url, { max: 2 });
+    const logger = pino(loggerOptions('warn'), sink);
+    const { app, markShuttingDown } = await buildApp({
+      config: loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'warn' }),
+      pool,
+      logger,
+      secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
+      jobs: createJobsService({ pool, logger }),
+    });
+    try {
+      expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+      expect(lines.filter((line) => line.statusCode === 503)).toEqual([]);
+
+      await pool.end();
+      const unavailable = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(unavailable.json()).toEqual({ status: 'database unavailable' });
+      markShuttingDown();
+      const draining = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(draining.statusCode).toBe(503);
+
+      const logged = lines.filter((line) => line.msg === 'answered 503');
+      expect(logged).toEqual([
+        expect.objectContaining({ level: 40, reqId: unavailable.headers['x-request-id'], route: '/readyz' }),
+        expect.objectContaining({ level: 40, reqId: draining.headers['x-request-id'], route: '/readyz' }),
+      ]);
+    } finally {
+      await app.close();
+      await db.close();
+    }
   });
 });

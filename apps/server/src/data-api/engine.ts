@@ -150,8 +150,9 @@ export class DataApiEngine {
   constructor(readonly options: EngineOptions) {}
 
   /**
-   * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives
-   * unexpected errors (answered 500) for this request, for logging.
+   * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives,
+   * for logging, unexpected errors (answered 500) and the cause of every 503/504 (the database
+   * could not be reached, or no pooled connection came in time).
    */
   async handle(
     request: EngineRequest,
@@ -168,10 +169,12 @@ export class DataApiEngine {
   errorResponse(error: unknown, onInternalError?: (error: unknown) => void): EngineResponse {
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
-    else if (isPgError(error)) apiError = fromPgError(error);
-    else {
+    else if (isPgError(error)) {
+      apiError = fromPgError(error);
+      if (apiError.status >= 503) (onInternalError ?? this.options.onInternalError)?.(error);
+    } else {
       apiError = fromUnexpectedError(error);
-      if (apiError.status === 500) (onInternalError ?? this.options.onInternalError)?.(error);
+      if (apiError.status >= 500) (onInternalError ?? this.options.onInternalError)?.(error);
     }
     return {
       status: apiError.status,

@@ -14,9 +14,17 @@ export interface OpsdeckProcess {
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
 }
 
-/** Runs the `opsdeck` command from source (through tsx), as a separate OS process. */
-export function runOpsdeck(args: string[], env: Record<string, string | undefined>): OpsdeckProcess {
-  const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', ENTRY, ...args], {
+/**
+ * Runs the `opsdeck` command from source (through tsx), as a separate OS process. `nodeArgs` go
+ * to Node before the script (e.g. `--cpu-prof`, which NODE_OPTIONS does not take).
+ */
+export function runOpsdeck(
+  args: string[],
+  env: Record<string, string | undefined>,
+  options: { nodeArgs?: string[] } = {},
+): OpsdeckProcess {
+  const nodeArgs = [...(options.nodeArgs ?? []), '--conditions=source', '--import', 'tsx'];
+  const child = spawn(process.execPath, [...nodeArgs, ENTRY, ...args], {
     cwd: PROJECT_ROOT,
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -181,7 +181,7 @@ describe('health workers on the jobs platform', () => {
     jobs = createJobsService({
       pool: db.pool,
       logger,
-      schedules: { pollIntervalMs: 100, leaseMarginMs: 500 },
+      schedules: { pollIntervalMs: 100 },
     });
     await jobs.start();
   });

@@ -8,7 +8,9 @@ import {
 import type { JobsMetrics } from './metrics.js';
 import { listenForNotifications, type NotificationListener } from './notification-listener.js';
 import {
+  claimTiming,
   errorMessage,
+  RepeatingTask,
   runWithTimeout,
   settleWithin,
   TimeoutError,
@@ -30,8 +32,14 @@ export interface EventQueueWorkerOptions {
   pollIntervalMs?: number;
   /** Default 60 s. */
   handlerTimeoutMs?: number;
-  /** Added to the longest handler timeout to form the claim lease. Default 30 s. */
-  leaseMarginMs?: number;
+  /**
+   * How long a claimed event stays invisible to other workers without renewal. Default 30 s.
+   * While handlers run, this process renews the claims of all of them every renewIntervalMs (one
+   * UPDATE), so a slow handler keeps its event and a dead process's events return within leaseMs.
+   */
+  leaseMs?: number;
+  /** How often running claims are renewed. Default a third of leaseMs; must be shorter. */
+  renewIntervalMs?: number;
   /** Attempts before an event is left failed. Default 5. */
   maxAttempts?: number;
   /** Retry delay: baseMs × 2^(attempt − 1), at most maxMs. Defaults 1 s and 5 min. */
@@ -45,6 +53,10 @@ interface Claim {
   controller: AbortController;
   done: Promise<void>;
   abandoned: boolean;
+  /** The handler ended; its outcome is being written: no longer renewed. */
+  finishing: boolean;
+  /** A renewal found the row no longer ours: the handler was aborted. */
+  lost: boolean;
 }
 
 type ClaimedRow = {
@@ -59,8 +71,9 @@ type ClaimedRow = {
 
 /**
  * Claims batches of events with FOR UPDATE SKIP LOCKED and runs their consumers. A claim is a
- * lease: the row's available_at moves past the handler timeout, so no other worker sees it
- * while it runs, and it reappears by itself if this process dies. Completion deletes the row;
+ * lease: the row's available_at moves leaseMs ahead, and this process moves it again every
+ * renewIntervalMs while the handler runs, so no other worker sees it while it runs, and it
+ * reappears by itself within leaseMs if this process dies. Completion deletes the row;
  * failure stores the error and retries with exponential backoff until maxAttempts, after which
  * the row stays 'failed'. Writes after a claim are fenced by (locked_by, attempts) so a worker
  * whose lease lapsed cannot touch a row another worker has claimed since.
@@ -74,7 +87,8 @@ export class EventQueueWorker {
   private readonly concurrency: number;
   private readonly pollIntervalMs: number;
   private readonly handlerTimeoutMs: number;
-  private readonly leaseMarginMs: number;
+  private readonly leaseMs: number;
+  private readonly renewal: RepeatingTask;
   private readonly maxAttempts: number;
   private readonly backoffBaseMs: number;
   private readonly backoffMaxMs: number;
@@ -95,7 +109,9 @@ export class EventQueueWorker {
     this.concurrency = options.concurrency ?? 10;
     this.pollIntervalMs = options.pollIntervalMs ?? 1000;
     this.handlerTimeoutMs = options.handlerTimeoutMs ?? 60_000;
-    this.leaseMarginMs = options.leaseMarginMs ?? 30_000;
+    const timing = claimTiming(options.leaseMs, options.renewIntervalMs);
+    this.leaseMs = timing.leaseMs;
+    this.renewal = new RepeatingTask(() => this.renewClaims(), timing.renewIntervalMs);
     this.maxAttempts = options.maxAttempts ?? 5;
     this.backoffBaseMs = options.backoff?.baseMs ?? 1000;
     this.backoffMaxMs = options.backoff?.maxMs ?? 300_000;
@@ -123,6 +139,7 @@ export class EventQueueWorker {
     }
     this.unsubscribe = this.consumers.onChange(() => this.wakeSignal.wake());
     this.loopDone = this.loop();
+    this.renewal.start();
   }
 
   /**
@@ -141,6 +158,7 @@ export class EventQueueWorker {
       graceMs,
     );
     if (!finished) await this.releaseRemaining();
+    await this.renewal.stop();
     this.loopDone = undefined;
   }
 
@@ -169,10 +187,6 @@ export class EventQueueWorker {
     }
   }
 
-  private leaseMs(): number {
-    return Math.max(this.handlerTimeoutMs, ...this.consumers.timeouts()) + this.leaseMarginMs;
-  }
-
   private async claim(limit: number): Promise<QueuedEvent[]> {
     const { names, likePatterns } = this.consumers.claimFilter();
     const result = await this.pool.query<ClaimedRow>(
@@ -194,7 +208,7 @@ export class EventQueueWorker {
        FROM next
        WHERE e.id = next.id
        RETURNING e.id, e.name, e.properties, e.attempts, e.priority, e.created_at, e.error`,
-      [names, likePatterns, limit, this.leaseMs(), this.workerId],
+      [names, likePatterns, limit, this.leaseMs, this.workerId],
     );
     return result.rows
       .map((row) => ({
@@ -211,7 +225,14 @@ export class EventQueueWorker {
 
   private handle(event: QueuedEvent): void {
     const controller = new AbortController();
-    const claim: Claim = { event, controller, abandoned: false, done: Promise.resolve() };
+    const claim: Claim = {
+      event,
+      controller,
+      abandoned: false,
+      finishing: false,
+      lost: false,
+      done: Promise.resolve(),
+    };
     this.claims.set(event.id, claim);
     claim.done = this.process(claim).finally(() => {
       this.claims.delete(event.id);
@@ -224,11 +245,13 @@ export class EventQueueWorker {
     const consumer = this.consumers.resolve(event.name);
     const maxAttempts = consumer?.maxAttempts ?? this.maxAttempts;
     if (!consumer) {
+      claim.finishing = true;
       // Its consumer was removed after the claim: give the event back untouched.
       await this.release([event.id]).catch((error: unknown) => this.logWriteFailure(event, error));
       return;
     }
     if (event.attempts > maxAttempts) {
+      claim.finishing = true;
       // The budget was spent by workers that died mid-attempt; do not run it again.
       await this.fail(claim, event.lastError ?? 'attempts exhausted', true);
       return;
@@ -245,6 +268,7 @@ export class EventQueueWorker {
     } catch (error) {
       failure = { error };
     }
+    claim.finishing = true;
     const seconds = (performance.now() - started) / 1000;
     if (claim.abandoned) {
       this.metrics?.observeEvent(event.name, 'released', seconds);
@@ -288,6 +312,47 @@ export class EventQueueWorker {
         [event.id, this.workerId, event.attempts, message, final, backoffMs],
       )
       .catch((error: unknown) => this.logWriteFailure(event, error));
+  }
+
+  /**
+   * Extends the lease of every event this process is handling, in one statement. An event that
+   * is no longer ours (its lease lapsed and another worker claimed it) has its handler aborted
+   * here; its outcome would not be written anyway (writes are fenced by locked_by and attempts).
+   */
+  private async renewClaims(): Promise<void> {
+    const held = [...this.claims.values()].filter(
+      (claim) => !claim.finishing && !claim.abandoned && !claim.lost,
+    );
+    if (held.length === 0) return;
+    let renewed: Set<string>;
+    try {
+      const { rows } = await this.pool.query<{ id: string }>(
+        `UPDATE event_queue AS e
+         SET available_at = now() + $2 * interval '1 millisecond'
+         FROM unnest($3::uuid[], $4::integer[]) AS h(id, attempts)
+         WHERE e.locked_by = $1 AND e.id = h.id AND e.attempts = h.attempts AND e.status = 'pending'
+         RETURNING e.id`,
+        [
+          this.workerId,
+          this.leaseMs,
+          held.map((claim) => claim.event.id),
+          held.map((claim) => claim.event.attempts),
+        ],
+      );
+      renewed = new Set(rows.map((row) => row.id));
+    } catch (error) {
+      this.logger.error({ err: errorMessage(error) }, 'event queue: renewing claims failed');
+      return;
+    }
+    for (const claim of held) {
+      if (renewed.has(claim.event.id) || claim.finishing) continue;
+      claim.lost = true;
+      this.logger.warn(
+        { eventId: claim.event.id, event: claim.event.name, attempts: claim.event.attempts },
+        'event queue: the claim of a running event lapsed; stopping its handler here',
+      );
+      claim.controller.abort(new Error('the claim on this event lapsed before its handler finished'));
+    }
   }
 
   private async release(ids: string[]): Promise<void> {

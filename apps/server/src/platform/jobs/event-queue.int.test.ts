@@ -230,6 +230,43 @@ describe('event queue', () => {
     );
   });
 
+  it('keeps a slow event to its worker past many leases, and gives it up when another worker took it', async () => {
+    const workers = [0, 1].map(() =>
+      service({ events: { pollIntervalMs: 20, leaseMs: 600, renewIntervalMs: 100 } }),
+    );
+    const handled: Array<{ worker: string; attempts: number }> = [];
+    const aborted: string[] = [];
+    for (const worker of workers) {
+      worker.events.on('slow.export', async (event, { signal }) => {
+        handled.push({ worker: worker.workerId, attempts: event.attempts });
+        // Two seconds (more than three leases) unless aborted.
+        await new Promise<void>((resolve, reject) => {
+          const timer = setTimeout(resolve, event.properties.hold === 'forever' ? 60_000 : 2000);
+          signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            aborted.push(String((signal.reason as Error).message));
+            reject(signal.reason);
+          });
+        });
+      });
+    }
+    await Promise.all(workers.map((worker) => worker.start()));
+    const slow = await enqueueEvent(db.pool, 'slow.export');
+    await waitFor(async () => (await eventRow(slow)) === undefined, {
+      what: 'the slow event to be handled and deleted',
+    });
+    expect(handled).toEqual([{ worker: expect.any(String), attempts: 1 }]);
+
+    // As if the worker had been cut off past its lease and another one claimed the event.
+    const usurped = await enqueueEvent(db.pool, 'slow.export', { hold: 'forever' });
+    await waitFor(() => handled.length === 2, { what: 'the second event to start' });
+    await db.pool.query("UPDATE event_queue SET locked_by = 'other-worker' WHERE id = $1", [usurped]);
+    await waitFor(() => aborted.length === 1, { what: 'the handler to be aborted' });
+    expect(aborted).toEqual(['the claim on this event lapsed before its handler finished']);
+    // The other worker's claim stands: the aborted attempt wrote nothing.
+    expect(await eventRow(usurped)).toMatchObject({ locked_by: 'other-worker', attempts: 1 });
+  });
+
   it('validates what is enqueued', async () => {
     await expect(enqueueEvent(db.pool, '  ')).rejects.toThrow('non-empty name');
     await expect(enqueueEvent(db.pool, 'x', [] as unknown as Record<string, unknown>)).rejects.toThrow(

@@ -178,12 +178,6 @@ export class EventConsumers {
     };
   }
 
-  timeouts(): number[] {
-    return [...this.exact.values(), ...this.prefixes.values()].flatMap((consumer) =>
-      consumer.timeoutMs === undefined ? [] : [consumer.timeoutMs],
-    );
-  }
-
   /** Called whenever a consumer is added (the worker claims again at once). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);

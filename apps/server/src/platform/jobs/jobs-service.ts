@@ -18,9 +18,9 @@ export interface JobsServiceOptions {
   hostname?: string;
   /** Registers job and event queue metrics here when given. */
   metrics?: Registry;
-  /** Event queue tuning: concurrency, pollIntervalMs, handlerTimeoutMs, maxAttempts, backoff … */
+  /** Event queue tuning: concurrency, pollIntervalMs, handlerTimeoutMs, leaseMs, maxAttempts, backoff … */
   events?: EventTuning;
-  /** Scheduler tuning: pollIntervalMs, leaseMarginMs, concurrency. */
+  /** Scheduler tuning: pollIntervalMs, leaseMs, renewIntervalMs, concurrency. */
   schedules?: ScheduleTuning;
   /** How often this process proves it is alive. Default 10 s. */
   heartbeatIntervalMs?: number;

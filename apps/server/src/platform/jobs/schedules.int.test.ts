@@ -20,7 +20,7 @@ describe('schedules', () => {
     const jobs = createJobsService({
       pool: db.pool,
       logger: recordingLogger(),
-      schedules: { pollIntervalMs: 100, leaseMarginMs: 200 },
+      schedules: { pollIntervalMs: 100 },
     });
     services.push(jobs);
     return jobs;
@@ -91,6 +91,100 @@ describe('schedules', () => {
     // schedule: runs of one schedule never overlap.
     await waitFor(() => hungStarts.length === 2, { what: 'the hung schedule to run again' });
     expect(hungStarts[1] - hungStarts[0]).toBeGreaterThanOrEqual(1450);
+  });
+
+  it('keeps a run that outlasts many leases to its owner, and other replicas wait for it', async () => {
+    await db.pool.query(
+      'CREATE TABLE long_runs (worker text NOT NULL, started timestamptz NOT NULL, ended timestamptz)',
+    );
+    // Leases of 600 ms renewed every 100 ms; each run takes 2 s, so without renewal the other
+    // replica would claim the schedule mid-run.
+    const replicas = [0, 1].map(() =>
+      createJobsService({
+        pool: db.pool,
+        logger: recordingLogger(),
+        schedules: { pollIntervalMs: 50, leaseMs: 600, renewIntervalMs: 100 },
+      }),
+    );
+    services.push(...replicas);
+    for (const jobs of replicas) {
+      await jobs.schedules.register({
+        name: 'long',
+        schedule: '@every 1s',
+        handler: async () => {
+          const { rows } = await db.pool.query<{ id: string }>(
+            'INSERT INTO long_runs (worker, started) VALUES ($1, clock_timestamp()) RETURNING ctid::text AS id',
+            [jobs.workerId],
+          );
+          await new Promise((resolve) => setTimeout(resolve, 2000));
+          await db.pool.query('UPDATE long_runs SET ended = clock_timestamp() WHERE ctid::text = $1', [
+            rows[0].id,
+          ]);
+        },
+      });
+    }
+    await Promise.all(replicas.map((jobs) => jobs.start()));
+    await waitFor(
+      async () => (await db.pool.query('SELECT 1 FROM long_runs WHERE ended IS NOT NULL')).rowCount! >= 2,
+      { timeoutMs: 20_000, what: 'two long runs to finish' },
+    );
+    const { rows } = await db.pool.query<{ started: Date; ended: Date | null }>(
+      'SELECT started, ended FROM long_runs ORDER BY started',
+    );
+    for (let index = 1; index < rows.length; index += 1) {
+      // Each run starts after the one before it ended: never two at once.
+      expect(rows[index - 1].ended).not.toBeNull();
+      expect(rows[index].started.getTime()).toBeGreaterThanOrEqual(rows[index - 1].ended!.getTime());
+    }
+    const history = await db.pool.query<{ status: string }>(
+      "SELECT DISTINCT status FROM job_history WHERE name = 'long' AND status <> 'RUNNING'",
+    );
+    expect(history.rows).toEqual([{ status: 'SUCCESS' }]);
+  });
+
+  it('stops a run whose claim another process took, and leaves that claim alone', async () => {
+    const logger = recordingLogger();
+    const jobs = createJobsService({
+      pool: db.pool,
+      logger,
+      schedules: { pollIntervalMs: 50, leaseMs: 600, renewIntervalMs: 100 },
+    });
+    services.push(jobs);
+    let started = false;
+    await jobs.schedules.register({
+      name: 'usurped',
+      schedule: '@every 1s',
+      handler: ({ signal }) => {
+        started = true;
+        return new Promise<void>((_, reject) =>
+          signal.addEventListener('abort', () => reject(signal.reason)),
+        );
+      },
+    });
+    await jobs.start();
+    await waitFor(() => started, { what: 'the run to start' });
+    // As if this process had been cut off past its lease and another replica claimed the tick.
+    await db.pool.query(
+      "UPDATE job_schedules SET locked_by = 'other-replica', locked_until = now() + interval '1 minute' WHERE name = 'usurped'",
+    );
+    const failed = await waitFor(
+      async () =>
+        (
+          await db.pool.query<{ status: string; details: { errors: string[] } }>(
+            "SELECT status, details FROM job_history WHERE name = 'usurped' AND status <> 'RUNNING'",
+          )
+        ).rows[0],
+      { what: 'the run to be stopped' },
+    );
+    expect(failed).toEqual({
+      status: 'FAILED',
+      details: { errors: ['the claim on this schedule lapsed before the run finished'] },
+    });
+    const schedule = await db.pool.query("SELECT locked_by FROM job_schedules WHERE name = 'usurped'");
+    expect(schedule.rows).toEqual([{ locked_by: 'other-replica' }]);
+    expect(
+      logger.entries.some((entry) => entry.text.includes('the claim of a running schedule lapsed')),
+    ).toBe(true);
   });
 
   it('advances cron schedules from the expression and re-reads a changed expression', async () => {

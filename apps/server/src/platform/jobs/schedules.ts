@@ -4,7 +4,9 @@ import { withTransaction } from '../db/pool.js';
 import type { JobHistory, JobRun } from './job-history.js';
 import { parseSchedule, type ScheduleExpression } from './schedule-expression.js';
 import {
+  claimTiming,
   errorMessage,
+  RepeatingTask,
   runWithTimeout,
   settleWithin,
   TimeoutError,
@@ -31,7 +33,10 @@ export interface ScheduleDefinition {
   /** Cron (5 or 6 fields), `@every 30s|1m|1h30m`, or `@hourly|@daily|@weekly|@monthly`. */
   schedule: string;
   handler: (context: ScheduleContext) => Promise<void>;
-  /** A run still going after this is recorded FAILED and the next tick may start. Default 5 min. */
+  /**
+   * A run still going after this is recorded FAILED and the next tick may start. Default 5 min.
+   * It does not delay other processes when this one dies: the claim's lease does (SchedulerOptions).
+   */
   timeoutMs?: number;
   /** The resource the job history row links to. */
   resource?: { type: string; id: string };
@@ -48,8 +53,15 @@ export interface SchedulerOptions {
   workerId: string;
   /** Longest sleep between looks at the schedules table. Default 5000 ms. */
   pollIntervalMs?: number;
-  /** Added to a schedule's timeout to form its claim lease. Default 30 s. */
-  leaseMarginMs?: number;
+  /**
+   * How long a claimed tick stays locked without renewal. Default 30 s. While a run lasts, this
+   * process renews the lease of all its running schedules every renewIntervalMs (one UPDATE), so a
+   * live run is never taken over however long it takes, and a dead process's schedules are free
+   * again at most leaseMs after it died.
+   */
+  leaseMs?: number;
+  /** How often running claims are renewed. Default a third of leaseMs; must be shorter. */
+  renewIntervalMs?: number;
   /** Runs at once in this process. Default 50. */
   concurrency?: number;
 }
@@ -71,6 +83,10 @@ interface Run {
   job: JobRun | undefined;
   done: Promise<void>;
   abandoned: boolean;
+  /** The handler ended; the row is being (or was) unlocked: no longer renewed. */
+  finishing: boolean;
+  /** A renewal found the row no longer ours: the run was aborted. */
+  lost: boolean;
   tick: Date;
 }
 
@@ -80,9 +96,12 @@ export const DEFAULT_SCHEDULE_TIMEOUT_MS = 5 * 60_000;
  * Runs registered schedules so that each tick runs once across every process sharing the
  * database: a process runs a tick only after moving the row's next_run_at past now() inside a
  * transaction holding its row lock (FOR UPDATE SKIP LOCKED). The row then stays locked by
- * locked_by/locked_until until the run ends, so runs of one schedule never overlap, and a dead
- * process's lock lapses on its own. Handlers run detached from the loop: a hung one holds only
- * its own schedule, and only until its timeout.
+ * locked_by/locked_until until the run ends, so runs of one schedule never overlap: locked_until
+ * is a short lease (leaseMs) that this process renews while the run lasts, so a dead process's
+ * lock lapses on its own within leaseMs. A renewal that finds the row taken by another process
+ * (this one was cut off from the database for longer than the lease) aborts the run here.
+ * Handlers run detached from the loop: a hung one holds only its own schedule, and only until
+ * its timeout.
  */
 export class Scheduler {
   private readonly pool: pg.Pool;
@@ -90,8 +109,9 @@ export class Scheduler {
   private readonly jobHistory: JobHistory;
   private readonly workerId: string;
   private readonly pollIntervalMs: number;
-  private readonly leaseMarginMs: number;
+  private readonly leaseMs: number;
   private readonly concurrency: number;
+  private readonly renewal: RepeatingTask;
   private readonly registry = new Map<string, Registered>();
   private readonly runs = new Map<string, Run>();
   private wakeSignal = new WakeSignal();
@@ -105,8 +125,10 @@ export class Scheduler {
     this.jobHistory = options.jobHistory;
     this.workerId = options.workerId;
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
-    this.leaseMarginMs = options.leaseMarginMs ?? 30_000;
+    const timing = claimTiming(options.leaseMs, options.renewIntervalMs);
+    this.leaseMs = timing.leaseMs;
     this.concurrency = options.concurrency ?? 50;
+    this.renewal = new RepeatingTask(() => this.renewClaims(), timing.renewIntervalMs);
   }
 
   names(): string[] {
@@ -158,6 +180,7 @@ export class Scheduler {
     // A closed signal stays closed; a restarted loop needs a fresh one.
     this.wakeSignal = new WakeSignal();
     this.loopDone = this.loop();
+    this.renewal.start();
   }
 
   /**
@@ -174,6 +197,7 @@ export class Scheduler {
       graceMs,
     );
     if (!finished) await this.abandonRemaining();
+    await this.renewal.stop();
     this.started = false;
     this.loopDone = undefined;
   }
@@ -244,21 +268,54 @@ export class Scheduler {
         `UPDATE job_schedules AS s
          SET next_run_at = u.next_run_at,
              last_run_at = u.tick,
-             locked_by = $5,
-             locked_until = now() + u.lease_ms * interval '1 millisecond'
-         FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[], $4::bigint[])
-           AS u(name, tick, next_run_at, lease_ms)
+             locked_by = $4,
+             locked_until = now() + $5 * interval '1 millisecond'
+         FROM unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) AS u(name, tick, next_run_at)
          WHERE s.name = u.name`,
         [
           claimed.map((entry) => entry.registered.definition.name),
           claimed.map((entry) => entry.tick),
           claimed.map((entry) => entry.next),
-          claimed.map((entry) => Math.ceil(entry.registered.timeoutMs + this.leaseMarginMs)),
           this.workerId,
+          this.leaseMs,
         ],
       );
       return claimed;
     });
+  }
+
+  /**
+   * Extends the lease of every schedule this process is running, in one statement. A row that is
+   * no longer ours (its lease lapsed and another process claimed it) aborts its run here, so
+   * runs of one schedule do not overlap even then; an unregistered schedule's run just finishes.
+   */
+  private async renewClaims(): Promise<void> {
+    const held = [...this.runs.entries()].filter(([, run]) => !run.finishing && !run.abandoned && !run.lost);
+    if (held.length === 0) return;
+    let renewed: Set<string>;
+    try {
+      const { rows } = await this.pool.query<{ name: string }>(
+        `UPDATE job_schedules AS s
+         SET locked_until = now() + $2 * interval '1 millisecond'
+         FROM unnest($3::text[], $4::timestamptz[]) AS h(name, tick)
+         WHERE s.locked_by = $1 AND s.name = h.name AND s.last_run_at = h.tick
+         RETURNING s.name`,
+        [this.workerId, this.leaseMs, held.map(([name]) => name), held.map(([, run]) => run.tick)],
+      );
+      renewed = new Set(rows.map((row) => row.name));
+    } catch (error) {
+      this.logger.error({ err: errorMessage(error) }, 'scheduler: renewing claims failed');
+      return;
+    }
+    for (const [name, run] of held) {
+      if (renewed.has(name) || run.finishing || !this.registry.has(name)) continue;
+      run.lost = true;
+      this.logger.warn(
+        { schedule: name, tick: run.tick },
+        'scheduler: the claim of a running schedule lapsed; stopping the run here',
+      );
+      run.controller.abort(new Error('the claim on this schedule lapsed before the run finished'));
+    }
   }
 
   /** Until the earliest tick of our schedules that no other run holds (a few ms late on purpose
@@ -281,6 +338,8 @@ export class Scheduler {
       job: undefined,
       done: Promise.resolve(),
       abandoned: false,
+      finishing: false,
+      lost: false,
       tick,
     };
     this.runs.set(name, run);
@@ -320,6 +379,7 @@ export class Scheduler {
         status = await job.failure(message);
       }
     } finally {
+      run.finishing = true;
       // Unlock even when job history could not be written, or the schedule would wait out its lease.
       if (!run.abandoned) await this.unlock(definition.name, run.tick, status, run.job?.durationMillis);
     }

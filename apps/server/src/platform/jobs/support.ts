@@ -27,6 +27,61 @@ export function validatePositive(name: string, value: number | undefined): void 
   }
 }
 
+/** How long a claim (a schedule's tick, a queued event) holds without renewal. */
+export const DEFAULT_CLAIM_LEASE_MS = 30_000;
+
+/**
+ * The lease and renewal period of a worker's claims: the owner renews every renewIntervalMs
+ * (default a third of the lease), so a live owner keeps its claims however long the work takes
+ * and a dead one's lapse at most leaseMs after it died. Throws a RangeError naming the option.
+ */
+export function claimTiming(
+  leaseMs: number | undefined,
+  renewIntervalMs: number | undefined,
+): { leaseMs: number; renewIntervalMs: number } {
+  validatePositive('leaseMs', leaseMs);
+  validatePositive('renewIntervalMs', renewIntervalMs);
+  const lease = leaseMs ?? DEFAULT_CLAIM_LEASE_MS;
+  const renew = renewIntervalMs ?? lease / 3;
+  if (renew >= lease) {
+    throw new RangeError(`renewIntervalMs (${renew}) must be shorter than leaseMs (${lease})`);
+  }
+  return { leaseMs: lease, renewIntervalMs: renew };
+}
+
+/**
+ * Runs `task` every intervalMs between start() and stop(); a run still going when the next is
+ * due is not doubled. The task logs its own errors. stop() waits for a run in progress.
+ */
+export class RepeatingTask {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+
+  constructor(
+    private readonly task: () => Promise<void>,
+    private readonly intervalMs: number,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.task()
+        .catch(() => undefined)
+        .finally(() => {
+          this.running = undefined;
+        });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+}
+
 /** Longest error text stored in a row: enough for a stack-less message, bounded for the UI. */
 const MAX_ERROR_LENGTH = 4000;
 

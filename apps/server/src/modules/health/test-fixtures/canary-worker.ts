@@ -1,7 +1,8 @@
 /**
- * A separate replica for the SIGKILL test: runs the jobs service and the health workers against
- * DATABASE_URL (canary ticks time out after RUN_TIMEOUT_MS, checks after CHECK_TIMEOUT_MS), prints
- * "started" and runs until killed.
+ * A separate replica for the SIGKILL tests: runs the jobs service and the health workers against
+ * DATABASE_URL (canary ticks time out after RUN_TIMEOUT_MS, checks after CHECK_TIMEOUT_MS, schedule
+ * claims are leased for LEASE_MS and renewed every RENEW_INTERVAL_MS), prints "started" and runs
+ * until killed.
  */
 import { pino } from 'pino';
 import { createPool } from '../../../platform/db/pool.js';
@@ -17,7 +18,11 @@ const jobs = createJobsService({
   logger,
   heartbeatIntervalMs: 200,
   staleWorkerAfterMs: 1000,
-  schedules: { pollIntervalMs: 100, leaseMarginMs: 500 },
+  schedules: {
+    pollIntervalMs: 100,
+    leaseMs: Number(process.env.LEASE_MS ?? 1000),
+    renewIntervalMs: Number(process.env.RENEW_INTERVAL_MS ?? 200),
+  },
 });
 await startHealthWorkers({
   pool,

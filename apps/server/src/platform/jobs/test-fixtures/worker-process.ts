@@ -42,8 +42,8 @@ if (mode === 'ticks') {
     logger,
     heartbeatIntervalMs: 200,
     staleWorkerAfterMs: 1000,
-    events: { pollIntervalMs: 100, handlerTimeoutMs: 1500, leaseMarginMs: 500 },
-    schedules: { pollIntervalMs: 100, leaseMarginMs: 500 },
+    events: { pollIntervalMs: 100, handlerTimeoutMs: 1500, leaseMs: 1000, renewIntervalMs: 200 },
+    schedules: { pollIntervalMs: 100, leaseMs: 1000, renewIntervalMs: 200 },
   });
   jobs.events.on('hang.event', async (event) => {
     await pool.query("INSERT INTO hang_started (what, attempts, pid) VALUES ('event', $1, $2)", [

@@ -7,6 +7,13 @@ import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
 import type { Catalog, CatalogRelation, SchemaCatalog } from './catalog.js';
 import { timestampParameter } from './date-math.js';
 import { containmentDocuments } from './json-containment.js';
+import {
+  inspectJsonValue,
+  MAX_JSON_DEPTH,
+  parseJsonWithinLimits,
+  type InputProblem,
+  type JsonLimits,
+} from '../platform/http/json-limits.js';
 import { ApiError, fromPgError, fromUnexpectedError, invalidBody, isPgError } from './errors.js';
 import { executePlan, type BoundStatement, type ExecutionResult } from './executor.js';
 import { parseAccept, parsePreferences, parseQuery, parseQueryString, parseRange } from './parser.js';
@@ -45,7 +52,7 @@ export interface EngineOptions {
   readonly maxRows: number;
   readonly statementTimeoutMs: number;
   readonly planCacheSize?: number;
-  /** Called with unexpected (500) errors, for logging. */
+  /** Called with unexpected (5xx) errors, for logging. */
   readonly onInternalError?: (error: unknown) => void;
   /** See `DataApiOptions.checkRow`. */
   readonly checkRow?: RowChecker;
@@ -126,7 +133,7 @@ export class DataApiEngine {
 
   /**
    * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives
-   * unexpected errors (answered 500) for this request, for logging.
+   * unexpected errors (answered 5xx) for this request, for logging.
    */
   async handle(
     request: EngineRequest,
@@ -143,10 +150,10 @@ export class DataApiEngine {
   errorResponse(error: unknown, onInternalError?: (error: unknown) => void): EngineResponse {
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
-    else if (isPgError(error)) apiError = fromPgError(error);
     else {
-      apiError = fromUnexpectedError(error);
-      if (apiError.status === 500) (onInternalError ?? this.options.onInternalError)?.(error);
+      apiError = isPgError(error) ? fromPgError(error) : fromUnexpectedError(error);
+      // Every 5xx (a bug, the database unreachable or out of resources) leaves a log line.
+      if (apiError.status >= 500) (onInternalError ?? this.options.onInternalError)?.(error);
     }
     return {
       status: apiError.status,
@@ -468,12 +475,9 @@ export class DataApiEngine {
     if (format === 'csv') {
       if (method === 'PATCH') throw unsupportedBody('text/csv', 'PATCH takes one JSON object');
       parsed = parseCsvRows(raw);
+      checkBodyValues(parsed);
     } else {
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        throw invalidBody();
-      }
+      parsed = parseBodyJson(raw);
     }
     if (method === 'PATCH') {
       if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
@@ -782,6 +786,26 @@ function normalizeTimestamps(
   return copy ?? row;
 }
 
+/** Limits of a write's body: bulk inserts may hold many more values than other API bodies. */
+const BODY_LIMITS: JsonLimits = { maxDepth: MAX_JSON_DEPTH, maxValues: 1_000_000 };
+
+function bodyLimitError(problem: InputProblem): ApiError {
+  return invalidBody(problem.message, problem.field ? `field: ${problem.field}` : null);
+}
+
+/** A JSON body within the depth, value-count and NUL limits (400 PGRST102 naming the limit). */
+function parseBodyJson(text: string): unknown {
+  const parsed = parseJsonWithinLimits(text, BODY_LIMITS);
+  if (parsed.ok) return parsed.value;
+  throw parsed.problem ? bodyLimitError(parsed.problem) : invalidBody();
+}
+
+/** CSV rows are checked for NUL characters like JSON ones (JSON bodies were when parsed). */
+function checkBodyValues(parsed: unknown): void {
+  const problem = inspectJsonValue(parsed, BODY_LIMITS);
+  if (problem) throw bodyLimitError(problem);
+}
+
 function bindPostRpc(
   catalog: Catalog,
   allowlist: DataApiAllowlist,
@@ -790,13 +814,7 @@ function bindPostRpc(
 ): RpcBinding {
   const text = raw ?? '';
   let parsed: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw invalidBody();
-    }
-  }
+  if (text.trim() !== '') parsed = parseBodyJson(text);
   if (isPlainObject(parsed)) {
     const names = Object.keys(parsed);
     try {

@@ -37,6 +37,12 @@ const environmentSchema = z.object({
   RESOURCES_DIR: z.string().min(1).optional(),
   JOB_HISTORY_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(30),
   EVENT_QUEUE_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(7),
+  DATA_API_MAX_ROWS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 1000000')
+    .max(1_000_000, 'must be between 1 and 1000000')
+    .default(1000),
 });
 
 export interface OpsdeckConfig {
@@ -64,6 +70,11 @@ export interface OpsdeckConfig {
   /** Events nobody handled within this many days are deleted (default 7). */
   eventQueueRetentionDays: number;
   demoDir: string;
+  /**
+   * The most rows one data API response holds, at the top level and in each embedded array
+   * (PostgREST's `db-max-rows`; default 1000). Content-Range and counts still report the total.
+   */
+  dataApiMaxRows: number;
   /** Sign-in, sessions, email and OpenID Connect settings (modules/auth/auth-config.ts). */
   auth: AuthConfig;
 }
@@ -112,5 +123,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     demoDir: path.join(PROJECT_ROOT, 'demo'),
     jobHistoryRetentionDays: env.JOB_HISTORY_RETENTION_DAYS,
     eventQueueRetentionDays: env.EVENT_QUEUE_RETENTION_DAYS,
+    dataApiMaxRows: env.DATA_API_MAX_ROWS,
   };
 }

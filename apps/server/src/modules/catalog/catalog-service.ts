@@ -50,6 +50,9 @@ function groupExpression(name: string): { sql: string; alias: string } {
 export const DEFAULT_CHANGE_DEPTH = 5;
 export const DEFAULT_CHANGES_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
+/** Bounds that keep `(page - 1) * page_size` and the recursion depth within PostgreSQL's integers. */
+const MAX_PAGE = 1_000_000;
+const MAX_CHANGE_DEPTH = 100;
 
 const CHANGE_SORT_COLUMNS: Readonly<Record<string, string>> = {
   created_at: 'c.created_at',
@@ -405,8 +408,8 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
           input.depth === undefined || input.depth === null || input.depth === ''
             ? DEFAULT_CHANGE_DEPTH
             : Number(input.depth);
-        if (!Number.isInteger(depth) || depth < 0)
-          throw new CatalogRequestError('depth must be a whole number');
+        if (!Number.isInteger(depth) || depth < 0 || depth > MAX_CHANGE_DEPTH)
+          throw new CatalogRequestError(`depth must be a whole number from 0 to ${MAX_CHANGE_DEPTH}`);
         const direction: Record<string, string> = {
           downstream: 'outgoing',
           upstream: 'incoming',
@@ -481,7 +484,10 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
         throw new CatalogRequestError(`page_size must be between 1 and ${MAX_PAGE_SIZE}`);
       }
-      if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
+      if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE)
+        throw new CatalogRequestError(
+          `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en')}`,
+        );
 
       // Every change has its item (a foreign key): the page joins it for its columns. The page reads
       // the related items' ids as an init plan's array: the planner, not knowing how many, reads

@@ -36,6 +36,10 @@ const UNIT_MS: Record<string, number> = {
   y: 365 * 86_400_000,
 };
 
+/** Times a parameter may name (years 1 to 9999; PostgreSQL's and JavaScript's ranges are wider). */
+const MIN_TIME_MS = Date.parse('0001-01-01T00:00:00Z');
+const MAX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * Reads a time parameter: a duration before now (`1h`, `7d`, `1mo`, also `now-1h`), `now`, an
  * ISO 8601 time or epoch milliseconds. Undefined or empty gives `fallback`.
@@ -48,11 +52,24 @@ export function parseTimeParameter(value: unknown, fallback: Date, field: string
   const text = String(value).trim();
   if (text === 'now') return now;
   const relative = /^(?:now-)?(\d+(?:\.\d+)?)(ms|mo|s|m|h|d|w|y)$/.exec(text);
-  if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]]);
-  if (/^\d{10,}$/.test(text)) return new Date(Number(text));
-  const parsed = new Date(text);
-  if (Number.isNaN(parsed.getTime())) {
-    throw new HealthRequestError(`${field} must be a duration such as 1h or a time, got "${text}"`, 400);
+  let parsed: Date;
+  if (relative) parsed = new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]]);
+  else if (/^\d{10,}$/.test(text)) parsed = new Date(Number(text));
+  else {
+    parsed = new Date(text);
+    if (Number.isNaN(parsed.getTime())) {
+      throw new HealthRequestError(
+        `${field} must be a duration such as 1h or a time, got "${text.slice(0, 100)}"`,
+        400,
+      );
+    }
+  }
+  const time = parsed.getTime();
+  if (!(time >= MIN_TIME_MS && time <= MAX_TIME_MS)) {
+    throw new HealthRequestError(
+      `${field} is out of range: times must be between 0001-01-01 and 9999-12-31, got "${text.slice(0, 100)}"`,
+      400,
+    );
   }
   return parsed;
 }

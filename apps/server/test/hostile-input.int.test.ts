@@ -315,7 +315,7 @@ describe('hostile bodies and parameters answer 4xx and change nothing', () => {
     const big = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\ndata:\n  k: ${'x'.repeat(2_400_000)}\n`;
     expectRefused(
       await call('POST', '/api/resources', big, 'text/yaml'),
-      /larger than the limit of 1,048,576 bytes/,
+      /larger than the limit of 2,097,152 bytes/,
       413,
     );
     const many = Array.from({ length: 101 }, (_, i) => `kind: ConfigMap\nmetadata: {name: m${i}}\n`).join(
@@ -350,6 +350,19 @@ describe('hostile bodies and parameters answer 4xx and change nothing', () => {
 
   it('has changed nothing stored', async () => {
     expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('bodies of legitimate size', () => {
+  it('stores a ConfigMap over the 1 MiB default through POST /api/resources (its limit is 2 MiB)', async () => {
+    const value = 'y'.repeat(1_200_000);
+    const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: large-but-fine\ndata:\n  k: ${value}\n`;
+    const response = await call('POST', '/api/resources', yaml, 'text/yaml');
+    expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
+    const { rows } = await db.pool.query<{ k: string }>(
+      `SELECT data->>'k' AS k FROM config_maps WHERE name = 'large-but-fine' AND deleted_at IS NULL`,
+    );
+    expect(rows[0]?.k).toBe(value);
   });
 });
 

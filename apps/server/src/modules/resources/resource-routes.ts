@@ -38,6 +38,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
  */
 export const MAX_DOCUMENTS_PER_REQUEST = 100;
 
+/** A ConfigMap or Secret of Kubernetes' own size (about 1 MiB of data) fits, in YAML or JSON. */
+export const RESOURCES_BODY_LIMIT = 2 * 1024 * 1024;
+
 const TOO_MANY_DOCUMENTS = `the body holds more than the limit of ${MAX_DOCUMENTS_PER_REQUEST} documents; split it, or use opsdeck apply`;
 
 /** The documents of a YAML text, refused before parsing when it plainly holds too many. */
@@ -110,7 +113,8 @@ export async function resourceRoutes(app: FastifyInstance, options: ResourceRout
     (_request, body, done) => done(null, body),
   );
 
-  app.post('/api/resources', { preHandler: write }, async (request, reply) => {
+  const post = { preHandler: write, bodyLimit: RESOURCES_BODY_LIMIT };
+  app.post('/api/resources', post, async (request, reply) => {
     const documents = documentsOf(request.body);
     if (typeof documents === 'string') return reply.status(400).send({ error: documents, field: 'body' });
     const refused: ApplyResult[] = [];

@@ -186,7 +186,9 @@ describe('hostile bodies and parameters answer 4xx and change nothing', () => {
       for (const name of ['start', 'end']) {
         for (const path of ['/api/canary/api', '/api/canary/api/summary', '/api/canary/api/graph?check=c']) {
           const url = `${path}${path.includes('?') ? '&' : '?'}${name}=${encodeURIComponent(value)}`;
-          expectRefused(await call('GET', url), new RegExp(`${name} (is out of range|must be a duration)`));
+          const response = await call('GET', url);
+          expectRefused(response, new RegExp(`${name} (is out of range|must be a duration)`));
+          expect(response.json()).toMatchObject({ field: name });
         }
       }
       const body = await call('POST', '/api/canary/api/summary', JSON.stringify({ start: value }));
@@ -198,25 +200,24 @@ describe('hostile bodies and parameters answer 4xx and change nothing', () => {
   });
 
   it('refuses a page or depth past any real list on /api/catalog/changes', async () => {
-    expectRefused(
-      await call('POST', '/api/catalog/changes?page=1e40', '{}'),
-      /page must be a whole number/,
-      400,
-    );
-    expectRefused(
-      await call('POST', '/api/catalog/changes', JSON.stringify({ page: 1e40 })),
-      /page must be a whole number/,
-      400,
-    );
-    expectRefused(
-      await call(
-        'POST',
-        '/api/catalog/changes',
-        JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', recursive: 'all', depth: 1e40 }),
-      ),
-      /depth must be a whole number/,
-      400,
-    );
+    const cases: Array<[Promise<LightMyRequestResponse>, string]> = [
+      [call('POST', '/api/catalog/changes?page=1e40', '{}'), 'page'],
+      [call('POST', '/api/catalog/changes', JSON.stringify({ page: 1e40 })), 'page'],
+      [call('POST', '/api/catalog/changes', JSON.stringify({ page_size: 1e40 })), 'page_size'],
+      [
+        call(
+          'POST',
+          '/api/catalog/changes',
+          JSON.stringify({ id: '00000000-0000-4000-8000-000000000000', recursive: 'all', depth: 1e40 }),
+        ),
+        'depth',
+      ],
+    ];
+    for (const [pending, field] of cases) {
+      const response = await pending;
+      expectRefused(response, new RegExp(`${field} must be`), 400);
+      expect(response.json()).toMatchObject({ field });
+    }
     await expectAlive();
   });
 

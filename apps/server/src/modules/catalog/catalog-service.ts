@@ -6,6 +6,8 @@ export class CatalogRequestError extends Error {
   constructor(
     message: string,
     readonly statusCode = 400,
+    /** The parameter at fault, answered as `field`. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'CatalogRequestError';
@@ -409,7 +411,11 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
             ? DEFAULT_CHANGE_DEPTH
             : Number(input.depth);
         if (!Number.isInteger(depth) || depth < 0 || depth > MAX_CHANGE_DEPTH)
-          throw new CatalogRequestError(`depth must be a whole number from 0 to ${MAX_CHANGE_DEPTH}`);
+          throw new CatalogRequestError(
+            `depth must be a whole number from 0 to ${MAX_CHANGE_DEPTH}`,
+            400,
+            'depth',
+          );
         const direction: Record<string, string> = {
           downstream: 'outgoing',
           upstream: 'incoming',
@@ -482,11 +488,13 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const pageSize = input.page_size === undefined ? DEFAULT_CHANGES_PAGE_SIZE : Number(input.page_size);
       const page = input.page === undefined ? 1 : Number(input.page);
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-        throw new CatalogRequestError(`page_size must be between 1 and ${MAX_PAGE_SIZE}`);
+        throw new CatalogRequestError(`page_size must be between 1 and ${MAX_PAGE_SIZE}`, 400, 'page_size');
       }
       if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE)
         throw new CatalogRequestError(
           `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en')}`,
+          400,
+          'page',
         );
 
       // Every change has its item (a foreign key): the page joins it for its columns. The page reads

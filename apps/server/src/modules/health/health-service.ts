@@ -20,6 +20,8 @@ export class HealthRequestError extends Error {
   constructor(
     message: string,
     readonly statusCode: 400 | 404,
+    /** The parameter at fault, answered as `field`. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -47,7 +49,7 @@ const MAX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
 export function parseTimeParameter(value: unknown, fallback: Date, field: string, now = new Date()): Date {
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value !== 'string' && typeof value !== 'number') {
-    throw new HealthRequestError(`${field} must be a duration such as 1h or a time`, 400);
+    throw new HealthRequestError(`${field} must be a duration such as 1h or a time`, 400, field);
   }
   const text = String(value).trim();
   if (text === 'now') return now;
@@ -61,6 +63,7 @@ export function parseTimeParameter(value: unknown, fallback: Date, field: string
       throw new HealthRequestError(
         `${field} must be a duration such as 1h or a time, got "${text.slice(0, 100)}"`,
         400,
+        field,
       );
     }
   }
@@ -69,6 +72,7 @@ export function parseTimeParameter(value: unknown, fallback: Date, field: string
     throw new HealthRequestError(
       `${field} is out of range: times must be between 0001-01-01 and 9999-12-31, got "${text.slice(0, 100)}"`,
       400,
+      field,
     );
   }
   return parsed;

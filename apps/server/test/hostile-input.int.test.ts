@@ -1,6 +1,8 @@
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
+import { dataApiRoutes, defaultDataApiAllowlist } from '../src/data-api/index.js';
 import { createTokenForUser } from '../src/modules/auth/index.js';
 import {
   createTestPerson,
@@ -407,6 +409,34 @@ describe("PostgreSQL's refusals", () => {
 });
 
 describe('503 answers', () => {
+  it('from the data API, when the database cannot be reached, log the cause and the answer', async () => {
+    const recorded = recordingLogger();
+    const unreachable = new pg.Pool({
+      connectionString: 'postgres://nobody@127.0.0.1:1/none',
+      connectionTimeoutMillis: 2000,
+    });
+    const small = Fastify({ loggerInstance: recorded.logger }) as unknown as FastifyInstance;
+    registerErrorHandling(small);
+    await small.register(dataApiRoutes, {
+      prefix: '/api/db',
+      pool: unreachable,
+      readPool: null,
+      allowlist: defaultDataApiAllowlist,
+      authorize: async () => ({ allow: true }),
+    });
+    try {
+      const response = await small.inject({ method: 'GET', url: '/api/db/incidents' });
+      expect(response.statusCode, response.body).toBe(503);
+      expect(response.json()).toMatchObject({ code: 'PGRST001' });
+      const messages = recorded.lines().map((line) => line.msg);
+      expect(messages).toContain('data API request failed');
+      expect(messages).toContain('answered 503 Service Unavailable');
+    } finally {
+      await small.close();
+      await unreachable.end();
+    }
+  });
+
   it('leave a log line', async () => {
     markShuttingDown();
     const response = await app.inject({ method: 'GET', url: '/readyz' });

@@ -369,6 +369,31 @@ describe('bodies of legitimate size', () => {
   });
 });
 
+describe('data API bodies', () => {
+  it('take bulk writes over the 1 MiB default, up to 10 MiB (413 PGRST102 naming it past that)', async () => {
+    const rows = Array.from({ length: 1500 }, (_, i) => ({
+      title: `bulk ${i} ${'z'.repeat(1000)}`,
+      severity: 'low',
+      type: 'availability',
+    }));
+    const bulk = await call('POST', '/api/db/incidents', JSON.stringify(rows), 'application/json', {
+      prefer: 'return=minimal',
+    });
+    expect(bulk.statusCode, bulk.body).toBe(201);
+    const { rows: stored } = await db.pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM incidents WHERE title LIKE 'bulk %'`,
+    );
+    expect(Number(stored[0].n)).toBe(1500);
+    const huge = await call(
+      'POST',
+      '/api/db/incidents',
+      JSON.stringify([{ title: 'x'.repeat(11 * 1024 * 1024) }]),
+    );
+    expectRefused(huge, /larger than the limit of 10,485,760 bytes/, 413);
+    expect(huge.json()).toMatchObject({ code: 'PGRST102' });
+  });
+});
+
 describe("PostgreSQL's refusals", () => {
   it('answer 400 through the data API without quoting the row', async () => {
     const response = await call(

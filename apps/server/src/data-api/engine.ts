@@ -3,10 +3,6 @@
  * authorize every relation the plan touches → bind → execute (stage 3) → PostgREST response.
  */
 import type pg from 'pg';
-import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
-import type { Catalog, CatalogRelation, SchemaCatalog } from './catalog.js';
-import { timestampParameter } from './date-math.js';
-import { containmentDocuments } from './json-containment.js';
 import {
   inspectJsonValue,
   MAX_JSON_DEPTH,
@@ -14,6 +10,10 @@ import {
   type InputProblem,
   type JsonLimits,
 } from '../platform/http/json-limits.js';
+import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
+import type { Catalog, CatalogRelation, SchemaCatalog } from './catalog.js';
+import { timestampParameter } from './date-math.js';
+import { containmentDocuments } from './json-containment.js';
 import { ApiError, fromPgError, fromUnexpectedError, invalidBody, isPgError } from './errors.js';
 import { executePlan, type BoundStatement, type ExecutionResult } from './executor.js';
 import { parseAccept, parsePreferences, parseQuery, parseQueryString, parseRange } from './parser.js';

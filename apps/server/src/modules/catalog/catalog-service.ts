@@ -1,4 +1,5 @@
 import type { Pool } from '../../platform/db/pool.js';
+import { isTimeInRange, TIME_RANGE_TEXT } from '../../platform/time-range.js';
 import { parseAge } from './retention.js';
 
 /** A request the caller got wrong: answered with this status and `{error: message}`. */
@@ -169,19 +170,29 @@ function bool(value: unknown): boolean {
 export function parseTime(value: unknown, field: string, now = new Date()): Date | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' && typeof value !== 'number')
-    throw new CatalogRequestError(`${field} must be a time`);
+    throw new CatalogRequestError(`${field} must be a time`, 400, field);
   const text = String(value).trim();
   if (text === 'now') return now;
   const relative = /^now-(.+)$/.exec(text) ?? (/^\d+(\.\d+)?[a-zµ]+/.test(text) ? [text, text] : null);
+  let date: Date;
   if (relative) {
     try {
-      return new Date(now.getTime() - parseAge(relative[1]));
+      date = new Date(now.getTime() - parseAge(relative[1]));
     } catch {
-      throw new CatalogRequestError(`${field}: "${text}" is not a time`);
+      throw new CatalogRequestError(`${field}: "${text.slice(0, 100)}" is not a time`, 400, field);
     }
+  } else {
+    date = new Date(typeof value === 'number' ? value : text);
+    if (Number.isNaN(date.getTime()))
+      throw new CatalogRequestError(`${field}: "${text.slice(0, 100)}" is not a time`, 400, field);
   }
-  const date = new Date(typeof value === 'number' ? value : text);
-  if (Number.isNaN(date.getTime())) throw new CatalogRequestError(`${field}: "${text}" is not a time`);
+  if (!isTimeInRange(date)) {
+    throw new CatalogRequestError(
+      `${field} is out of range: times must be ${TIME_RANGE_TEXT}, got "${text.slice(0, 100)}"`,
+      400,
+      field,
+    );
+  }
   return date;
 }
 

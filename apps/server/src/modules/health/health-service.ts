@@ -1,5 +1,6 @@
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
+import { isTimeInRange, TIME_RANGE_TEXT } from '../../platform/time-range.js';
 import { loadCanary } from './canary-sync.js';
 import {
   canaryScheduleOf,
@@ -38,10 +39,6 @@ const UNIT_MS: Record<string, number> = {
   y: 365 * 86_400_000,
 };
 
-/** Times a parameter may name (years 1 to 9999; PostgreSQL's and JavaScript's ranges are wider). */
-const MIN_TIME_MS = Date.parse('0001-01-01T00:00:00Z');
-const MAX_TIME_MS = Date.parse('9999-12-31T23:59:59.999Z');
-
 /**
  * Reads a time parameter: a duration before now (`1h`, `7d`, `1mo`, also `now-1h`), `now`, an
  * ISO 8601 time or epoch milliseconds. Undefined or empty gives `fallback`.
@@ -67,10 +64,9 @@ export function parseTimeParameter(value: unknown, fallback: Date, field: string
       );
     }
   }
-  const time = parsed.getTime();
-  if (!(time >= MIN_TIME_MS && time <= MAX_TIME_MS)) {
+  if (!isTimeInRange(parsed)) {
     throw new HealthRequestError(
-      `${field} is out of range: times must be between 0001-01-01 and 9999-12-31, got "${text.slice(0, 100)}"`,
+      `${field} is out of range: times must be ${TIME_RANGE_TEXT}, got "${text.slice(0, 100)}"`,
       400,
       field,
     );

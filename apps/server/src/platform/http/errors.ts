@@ -30,7 +30,7 @@ function isPgError(error: unknown): error is PgError {
 
 /**
  * What to tell a client whose value PostgreSQL refused (data exceptions, class 22, and a value
- * too deeply nested to process, 54001): the kind of problem and, when PostgreSQL names it, the
+ * too large or too deeply nested to process, 54000 and 54001): the kind of problem and, when PostgreSQL names it, the
  * column. Never PostgreSQL's own text: its message and detail can quote stored rows.
  */
 export function clientErrorForPgError(error: unknown): HttpError | undefined {
@@ -44,6 +44,7 @@ export function clientErrorForPgError(error: unknown): HttpError | undefined {
   else if (code === '22P02') problem = 'a value is not in the format its field needs';
   else if (code === '22023' || code === '22004') problem = 'a value is not allowed';
   else if (code === '54001') problem = 'a value is nested too deeply to process';
+  else if (code === '54000') problem = 'a value is too large to store';
   else if (code.startsWith('22')) problem = 'a value is not valid';
   if (!problem) return undefined;
   const field = error.column || undefined;

@@ -3,7 +3,9 @@ import os from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { OpsdeckConfig } from './platform/config.js';
 import type { Pool } from './platform/db/pool.js';
-import { HttpError, registerErrorHandling } from './platform/http/errors.js';
+import { registerErrorHandling } from './platform/http/errors.js';
+import { registerInputLimits } from './platform/http/input-limits.js';
+import { DEFAULT_BODY_LIMIT } from './platform/http/json-limits.js';
 import { registerWebApp } from './platform/http/static-web.js';
 import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { createLogger, type Logger } from './platform/logger.js';
@@ -35,7 +37,7 @@ import { settingsRoutes } from './modules/settings/routes.js';
 import { mcpRoutes } from './modules/mcp/index.js';
 
 export interface AppDependencies {
-  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth'> &
+  config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth' | 'dataApiMaxRows'> &
     Partial<Pick<OpsdeckConfig, 'trustedProxies' | 'metricsToken'>>;
   pool: Pool;
   /** Seals secrets at rest (TOTP secrets, connection credentials). */
@@ -68,7 +70,8 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
       return typeof incoming === 'string' && /^[\w.-]{1,128}$/.test(incoming) ? incoming : randomUUID();
     },
     requestIdHeader: false,
-    bodyLimit: 10 * 1024 * 1024,
+    // Routes with larger legitimate bodies (the data API's bulk writes) raise it for themselves.
+    bodyLimit: DEFAULT_BODY_LIMIT,
     routerOptions: { ignoreTrailingSlash: true },
     // X-Forwarded-For/-Proto count only from TRUSTED_PROXIES (request.ip, request.protocol).
     trustProxy: deps.config.trustedProxies?.length ? deps.config.trustedProxies : false,
@@ -105,18 +108,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
 
   registerErrorHandling(app);
   registerSecurityHeaders(app);
-  // Clients send `Content-Type: application/json` on every call, bodiless POSTs included
-  // (API.md): an empty body is no body, not a 400.
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text));
-    } catch {
-      done(new HttpError(400, 'The request body is not valid JSON', 'body'), undefined);
-    }
-  });
+  registerInputLimits(app);
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -162,6 +154,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     pool,
     allowlist: defaultDataApiAllowlist,
     catalog: createSchemaCatalog(pool),
+    maxRows: deps.config.dataApiMaxRows,
     authorize: createDataApiAuthorizer({ pool }),
     actingPerson: (request) => request.auth?.person.id,
     // Secrets are sealed on the way in and masked on the way out, for every caller.

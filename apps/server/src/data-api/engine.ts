@@ -3,6 +3,13 @@
  * authorize every relation the plan touches → bind → execute (stage 3) → PostgREST response.
  */
 import type pg from 'pg';
+import {
+  inspectJsonValue,
+  MAX_JSON_DEPTH,
+  parseJsonWithinLimits,
+  type InputProblem,
+  type JsonLimits,
+} from '../platform/http/json-limits.js';
 import type { DataApiAction, DataApiAllowlist } from './allowlist.js';
 import type { Catalog, CatalogRelation, SchemaCatalog } from './catalog.js';
 import { timestampParameter } from './date-math.js';
@@ -45,7 +52,7 @@ export interface EngineOptions {
   readonly maxRows: number;
   readonly statementTimeoutMs: number;
   readonly planCacheSize?: number;
-  /** Called with unexpected (500) errors, for logging. */
+  /** Called with unexpected (5xx) errors, for logging. */
   readonly onInternalError?: (error: unknown) => void;
   /** See `DataApiOptions.checkRow`. */
   readonly checkRow?: RowChecker;
@@ -150,8 +157,8 @@ export class DataApiEngine {
   constructor(readonly options: EngineOptions) {}
 
   /**
-   * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives,
-   * for logging, unexpected errors (answered 500) and the cause of every 503/504 (the database
+ * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives,
+   * for logging, every 5xx: unexpected errors, and the cause of every 503/504 (the database
    * could not be reached, or no pooled connection came in time).
    */
   async handle(
@@ -169,11 +176,9 @@ export class DataApiEngine {
   errorResponse(error: unknown, onInternalError?: (error: unknown) => void): EngineResponse {
     let apiError: ApiError;
     if (error instanceof ApiError) apiError = error;
-    else if (isPgError(error)) {
-      apiError = fromPgError(error);
-      if (apiError.status >= 503) (onInternalError ?? this.options.onInternalError)?.(error);
-    } else {
-      apiError = fromUnexpectedError(error);
+    else {
+      apiError = isPgError(error) ? fromPgError(error) : fromUnexpectedError(error);
+      // Every 5xx (a bug, the database unreachable or out of resources) leaves a log line.
       if (apiError.status >= 500) (onInternalError ?? this.options.onInternalError)?.(error);
     }
     return {
@@ -501,12 +506,9 @@ export class DataApiEngine {
     if (format === 'csv') {
       if (method === 'PATCH') throw unsupportedBody('text/csv', 'PATCH takes one JSON object');
       parsed = parseCsvRows(raw);
+      checkBodyValues(parsed);
     } else {
-      try {
-        parsed = JSON.parse(raw);
-      } catch {
-        throw invalidBody();
-      }
+      parsed = parseBodyJson(raw);
     }
     if (method === 'PATCH') {
       if (!isPlainObject(parsed)) throw invalidBody('Empty or invalid json', 'PATCH takes one JSON object');
@@ -817,6 +819,26 @@ function normalizeTimestamps(
   return copy ?? row;
 }
 
+/** Limits of a write's body: bulk inserts may hold many more values than other API bodies. */
+const BODY_LIMITS: JsonLimits = { maxDepth: MAX_JSON_DEPTH, maxValues: 1_000_000 };
+
+function bodyLimitError(problem: InputProblem): ApiError {
+  return invalidBody(problem.message, problem.field ? `field: ${problem.field}` : null);
+}
+
+/** A JSON body within the depth, value-count and NUL limits (400 PGRST102 naming the limit). */
+function parseBodyJson(text: string): unknown {
+  const parsed = parseJsonWithinLimits(text, BODY_LIMITS);
+  if (parsed.ok) return parsed.value;
+  throw parsed.problem ? bodyLimitError(parsed.problem) : invalidBody();
+}
+
+/** CSV rows are checked for NUL characters like JSON ones (JSON bodies were when parsed). */
+function checkBodyValues(parsed: unknown): void {
+  const problem = inspectJsonValue(parsed, BODY_LIMITS);
+  if (problem) throw bodyLimitError(problem);
+}
+
 function bindPostRpc(
   catalog: Catalog,
   allowlist: DataApiAllowlist,
@@ -825,13 +847,7 @@ function bindPostRpc(
 ): RpcBinding {
   const text = raw ?? '';
   let parsed: unknown = {};
-  if (text.trim() !== '') {
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw invalidBody();
-    }
-  }
+  if (text.trim() !== '') parsed = parseBodyJson(text);
   if (isPlainObject(parsed)) {
     const names = Object.keys(parsed);
     try {

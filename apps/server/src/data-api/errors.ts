@@ -100,6 +100,10 @@ export function statusForSqlState(code: string, authenticated: boolean): number 
       return 400;
     case '53400':
       return 500;
+    // A value too large or too deeply nested for PostgreSQL to process is the request's fault.
+    case '54000':
+    case '54001':
+      return 400;
   }
   const klass = code.slice(0, 2);
   switch (klass) {
@@ -135,12 +139,20 @@ export function statusForSqlState(code: string, authenticated: boolean): number 
   return 400;
 }
 
-export function fromPgError(error: PgErrorLike, authenticated = true): ApiError {
+/**
+ * PostgreSQL's code and status. Its detail is passed on only from our own triggers (`P0001`,
+ * `field: …`): others (`Failing row contains (…)`, `Key (…)=(…)`) quote stored rows, hidden
+ * columns included; `details` then names the column when PostgreSQL does. A data exception's
+ * message loses its quoted value (`invalid input syntax for type uuid: "…"` keeps the type).
+ */
+export function fromPgError(error: PgErrorLike & { column?: string }, authenticated = true): ApiError {
+  const raised = error.code === 'P0001';
+  const dataException = error.code.startsWith('22');
   return new ApiError(
     statusForSqlState(error.code, authenticated),
     error.code,
-    error.message,
-    error.detail ?? null,
+    dataException ? error.message.replace(/:\s*".*$/s, '') : error.message,
+    raised ? (error.detail ?? null) : error.column ? `field: ${error.column}` : null,
     error.hint ?? null,
   );
 }

@@ -57,13 +57,15 @@ export interface DataApiOptions {
   ) => Promise<DataApiAuthorization>;
   /** Default 10000 rows per response. */
   maxRows?: number;
+  /** Largest request body in bytes (bulk writes); default 10 MiB. */
+  bodyLimit?: number;
   /** Default 15000 ms. */
   statementTimeoutMs?: number;
   /** Share a catalog to call `invalidate()` after migrations; created from `pool` when absent. */
   catalog?: SchemaCatalog;
   /** Default 'public'. */
   schema?: string;
-  /** Called with unexpected errors (answered 500), for logging. */
+  /** Called with the errors answered 5xx that are not the request's fault, for logging. */
   onInternalError?: (error: unknown, request: FastifyRequest) => void;
   /**
    * The person a write acts for: set as `opsdeck.person_id` (transaction-local) before the write,
@@ -117,12 +119,17 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
+  const bodyLimit = opts.bodyLimit ?? 10 * 1024 * 1024;
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'data API request failed');
     const apiError =
       error.code === 'FST_ERR_CTP_BODY_TOO_LARGE'
-        ? new ApiError(413, 'PGRST102', 'Request body is too large')
+        ? new ApiError(
+            413,
+            'PGRST102',
+            `Request body is larger than the limit of ${bodyLimit.toLocaleString('en')} bytes`,
+          )
         : status < 500
           ? new ApiError(status, 'PGRST100', error.message)
           : new ApiError(500, 'PGRSTX00', 'Internal server error');
@@ -177,17 +184,25 @@ export async function dataApiRoutes(app: FastifyInstance, opts: DataApiOptions):
     return send(reply, response);
   };
 
-  app.route({ method: [...METHODS], url: '/rpc/:fn', handler: handler('function'), exposeHeadRoute: false });
+  app.route({
+    method: [...METHODS],
+    url: '/rpc/:fn',
+    handler: handler('function'),
+    exposeHeadRoute: false,
+    bodyLimit,
+  });
   app.route({
     method: [...METHODS],
     url: '/:relation',
     handler: handler('relation'),
     exposeHeadRoute: false,
+    bodyLimit,
   });
   app.route({
     method: [...METHODS],
     url: '/*',
     exposeHeadRoute: false,
+    bodyLimit,
     handler: async (_request, reply) =>
       send(reply, {
         status: 404,

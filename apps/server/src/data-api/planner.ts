@@ -36,7 +36,7 @@ export { finalizeTemplate } from './planner/finalize.js';
 export { resolveFunction } from './planner/rpc.js';
 
 export function planRequest(catalog: Catalog, allowlist: DataApiAllowlist, request: PlanRequest): Plan {
-  const builder = new Builder(catalog, allowlist, request.query);
+  const builder = new Builder(catalog, allowlist, request.query, request.maxRows);
   if (request.target.kind === 'function') return planRpc(builder, request);
   const relation = resolveRelation(catalog, allowlist, request.target.name);
   const policy = allowlist.relation(relation.name)!;

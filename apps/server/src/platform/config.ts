@@ -66,6 +66,12 @@ const environmentSchema = z.object({
   EVENT_QUEUE_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(7),
   TRUSTED_PROXIES: proxyList.optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  DATA_API_MAX_ROWS: z.coerce
+    .number({ error: 'must be a number' })
+    .int('must be a whole number')
+    .min(1, 'must be between 1 and 1000000')
+    .max(1_000_000, 'must be between 1 and 1000000')
+    .default(1000),
 });
 
 export interface OpsdeckConfig {
@@ -100,6 +106,11 @@ export interface OpsdeckConfig {
   trustedProxies: string[];
   /** When set, GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken: string | undefined;
+  /**
+   * The most rows one data API response holds, at the top level and in each embedded array
+   * (PostgREST's `db-max-rows`; default 1000). Content-Range and counts still report the total.
+   */
+  dataApiMaxRows: number;
   /** Sign-in, sessions, email and OpenID Connect settings (modules/auth/auth-config.ts). */
   auth: AuthConfig;
 }
@@ -150,5 +161,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     eventQueueRetentionDays: env.EVENT_QUEUE_RETENTION_DAYS,
     trustedProxies: env.TRUSTED_PROXIES ?? [],
     metricsToken: env.METRICS_TOKEN,
+    dataApiMaxRows: env.DATA_API_MAX_ROWS,
   };
 }

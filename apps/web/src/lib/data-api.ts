@@ -39,6 +39,35 @@ export async function fetchCounted<T>(path: string, signal: AbortSignal): Promis
   return { rows, total: totalFromContentRange(response.headers.get('content-range')) ?? rows.length };
 }
 
+/** Most rows `fetchEveryRow` gathers: a picker or a timeline, not a table (tables page). */
+export const EVERY_ROW_LIMIT = 20_000;
+
+/**
+ * Every row of a list, although the server caps each response (`DATA_API_MAX_ROWS`, default
+ * 1000): reads page after page with `offset` until the counted total is reached, so the list is
+ * never silently shortened; a list that fits is one request. A unique `order` (ending with `id`)
+ * keeps later pages from skipping or repeating rows. Past EVERY_ROW_LIMIT rows it fails, saying so.
+ */
+export async function fetchEveryRow<T>(path: string, signal: AbortSignal): Promise<T[]> {
+  const rows: T[] = [];
+  const separator = path.includes('?') ? '&' : '?';
+  for (;;) {
+    const page = await fetchCounted<T>(
+      rows.length === 0 ? path : `${path}${separator}offset=${rows.length}`,
+      signal,
+    );
+    rows.push(...page.rows);
+    if (page.rows.length === 0 || rows.length >= page.total) return rows;
+    if (rows.length >= EVERY_ROW_LIMIT) {
+      throw new ApiError(
+        413,
+        `The list holds ${page.total} rows, more than the ${EVERY_ROW_LIMIT} shown here`,
+        undefined,
+      );
+    }
+  }
+}
+
 /** GET on the data API returning rows. */
 export const fetchRows = <T>(path: string, signal: AbortSignal): Promise<T[]> =>
   apiFetch<T[]>(path, { signal });

@@ -150,6 +150,8 @@ export class Builder {
     readonly allowlist: DataApiAllowlist,
     /** Replaced (not mutated) once the root filters of an UPDATE/DELETE are compiled. */
     public query: ParsedQuery,
+    /** The most rows of a response, and of each embedded array (PostgREST's `db-max-rows`). */
+    readonly maxRows = Infinity,
   ) {}
 
   param(source: ParamSource): string {

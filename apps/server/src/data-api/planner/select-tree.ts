@@ -231,7 +231,7 @@ export function buildLevel(b: Builder, input: LevelInput): LevelResult {
           const childSelect = levelSelect(
             child,
             null,
-            embedLimit(b, child.scope),
+            embedLimit(b, child.scope, !toOne),
             embedOffset(b, child.scope),
           );
           const json = rowJson(b, child, rowAlias, !toOne);
@@ -290,8 +290,12 @@ export function buildLevel(b: Builder, input: LevelInput): LevelResult {
   };
 }
 
-function embedLimit(b: Builder, scope: QueryScope | undefined): string | null {
-  return scope?.limit ? b.value(scope.limit) : null;
+/** An embed's `limit`; a to-many embed (an array) holds at most `maxRows` rows whatever it asks. */
+function embedLimit(b: Builder, scope: QueryScope | undefined, toMany: boolean): string | null {
+  const cap = toMany && Number.isFinite(b.maxRows) ? b.constant(b.maxRows) : null;
+  const asked = scope?.limit ? b.value(scope.limit) : null;
+  if (cap && asked) return `LEAST(${asked}::bigint, ${cap}::bigint)`;
+  return asked ?? cap;
 }
 
 function embedOffset(b: Builder, scope: QueryScope | undefined): string | null {

@@ -1,4 +1,5 @@
 import type { Pool } from '../../platform/db/pool.js';
+import { isTimeInRange, TIME_RANGE_TEXT } from '../../platform/time-range.js';
 import { parseAge } from './retention.js';
 
 /** A request the caller got wrong: answered with this status and `{error: message}`. */
@@ -6,6 +7,8 @@ export class CatalogRequestError extends Error {
   constructor(
     message: string,
     readonly statusCode = 400,
+    /** The parameter at fault, answered as `field`. */
+    readonly field?: string,
   ) {
     super(message);
     this.name = 'CatalogRequestError';
@@ -50,6 +53,9 @@ function groupExpression(name: string): { sql: string; alias: string } {
 export const DEFAULT_CHANGE_DEPTH = 5;
 export const DEFAULT_CHANGES_PAGE_SIZE = 50;
 const MAX_PAGE_SIZE = 1000;
+/** Bounds that keep `(page - 1) * page_size` and the recursion depth within PostgreSQL's integers. */
+const MAX_PAGE = 1_000_000;
+const MAX_CHANGE_DEPTH = 100;
 
 const CHANGE_SORT_COLUMNS: Readonly<Record<string, string>> = {
   created_at: 'c.created_at',
@@ -164,19 +170,29 @@ function bool(value: unknown): boolean {
 export function parseTime(value: unknown, field: string, now = new Date()): Date | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   if (typeof value !== 'string' && typeof value !== 'number')
-    throw new CatalogRequestError(`${field} must be a time`);
+    throw new CatalogRequestError(`${field} must be a time`, 400, field);
   const text = String(value).trim();
   if (text === 'now') return now;
   const relative = /^now-(.+)$/.exec(text) ?? (/^\d+(\.\d+)?[a-zµ]+/.test(text) ? [text, text] : null);
+  let date: Date;
   if (relative) {
     try {
-      return new Date(now.getTime() - parseAge(relative[1]));
+      date = new Date(now.getTime() - parseAge(relative[1]));
     } catch {
-      throw new CatalogRequestError(`${field}: "${text}" is not a time`);
+      throw new CatalogRequestError(`${field}: "${text.slice(0, 100)}" is not a time`, 400, field);
     }
+  } else {
+    date = new Date(typeof value === 'number' ? value : text);
+    if (Number.isNaN(date.getTime()))
+      throw new CatalogRequestError(`${field}: "${text.slice(0, 100)}" is not a time`, 400, field);
   }
-  const date = new Date(typeof value === 'number' ? value : text);
-  if (Number.isNaN(date.getTime())) throw new CatalogRequestError(`${field}: "${text}" is not a time`);
+  if (!isTimeInRange(date)) {
+    throw new CatalogRequestError(
+      `${field} is out of range: times must be ${TIME_RANGE_TEXT}, got "${text.slice(0, 100)}"`,
+      400,
+      field,
+    );
+  }
   return date;
 }
 
@@ -405,8 +421,12 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
           input.depth === undefined || input.depth === null || input.depth === ''
             ? DEFAULT_CHANGE_DEPTH
             : Number(input.depth);
-        if (!Number.isInteger(depth) || depth < 0)
-          throw new CatalogRequestError('depth must be a whole number');
+        if (!Number.isInteger(depth) || depth < 0 || depth > MAX_CHANGE_DEPTH)
+          throw new CatalogRequestError(
+            `depth must be a whole number from 0 to ${MAX_CHANGE_DEPTH}`,
+            400,
+            'depth',
+          );
         const direction: Record<string, string> = {
           downstream: 'outgoing',
           upstream: 'incoming',
@@ -479,9 +499,14 @@ export function createCatalogService(options: CatalogServiceOptions): CatalogSer
       const pageSize = input.page_size === undefined ? DEFAULT_CHANGES_PAGE_SIZE : Number(input.page_size);
       const page = input.page === undefined ? 1 : Number(input.page);
       if (!Number.isInteger(pageSize) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
-        throw new CatalogRequestError(`page_size must be between 1 and ${MAX_PAGE_SIZE}`);
+        throw new CatalogRequestError(`page_size must be between 1 and ${MAX_PAGE_SIZE}`, 400, 'page_size');
       }
-      if (!Number.isInteger(page) || page < 1) throw new CatalogRequestError('page must be 1 or more');
+      if (!Number.isInteger(page) || page < 1 || page > MAX_PAGE)
+        throw new CatalogRequestError(
+          `page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en')}`,
+          400,
+          'page',
+        );
 
       // Every change has its item (a foreign key): the page joins it for its columns. The page reads
       // the related items' ids as an init plan's array: the planner, not knowing how many, reads

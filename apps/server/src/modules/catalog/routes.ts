@@ -33,7 +33,9 @@ function sendError(reply: FastifyReply, error: unknown): FastifyReply {
       .status(error.statusCode)
       .send({ error: error.message, field: error.issues[0].path, issues: error.issues });
   if (error instanceof CatalogRequestError)
-    return reply.status(error.statusCode).send({ error: error.message });
+    return reply
+      .status(error.statusCode)
+      .send({ error: error.message, ...(error.field ? { field: error.field } : {}) });
   throw error;
 }
 

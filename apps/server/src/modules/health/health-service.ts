@@ -1,5 +1,6 @@
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
+import { isTimeInRange, TIME_RANGE_TEXT } from '../../platform/time-range.js';
 import { loadCanary } from './canary-sync.js';
 import {
   canaryScheduleOf,
@@ -20,6 +21,8 @@ export class HealthRequestError extends Error {
   constructor(
     message: string,
     readonly statusCode: 400 | 404,
+    /** The parameter at fault, answered as `field`. */
+    readonly field?: string,
   ) {
     super(message);
   }
@@ -43,16 +46,30 @@ const UNIT_MS: Record<string, number> = {
 export function parseTimeParameter(value: unknown, fallback: Date, field: string, now = new Date()): Date {
   if (value === undefined || value === null || value === '') return fallback;
   if (typeof value !== 'string' && typeof value !== 'number') {
-    throw new HealthRequestError(`${field} must be a duration such as 1h or a time`, 400);
+    throw new HealthRequestError(`${field} must be a duration such as 1h or a time`, 400, field);
   }
   const text = String(value).trim();
   if (text === 'now') return now;
   const relative = /^(?:now-)?(\d+(?:\.\d+)?)(ms|mo|s|m|h|d|w|y)$/.exec(text);
-  if (relative) return new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]]);
-  if (/^\d{10,}$/.test(text)) return new Date(Number(text));
-  const parsed = new Date(text);
-  if (Number.isNaN(parsed.getTime())) {
-    throw new HealthRequestError(`${field} must be a duration such as 1h or a time, got "${text}"`, 400);
+  let parsed: Date;
+  if (relative) parsed = new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]]);
+  else if (/^\d{10,}$/.test(text)) parsed = new Date(Number(text));
+  else {
+    parsed = new Date(text);
+    if (Number.isNaN(parsed.getTime())) {
+      throw new HealthRequestError(
+        `${field} must be a duration such as 1h or a time, got "${text.slice(0, 100)}"`,
+        400,
+        field,
+      );
+    }
+  }
+  if (!isTimeInRange(parsed)) {
+    throw new HealthRequestError(
+      `${field} is out of range: times must be ${TIME_RANGE_TEXT}, got "${text.slice(0, 100)}"`,
+      400,
+      field,
+    );
   }
   return parsed;
 }

@@ -56,7 +56,9 @@ function summaryQuery(input: Parameters, logger: Logger): SummaryQuery {
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
   if (error instanceof HealthRequestError)
-    return reply.status(error.statusCode).send({ error: error.message });
+    return reply
+      .status(error.statusCode)
+      .send({ error: error.message, ...(error.field ? { field: error.field } : {}) });
   throw error;
 }
 

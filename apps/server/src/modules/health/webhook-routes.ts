@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
+import { parseJsonWithinLimits } from '../../platform/http/json-limits.js';
 import type { Logger } from '../../platform/logger.js';
 import { CANARY_COLUMNS, syncCanaryChecks, type CanaryRow } from './canary-sync.js';
 import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
@@ -125,11 +126,15 @@ function readPayload(request: FastifyRequest): WebhookPayload {
   const text = typeof request.body === 'string' ? request.body : '';
   const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
   if (/^application\/([\w.+-]*\+)?json\b/.test(contentType) && text.trim() !== '') {
-    try {
-      return { headers, json: JSON.parse(text) as JsonValue };
-    } catch {
-      throw new HttpError(400, 'The request body is not valid JSON', 'body');
-    }
+    // The push is stored with the result: the same depth, size and NUL limits as any API body.
+    const parsed = parseJsonWithinLimits(text);
+    if (parsed.ok) return { headers, json: parsed.value as JsonValue };
+    const problem = parsed.problem;
+    if (!problem) throw new HttpError(400, 'The request body is not valid JSON', 'body');
+    throw new HttpError(400, problem.message, problem.field || 'body');
+  }
+  if (text.includes('\u0000')) {
+    throw new HttpError(400, 'the body holds a NUL character, which cannot be stored', 'body');
   }
   return { headers, content: text };
 }

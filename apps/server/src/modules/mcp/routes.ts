@@ -8,6 +8,7 @@ import {
   type SchemaCatalog,
 } from '../../data-api/index.js';
 import type { Pool } from '../../platform/db/pool.js';
+import { parseJsonWithinLimits } from '../../platform/http/json-limits.js';
 import type { Logger } from '../../platform/logger.js';
 import { OPSDECK_VERSION } from '../../platform/version.js';
 import { hasTokenScope, type AuthContext } from '../auth/index.js';
@@ -201,13 +202,11 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
 
   async function handlePost(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const text = typeof request.body === 'string' ? request.body : '';
-    let body: unknown;
-    let parsed = true;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      parsed = false;
-    }
+    // Within the depth, size and NUL limits of every API body (a deeper text is a parse error).
+    const result = parseJsonWithinLimits(text);
+    const parsed = result.ok;
+    const body: unknown = result.ok ? result.value : undefined;
+    const limitProblem = result.ok ? undefined : result.problem;
 
     const auth = request.auth;
     if (!auth)
@@ -232,7 +231,9 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
           message:
             text.trim() === ''
               ? 'Parse error: the request body is empty'
-              : 'Parse error: the body is not valid JSON',
+              : limitProblem
+                ? `Parse error: ${limitProblem.message}`
+                : 'Parse error: the body is not valid JSON',
         }),
       );
     }

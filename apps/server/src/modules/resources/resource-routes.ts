@@ -32,14 +32,34 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Documents one request may apply: each is stored in its own transaction (about 5 ms), so a
+ * megabyte of tiny documents would hold the request for minutes. More go through `opsdeck apply`.
+ */
+export const MAX_DOCUMENTS_PER_REQUEST = 100;
+
+/** A ConfigMap or Secret of Kubernetes' own size (about 1 MiB of data) fits, in YAML or JSON. */
+export const RESOURCES_BODY_LIMIT = 2 * 1024 * 1024;
+
+const TOO_MANY_DOCUMENTS = `the body holds more than the limit of ${MAX_DOCUMENTS_PER_REQUEST} documents; split it, or use opsdeck apply`;
+
+/** The documents of a YAML text, refused before parsing when it plainly holds too many. */
+function yamlDocuments(text: string): ResourceDocument[] | string {
+  const separators = text.match(/^---/gm)?.length ?? 0;
+  // A text may open with `---`: one separator more than documents.
+  if (separators > MAX_DOCUMENTS_PER_REQUEST + 1) return TOO_MANY_DOCUMENTS;
+  const documents = parseResourceDocuments(text, 'request');
+  return documents.length > MAX_DOCUMENTS_PER_REQUEST ? TOO_MANY_DOCUMENTS : documents;
+}
+
 /** The documents of a request: YAML text, `{yaml}`, one JSON document or a list of them. */
 function documentsOf(body: unknown): ResourceDocument[] | string {
-  if (typeof body === 'string') return parseResourceDocuments(body, 'request');
-  if (isPlainObject(body) && typeof body.yaml === 'string')
-    return parseResourceDocuments(body.yaml, 'request');
+  if (typeof body === 'string') return yamlDocuments(body);
+  if (isPlainObject(body) && typeof body.yaml === 'string') return yamlDocuments(body.yaml);
   const list = Array.isArray(body) ? body : isPlainObject(body) ? [body] : undefined;
   if (!list || list.length === 0)
     return 'the body must be YAML text, {"yaml": "..."}, a resource document or a list of them';
+  if (list.length > MAX_DOCUMENTS_PER_REQUEST) return TOO_MANY_DOCUMENTS;
   return list.map((content, index) => ({
     origin: { file: 'request', document: index + 1 },
     content,
@@ -93,7 +113,8 @@ export async function resourceRoutes(app: FastifyInstance, options: ResourceRout
     (_request, body, done) => done(null, body),
   );
 
-  app.post('/api/resources', { preHandler: write }, async (request, reply) => {
+  const post = { preHandler: write, bodyLimit: RESOURCES_BODY_LIMIT };
+  app.post('/api/resources', post, async (request, reply) => {
     const documents = documentsOf(request.body);
     if (typeof documents === 'string') return reply.status(400).send({ error: documents, field: 'body' });
     const refused: ApplyResult[] = [];

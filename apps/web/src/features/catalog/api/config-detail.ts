@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../../lib/api-client';
 import { configAnalysisSearch, relatedConfigsSearch, type RelationshipDirection } from '../lib/catalog-query';
 import type { ConfigListItem } from './config-list';
-import { fetchRows } from '../../../lib/data-api';
+import { fetchEveryRow, fetchRows } from '../../../lib/data-api';
 
 export interface ConfigDetail extends ConfigListItem {
   config: unknown;
@@ -54,8 +54,9 @@ export interface ConfigAnalysis {
 export const useConfigAnalysis = (id: string) =>
   useQuery({
     queryKey: ['catalog-config-analysis', id],
+    // Every row, in pages past the server's cap (DATA_API_MAX_ROWS), never a silently short list.
     queryFn: ({ signal }) =>
-      fetchRows<ConfigAnalysis>(`/api/db/config_analysis?${configAnalysisSearch(id).toString()}`, signal),
+      fetchEveryRow<ConfigAnalysis>(`/api/db/config_analysis?${configAnalysisSearch(id).toString()}`, signal),
   });
 
 /** A row of `rpc/related_configs_recursive`; related_ids are the items it points to in the walked graph. */
@@ -80,7 +81,7 @@ export const useRelatedConfigs = (
   useQuery({
     queryKey: ['catalog-config-related', id, direction, depth, showDeleted],
     queryFn: ({ signal }) =>
-      fetchRows<RelatedConfig>(
+      fetchEveryRow<RelatedConfig>(
         `/api/db/rpc/related_configs_recursive?${relatedConfigsSearch(id, direction, depth, showDeleted).toString()}`,
         signal,
       ),
@@ -105,7 +106,7 @@ export const useConfigChecks = (id: string) =>
   useQuery({
     queryKey: ['catalog-config-checks', id],
     queryFn: ({ signal }) =>
-      fetchRows<ConfigCheck>(
+      fetchEveryRow<ConfigCheck>(
         `/api/db/check_summary_for_config?${new URLSearchParams({ config_id: `eq.${id}`, order: 'name.asc' }).toString()}`,
         signal,
       ),

@@ -1,5 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
+import { fetchEveryRow } from '../../../lib/data-api';
 import type { HypothesisStatus, HypothesisType } from '../lib/incident-values';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 
@@ -105,19 +106,21 @@ export const incidentDetailKey = (id: string) => [...INCIDENTS_QUERY_KEY, 'detai
 const eq = (id: string) => `eq.${encodeURIComponent(id)}`;
 
 async function fetchIncidentDetail(id: string, signal: AbortSignal): Promise<IncidentDetail> {
-  const get = <T>(path: string) => apiFetch<T>(path, { signal });
+  // The server caps each answer (DATA_API_MAX_ROWS): a long incident's lists are read in pages
+  // (one request while they fit; the timeline keeps its order, ties as the database gives them).
+  const all = <T>(path: string) => fetchEveryRow<T>(path, signal);
   const [incidents, hypotheses, comments, responders, histories] = await Promise.all([
-    get<IncidentSummary[]>(`/api/db/incident_summary?id=${eq(id)}`),
-    get<Hypothesis[]>(`/api/db/hypotheses?incident_id=${eq(id)}&order=created_at.asc`),
-    get<IncidentComment[]>(`/api/db/comments?incident_id=${eq(id)}&order=created_at.asc`),
-    get<Responder[]>(`/api/db/responders?incident_id=${eq(id)}&deleted_at=is.null&order=created_at.asc`),
-    get<HistoryEntry[]>(`/api/db/incident_histories?incident_id=${eq(id)}&order=created_at.desc`),
+    apiFetch<IncidentSummary[]>(`/api/db/incident_summary?id=${eq(id)}`, { signal }),
+    all<Hypothesis>(`/api/db/hypotheses?incident_id=${eq(id)}&order=created_at.asc`),
+    all<IncidentComment>(`/api/db/comments?incident_id=${eq(id)}&order=created_at.asc`),
+    all<Responder>(`/api/db/responders?incident_id=${eq(id)}&deleted_at=is.null&order=created_at.asc`),
+    all<HistoryEntry>(`/api/db/incident_histories?incident_id=${eq(id)}&order=created_at.desc`),
   ]);
   // Evidence hangs off hypotheses, not the incident.
   const evidences =
     hypotheses.length === 0
       ? []
-      : await get<Evidence[]>(
+      : await all<Evidence>(
           `/api/db/evidences?hypothesis_id=in.(${hypotheses.map((h) => h.id).join(',')})&order=created_at.asc`,
         );
   return { incident: incidents[0], hypotheses, comments, evidences, responders, histories };
@@ -136,12 +139,18 @@ export const usePeople = () =>
   useQuery({
     queryKey: ['people', 'names'],
     queryFn: ({ signal }) =>
-      apiFetch<NamedRef[]>('/api/db/people?select=id,name&deleted_at=is.null&order=name.asc', { signal }),
+      fetchEveryRow<NamedRef>(
+        '/api/db/people?select=id,name&deleted_at=is.null&order=name.asc,id.asc',
+        signal,
+      ),
   });
 
 export const useTeams = () =>
   useQuery({
     queryKey: ['teams', 'names'],
     queryFn: ({ signal }) =>
-      apiFetch<NamedRef[]>('/api/db/teams?select=id,name&deleted_at=is.null&order=name.asc', { signal }),
+      fetchEveryRow<NamedRef>(
+        '/api/db/teams?select=id,name&deleted_at=is.null&order=name.asc,id.asc',
+        signal,
+      ),
   });

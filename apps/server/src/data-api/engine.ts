@@ -157,7 +157,7 @@ export class DataApiEngine {
   constructor(readonly options: EngineOptions) {}
 
   /**
- * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives,
+   * Never throws: every failure becomes a PostgREST error response. `onInternalError` receives,
    * for logging, every 5xx: unexpected errors, and the cause of every 503/504 (the database
    * could not be reached, or no pooled connection came in time).
    */

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import { createCoalescer } from '../../platform/coalesce.js';
 import { RUN_NOW_ROLES } from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Pool } from '../../platform/db/pool.js';
@@ -97,11 +98,16 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
   const runnerName = os.hostname();
   const readCanaries = requirePermission('canaries', 'read');
 
+  const coalesceSummaries = createCoalescer<Buffer>();
   const summaryHandler = async (input: Parameters, reply: FastifyReply) => {
     const started = performance.now();
     try {
       // The checks come as JSON text (10,000 checks: serialising objects cost more than reading them).
-      const checks = await service.summaryJson(summaryQuery(input, options.logger));
+      // Identical summaries asked at once share one read that starts after they arrived (the
+      // reader runs one read at a time: 200 clients of the landing page queued behind each other).
+      const checks = await coalesceSummaries(JSON.stringify(input), () =>
+        service.summaryJson(summaryQuery(input, options.logger)),
+      );
       const duration = Math.round(performance.now() - started);
       return reply
         .type('application/json; charset=utf-8')

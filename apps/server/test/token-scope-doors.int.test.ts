@@ -1,16 +1,12 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
 import {
   createTestPerson,
   TestBrowser,
   type TestPerson,
 } from '../src/modules/auth/test-fixtures/auth-test-app.js';
-import { loadConfig } from '../src/platform/config.js';
-import { createJobsService, type JobsService } from '../src/platform/jobs/index.js';
-import { createLogger } from '../src/platform/logger.js';
-import { createSecretBox, keyFromSecret } from '../src/platform/secrets.js';
-import { createTestDatabase, type TestDatabase } from './harness/db.js';
+import type { TestDatabase } from './harness/db.js';
+import { startFullApp, type FullApp } from './harness/full-app.js';
 import { createCanary } from './harness/factories.js';
 
 /**
@@ -18,32 +14,22 @@ import { createCanary } from './harness/factories.js';
  * account (tokens, people, roles), and one scope gives the same answer on a custom route and on
  * the data API for the same action on the same kind of row.
  */
+let full: FullApp;
 let db: TestDatabase;
-let jobs: JobsService;
 let app: FastifyInstance;
 let admin: TestPerson;
 let browser: TestBrowser;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  const logger = createLogger('silent');
-  jobs = createJobsService({ pool: db.pool, logger });
-  const config = loadConfig({ WEB_DIST_DIR: '/nonexistent', LOG_LEVEL: 'silent' });
-  ({ app } = await buildApp({
-    config,
-    pool: db.pool,
-    logger,
-    secrets: createSecretBox(keyFromSecret('a-test-secret-key')),
-    jobs,
-  }));
+  full = await startFullApp('Scope Admin');
+  ({ db, app } = full);
   admin = await createTestPerson(db.pool, { roles: ['admin'] });
   browser = new TestBrowser(app);
   expect((await browser.signIn(admin.email, admin.password)).statusCode).toBe(200);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await db?.close();
+  await full?.close();
 });
 
 async function createToken(name: string, scope: { object: string; action: string }[]): Promise<string> {

@@ -2,7 +2,7 @@ import type { Role } from '@opsdeck/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPerson } from '../../../test/harness/factories.js';
-import { startFullApp, type FullApp } from '../catalog/test-fixtures/full-app.js';
+import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { createTokenForUser } from './index.js';
 
 /**

@@ -6,7 +6,7 @@ import { parseSchedule } from '../../platform/jobs/index.js';
 import { createLogger } from '../../platform/logger.js';
 import { applyCommand, findResourceKind } from '../resources/index.js';
 import { startCatalogWorkers, scraperScheduleName, updateScraper, type CatalogWorkers } from './index.js';
-import { startFullApp, type FullApp } from './test-fixtures/full-app.js';
+import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 
 /**
  * A scraper's schedule column, and the schedule the scheduler registers for it, follow its

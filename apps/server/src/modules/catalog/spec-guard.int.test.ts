@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyCommand } from '../resources/index.js';
-import { startFullApp, type FullApp } from './test-fixtures/full-app.js';
+import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 
 /**
  * A ScrapeConfig's JSONPaths and expressions are checked however the spec arrives: the data API

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findResourceKind } from '../resources/index.js';
-import { startFullApp, type FullApp } from '../catalog/test-fixtures/full-app.js';
+import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { canaryScheduleOf } from './canary-runner.js';
 
 /**

@@ -10,7 +10,7 @@ import { createPerson } from '../../../test/harness/factories.js';
 import { MASKED_SECRET } from '../../platform/secret-fields.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import { createTokenForUser } from '../auth/index.js';
-import { startFullApp, type FullApp } from '../catalog/test-fixtures/full-app.js';
+import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { applyCommand, createConnectionResolver, createValueFromResolver } from './index.js';
 
 /**

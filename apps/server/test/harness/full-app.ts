@@ -1,12 +1,12 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { createTestDatabase, type TestDatabase } from '../../../../test/harness/db.js';
-import { createPerson } from '../../../../test/harness/factories.js';
-import { buildApp } from '../../../app.js';
-import { loadConfig } from '../../../platform/config.js';
-import { createJobsService, type JobsService } from '../../../platform/jobs/index.js';
-import { createLogger } from '../../../platform/logger.js';
-import { createSecretBox, keyFromSecret } from '../../../platform/secrets.js';
-import { createTokenForUser } from '../../auth/index.js';
+import { createTestDatabase, type TestDatabase } from './db.js';
+import { createPerson } from './factories.js';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/platform/config.js';
+import { createJobsService, type JobsService } from '../../src/platform/jobs/index.js';
+import { createLogger } from '../../src/platform/logger.js';
+import { createSecretBox, keyFromSecret } from '../../src/platform/secrets.js';
+import { createTokenForUser } from '../../src/modules/auth/index.js';
 
 /** The whole app as `app.ts` wires it (the data API with its row checks), an admin's token. */
 export interface FullApp {

@@ -230,7 +230,8 @@ describe('relation mapping', () => {
     expect(relationAccess('connections').resource).toBe('connections');
     expect(relationAccess('canaries').resource).toBe('canaries');
     expect(relationAccess('incidents').resource).toBe('incident');
-    expect(relationAccess('permissions').resource).toBe('permissions');
+    // Permission rows are rbac: only rbac writers change who may do what.
+    expect(relationAccess('permissions').resource).toBe('rbac');
     expect(relationAccess('properties').resource).toBe('feature_flags');
     expect(relationAccess('view_default_pods').resource).toBe('views');
     expect(relationAccess('something_new').resource).toBe('database');

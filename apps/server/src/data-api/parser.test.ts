@@ -486,9 +486,9 @@ describe('order', () => {
 });
 
 describe('tri-state .filter', () => {
-  it('splits on raw commas, unescapes ____ and ||||, and classifies tokens', () => {
+  it('splits on commas, encoded or not, unescapes ____ and ||||, and classifies tokens', () => {
     const parsed = query(
-      'type.filter=Postgres________Instance,!Kubernetes*,a||||b,%2C,>now-1h,!now-7d..now,<=5',
+      'type.filter=Postgres________Instance%2C!Kubernetes*,a||||b,%2C,>now-1h,!now-7d..now,<=5',
     );
     const [c] = rootConditions(parsed);
     expect(c.kind).toBe('tristate');
@@ -497,7 +497,6 @@ describe('tri-state .filter', () => {
       'eq',
       '!glob',
       'eq',
-      'eq',
       'compare',
       '!range',
       'compare',
@@ -505,15 +504,7 @@ describe('tri-state .filter', () => {
     const values = c.tokens.map((t) =>
       t.kind === 'range' ? [valueOf(parsed, t.from), valueOf(parsed, t.to)] : valueOf(parsed, t.value),
     );
-    expect(values).toEqual([
-      'Postgres::Instance',
-      'Kubernetes%',
-      'a,b',
-      ',',
-      'now-1h',
-      ['now-7d', 'now'],
-      '5',
-    ]);
+    expect(values).toEqual(['Postgres::Instance', 'Kubernetes%', 'a,b', 'now-1h', ['now-7d', 'now'], '5']);
   });
 
   it('escapes LIKE metacharacters of literal glob parts', () => {

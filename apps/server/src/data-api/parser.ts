@@ -28,7 +28,7 @@ import type {
   ValueRef,
 } from './query-tree.js';
 
-/** [key, decoded value, raw value]: the raw value lets `.filter` split before decoding. */
+/** [key, decoded value, raw value]. */
 export type QueryParams = ReadonlyArray<readonly [string, string, string?]>;
 
 /** Splits `a=1&b=2` with form decoding (`+` is a space), keeping repeated keys and their order. */
@@ -146,7 +146,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
   };
   scope('');
 
-  for (const [key, value, raw] of params) {
+  for (const [key, value] of params) {
     if (key === '') continue;
     switch (key) {
       case 'select':
@@ -181,7 +181,7 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
       shape.push(`arg:${key}`);
       continue;
     }
-    parseScopedParameter(key, value, raw ?? null, collector, shape, scope);
+    parseScopedParameter(key, value, collector, shape, scope);
   }
 
   return {
@@ -201,7 +201,6 @@ export function parseQuery(params: QueryParams, options: ParseOptions = {}): Par
 function parseScopedParameter(
   key: string,
   value: string,
-  raw: string | null,
   collector: Collector,
   shape: string[],
   scope: (path: string) => QueryScope,
@@ -242,7 +241,7 @@ function parseScopedParameter(
     if (parts.length > 1 && last === 'filter') {
       const column = parts[parts.length - 2];
       const path = parts.slice(0, -2).join('.');
-      const condition = parseTriState({ column, json: [] }, value, collector, raw);
+      const condition = parseTriState({ column, json: [] }, value, collector);
       scope(path).conditions.push(condition);
       shape.push(`${key}=${triStateShape(condition)}`);
       return;
@@ -267,7 +266,7 @@ function parseScopedParameter(
   const json = parseJsonPath(tail, 0, key).steps;
   const field: FieldRef = { column, json };
   const condition = triState
-    ? parseTriState(field, value, collector, raw)
+    ? parseTriState(field, value, collector)
     : parseFilterCondition(field, value, key, collector);
   scope(path).conditions.push(condition);
   shape.push(
@@ -935,12 +934,13 @@ function splitTopLevel(text: string): string[] {
 // tri-state: `<column>.filter=a,!b,c*,>now-1h,now-7d..now`
 
 /**
- * Values are split on the commas of the raw (still encoded) text, so a client may send a comma
- * inside a value as %2C; `||||` also stands for a comma and `____` for a colon.
+ * Values are split on the commas of the decoded text: clients build the parameter with
+ * URLSearchParams or encodeURIComponent, which send the separating commas as %2C. A comma inside
+ * a value is written `||||`, and `____` stands for a colon.
  */
-function parseTriState(field: FieldRef, text: string, collector: Collector, raw: string | null): Condition {
+function parseTriState(field: FieldRef, text: string, collector: Collector): Condition {
   const tokens: TriStateToken[] = [];
-  const pieces = raw === null ? text.split(',') : raw.split(',').map(decodeComponent);
+  const pieces = text.split(',');
   for (const piece of pieces) {
     let value = piece.replace(/\|\|\|\|/g, ',').replace(/____/g, ':');
     let exclude = false;

@@ -15,6 +15,8 @@ export interface FullApp {
   app: FastifyInstance;
   /** A JSON write as the admin, answering with the representation. */
   send(method: 'POST' | 'PATCH' | 'PUT', url: string, payload: unknown): Promise<LightMyRequestResponse>;
+  /** A read as the admin. */
+  get(url: string): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -47,6 +49,7 @@ export async function startFullApp(adminName: string): Promise<FullApp> {
           prefer: 'return=representation',
         },
       }),
+    get: (url) => app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } }),
     close: async () => {
       await app.close();
       await db.close();

@@ -450,6 +450,13 @@ function resolveEmbed(
       );
     });
   }
+  if (candidates.length > 1) {
+    // As PostgREST 10 and later: where a table's own foreign key resolves the embed, the views
+    // over that table (which inherit the key) are not offered beside it. Naming a view still
+    // embeds the view.
+    const direct = candidates.filter((r) => !r.junction && r.target.kind === 'table');
+    if (direct.length > 0 && direct.length < candidates.length) candidates = direct;
+  }
   if (candidates.length === 1) return candidates[0];
   if (candidates.length === 0) {
     const names = new Set(all.map((r) => r.target.name));

@@ -14,6 +14,11 @@ describe('date math', () => {
     expect(evaluateDateMath('now-1y', NOW)?.toISOString()).toBe('2023-05-15T13:45:30.250Z');
     expect(evaluateDateMath('now-1d-12h', NOW)?.toISOString()).toBe('2024-05-14T01:45:30.250Z');
     expect(evaluateDateMath('now-90s', NOW)?.toISOString()).toBe('2024-05-15T13:44:00.250Z');
+    // The one time grammar: months as mo, combined and fractional terms, bare durations.
+    expect(evaluateDateMath('now-1mo', NOW)?.toISOString()).toBe('2024-04-15T13:45:30.250Z');
+    expect(evaluateDateMath('now-1h30m', NOW)?.toISOString()).toBe('2024-05-15T12:15:30.250Z');
+    expect(evaluateDateMath('now-1.5h', NOW)?.toISOString()).toBe('2024-05-15T12:15:30.250Z');
+    expect(evaluateDateMath('24h', NOW)?.toISOString()).toBe('2024-05-14T13:45:30.250Z');
   });
 
   it('rounds down to a unit', () => {
@@ -26,7 +31,16 @@ describe('date math', () => {
   });
 
   it('leaves anything else to PostgreSQL', () => {
-    for (const text of ['2024-01-01', 'yesterday', 'now()', 'now-1', 'now-h', 'now-1x', 'nowish']) {
+    for (const text of [
+      '2024-01-01',
+      'yesterday',
+      'now()',
+      'now-1',
+      'now-h',
+      'now-1x',
+      'nowish',
+      'now-99999999999y',
+    ]) {
       expect(isDateMath(text)).toBe(false);
       expect(evaluateDateMath(text, NOW)).toBeNull();
     }

@@ -1,6 +1,6 @@
 import { isRole, tokenScopeSchema, type Role, type TokenScope } from '@opsdeck/contracts';
 import type { Pool } from '../../platform/db/pool.js';
-import { parseDuration } from './auth-config.js';
+import { isTimeInRange, parseDuration, TIME_RANGE_TEXT, TimeParseError } from '../../platform/time/index.js';
 import { findActivePersonByEmail, type Queryable } from './identity-store.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { randomSecret, safeEqual, sha256 } from './secrets.js';
@@ -109,15 +109,29 @@ function parseStoredScopes(value: unknown): TokenScope[] {
   });
 }
 
-/** 'never' (or nothing) means no expiry; otherwise a duration such as 24h, 7d or 30d. */
+/** 'never' (or nothing) means no expiry; otherwise a duration such as 24h, 7d or 30d (`platform/time`). */
 export function parseExpiry(expiry: string | undefined, now = new Date()): Date | null {
   const value = (expiry ?? '').trim();
   if (value === '' || value === 'never') return null;
-  const ms = parseDuration(value);
-  if (ms === undefined || ms <= 0) {
-    throw new TokenInputError("Expiry must be 'never' or a duration such as 24h, 7d or 30d", 'expiry');
+  let ms: number;
+  try {
+    ms = parseDuration(value);
+  } catch (error) {
+    if (!(error instanceof TimeParseError)) throw error;
+    throw new TokenInputError(
+      `Expiry must be 'never' or a duration such as 24h, 7d or 30d: ${error.message}`,
+      'expiry',
+    );
   }
-  return new Date(now.getTime() + ms);
+  if (ms <= 0)
+    throw new TokenInputError("Expiry must be 'never' or a duration such as 24h, 7d or 30d", 'expiry');
+  const expiresAt = new Date(now.getTime() + ms);
+  if (!isTimeInRange(expiresAt))
+    throw new TokenInputError(
+      `Expiry is too long: the token would expire after ${TIME_RANGE_TEXT}`,
+      'expiry',
+    );
+  return expiresAt;
 }
 
 /** Scopes from the CLI (`catalog:read`, `playbooks:playbook:run`) or from the API. */

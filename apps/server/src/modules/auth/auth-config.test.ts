@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseExpiry, parseScopes, parseTokenString } from './access-tokens.js';
-import { AuthConfigError, loadAuthConfig, parseDuration } from './auth-config.js';
+import { AuthConfigError, loadAuthConfig } from './auth-config.js';
 import { FlowError, validateReturnTo } from './flows/flow-core.js';
 
 describe('auth configuration', () => {
@@ -78,10 +78,13 @@ describe('auth configuration', () => {
     );
   });
 
-  it('parses durations', () => {
-    expect(parseDuration('30s')).toBe(30_000);
-    expect(parseDuration('2w')).toBe(14 * 86_400_000);
-    expect(parseDuration('soon')).toBeUndefined();
+  it('reads durations in the one duration grammar', () => {
+    expect(loadAuthConfig({ SESSION_LIFESPAN: '1h30m' }).sessionLifespanMs).toBe(5_400_000);
+    expect(loadAuthConfig({ SESSION_LIFESPAN: '2w' }).sessionLifespanMs).toBe(14 * 86_400_000);
+    expect(() => loadAuthConfig({ SESSION_LIFESPAN: 'soon' })).toThrow(
+      /SESSION_LIFESPAN: must be a duration/,
+    );
+    expect(() => loadAuthConfig({ SESSION_LIFESPAN: '0s' })).toThrow(/SESSION_LIFESPAN: must be a duration/);
   });
 });
 

@@ -1,26 +1,21 @@
 import { ROLES, type Role } from '@opsdeck/contracts';
 import { z } from 'zod';
+import { parseDuration, TimeParseError } from '../../platform/time/index.js';
 
 /**
  * The auth module's own environment variables, validated here until the lead merges them into
- * the central configuration. Durations are a number with a unit: 30s, 15m, 24h, 7d, 2w.
+ * the central configuration. Durations are in the one duration grammar (`platform/time`): 30s, 15m,
+ * 1h30m, 24h, 7d, 2w.
  */
 
-const DURATION = /^(\d+)(ms|s|m|h|d|w)$/;
-const UNIT_MS: Record<string, number> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-/** Milliseconds of a duration such as '15m'; undefined when it is not one. */
-export function parseDuration(value: string): number | undefined {
-  const match = DURATION.exec(value.trim());
-  if (!match) return undefined;
-  return Number(match[1]) * (UNIT_MS[match[2] as string] as number);
+/** Milliseconds of a duration in the one duration grammar; undefined when it is not one. */
+function durationMs(value: string): number | undefined {
+  try {
+    return parseDuration(value);
+  } catch (error) {
+    if (error instanceof TimeParseError) return undefined;
+    throw error;
+  }
 }
 
 const duration = (fallback: string) =>
@@ -28,7 +23,7 @@ const duration = (fallback: string) =>
     .string()
     .default(fallback)
     .transform((value, context) => {
-      const ms = parseDuration(value);
+      const ms = durationMs(value);
       if (ms === undefined || ms <= 0) {
         context.addIssue({ code: 'custom', message: 'must be a duration such as 30s, 15m, 24h or 7d' });
         return z.NEVER;

@@ -9,7 +9,9 @@ describe('parseAge', () => {
     expect(parseAge('1h30m')).toBe(5_400_000);
     expect(parseAge('7d')).toBe(7 * 86_400_000);
     expect(parseAge('2w')).toBe(14 * 86_400_000);
-    expect(() => parseAge('soon')).toThrow('"soon" is not an age such as 30m, 12h or 7d');
+    expect(parseAge('1y')).toBe(365 * 86_400_000);
+    expect(() => parseAge('soon')).toThrow('"soon" is not a duration');
+    expect(() => parseAge('1mo')).toThrow('months have no fixed length');
   });
 });
 
@@ -28,6 +30,8 @@ describe('parseTime', () => {
     expect(parseTime('now-1d', 'from', now)).toEqual(new Date('2026-01-09T00:00:00Z'));
     expect(parseTime('2d', 'from', now)).toEqual(new Date('2026-01-08T00:00:00Z'));
     expect(parseTime('2026-01-01T00:00:00Z', 'from', now)).toEqual(new Date('2026-01-01T00:00:00Z'));
+    expect(parseTime('1mo', 'from', now)).toEqual(new Date('2025-12-10T00:00:00Z'));
+    expect(parseTime('now-1mo', 'from', now)).toEqual(new Date('2025-12-10T00:00:00Z'));
     expect(() => parseTime('yesterday', 'from', now)).toThrow('from: "yesterday" is not a time');
   });
 });

@@ -1,6 +1,5 @@
 import type { Pool } from '../../platform/db/pool.js';
-import { isTimeInRange, TIME_RANGE_TEXT } from '../../platform/time-range.js';
-import { parseAge } from './retention.js';
+import { readTimeParameter } from '../../platform/time/index.js';
 
 /** A request the caller got wrong: answered with this status and `{error: message}`. */
 export class CatalogRequestError extends Error {
@@ -166,34 +165,12 @@ function bool(value: unknown): boolean {
   return value === true || value === 'true';
 }
 
-/** An absolute time, `now-1h`, or an age (`2d`, meaning that long ago). */
+/**
+ * A time parameter in the one time grammar (`platform/time`): an absolute time, `now`, `now-1h`,
+ * `now-1mo`, or a duration meaning that long ago (`2d`, `1mo`). A bad value is a 400 naming `field`.
+ */
 export function parseTime(value: unknown, field: string, now = new Date()): Date | undefined {
-  if (value === undefined || value === null || value === '') return undefined;
-  if (typeof value !== 'string' && typeof value !== 'number')
-    throw new CatalogRequestError(`${field} must be a time`, 400, field);
-  const text = String(value).trim();
-  if (text === 'now') return now;
-  const relative = /^now-(.+)$/.exec(text) ?? (/^\d+(\.\d+)?[a-zµ]+/.test(text) ? [text, text] : null);
-  let date: Date;
-  if (relative) {
-    try {
-      date = new Date(now.getTime() - parseAge(relative[1]));
-    } catch {
-      throw new CatalogRequestError(`${field}: "${text.slice(0, 100)}" is not a time`, 400, field);
-    }
-  } else {
-    date = new Date(typeof value === 'number' ? value : text);
-    if (Number.isNaN(date.getTime()))
-      throw new CatalogRequestError(`${field}: "${text.slice(0, 100)}" is not a time`, 400, field);
-  }
-  if (!isTimeInRange(date)) {
-    throw new CatalogRequestError(
-      `${field} is out of range: times must be ${TIME_RANGE_TEXT}, got "${text.slice(0, 100)}"`,
-      400,
-      field,
-    );
-  }
-  return date;
+  return readTimeParameter(value, field, (message) => new CatalogRequestError(message, 400, field), now);
 }
 
 export interface ConfigSummaryRow {

@@ -1,33 +1,12 @@
 import type { PoolClient } from '../../platform/db/pool.js';
+import { parseDuration } from '../../platform/time/index.js';
 
-const UNIT_MS: Readonly<Record<string, number>> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000,
-  y: 365 * 86_400_000,
-};
-
-/** A retention age as the ecosystem writes it: Go units plus d, w and y (`7d`, `1h30m`). */
+/**
+ * Whole milliseconds of a retention age as the ecosystem writes it (`7d`, `1h30m`): the one
+ * duration grammar (`platform/time`). Throws `TimeParseError`.
+ */
 export function parseAge(text: string): number {
-  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w|y)/y;
-  const trimmed = text.trim();
-  let position = 0;
-  let total = 0;
-  if (trimmed === '') throw new Error('the age is empty');
-  while (position < trimmed.length) {
-    part.lastIndex = position;
-    const match = part.exec(trimmed);
-    if (!match) throw new Error(`"${text}" is not an age such as 30m, 12h or 7d`);
-    total += Number(match[1]) * UNIT_MS[match[2]];
-    position = part.lastIndex;
-  }
-  return Math.round(total);
+  return Math.round(parseDuration(text));
 }
 
 export interface ChangeRetention {

@@ -1,6 +1,6 @@
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
-import { isTimeInRange, TIME_RANGE_TEXT } from '../../platform/time-range.js';
+import { readTimeParameter } from '../../platform/time/index.js';
 import { loadCanary } from './canary-sync.js';
 import {
   canaryScheduleOf,
@@ -28,50 +28,15 @@ export class HealthRequestError extends Error {
   }
 }
 
-const UNIT_MS: Record<string, number> = {
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 7 * 86_400_000,
-  mo: 30 * 86_400_000,
-  y: 365 * 86_400_000,
-};
-
 /**
- * Reads a time parameter: a duration before now (`1h`, `7d`, `1mo`, also `now-1h`), `now`, an
- * ISO 8601 time or epoch milliseconds. Undefined or empty gives `fallback`.
+ * Reads a time parameter in the one time grammar (`platform/time`): `now`, `now-1h`, `now-1mo`,
+ * a duration before now (`1h`, `7d`, `1mo`), an ISO 8601 time or epoch milliseconds. Undefined or
+ * empty gives `fallback`; anything else that is not a time is a 400 naming `field`.
  */
 export function parseTimeParameter(value: unknown, fallback: Date, field: string, now = new Date()): Date {
-  if (value === undefined || value === null || value === '') return fallback;
-  if (typeof value !== 'string' && typeof value !== 'number') {
-    throw new HealthRequestError(`${field} must be a duration such as 1h or a time`, 400, field);
-  }
-  const text = String(value).trim();
-  if (text === 'now') return now;
-  const relative = /^(?:now-)?(\d+(?:\.\d+)?)(ms|mo|s|m|h|d|w|y)$/.exec(text);
-  let parsed: Date;
-  if (relative) parsed = new Date(now.getTime() - Number(relative[1]) * UNIT_MS[relative[2]]);
-  else if (/^\d{10,}$/.test(text)) parsed = new Date(Number(text));
-  else {
-    parsed = new Date(text);
-    if (Number.isNaN(parsed.getTime())) {
-      throw new HealthRequestError(
-        `${field} must be a duration such as 1h or a time, got "${text.slice(0, 100)}"`,
-        400,
-        field,
-      );
-    }
-  }
-  if (!isTimeInRange(parsed)) {
-    throw new HealthRequestError(
-      `${field} is out of range: times must be ${TIME_RANGE_TEXT}, got "${text.slice(0, 100)}"`,
-      400,
-      field,
-    );
-  }
-  return parsed;
+  return (
+    readTimeParameter(value, field, (message) => new HealthRequestError(message, 400, field), now) ?? fallback
+  );
 }
 
 export interface LabelsParseResult {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDuration } from '../../platform/time/index.js';
 
 /** Incident values the schema accepts (migration 0007's CHECK constraints, spec core §4). */
 export const INCIDENT_STATUSES = ['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed'] as const;
@@ -118,37 +119,17 @@ export interface IncidentRule {
   autoCloseMs: number | null;
 }
 
-const UNITS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-};
-
-/** Milliseconds of a duration such as `90s`, `1h30m`, `7d`, or Go nanoseconds as a number. */
+/**
+ * Milliseconds of a duration in the one duration grammar (`platform/time`: `90s`, `1h30m`, `7d`),
+ * or Go nanoseconds as a number; empty is 0.
+ */
 export function parseRuleDuration(value: string | number): number {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0) throw new Error(`${value} is not a duration`);
     return value / 1e6;
   }
-  const text = value.trim();
-  if (text === '' || text === '0') return 0;
-  const part = /(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h|d|w)/y;
-  let total = 0;
-  let position = 0;
-  while (position < text.length) {
-    part.lastIndex = position;
-    const match = part.exec(text);
-    if (!match) throw new Error(`"${value}" is not a duration such as 30s, 5m, 1h30m or 7d`);
-    total += Number(match[1]) * (UNITS[match[2]] ?? 0);
-    position = part.lastIndex;
-  }
-  return Math.round(total);
+  if (value.trim() === '') return 0;
+  return Math.round(parseDuration(value));
 }
 
 const TYPE_ALIASES: Record<string, IncidentType> = {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseSchedule } from '../../platform/jobs/index.js';
+import { DURATION_PATTERN } from '../../platform/time/index.js';
 
 /** The schedule presets offered by the resource editors (settings spec §3, in that order). */
 export const SCHEDULE_PRESETS = [
@@ -32,9 +33,7 @@ export const scheduleField = z
     examples: [...SCHEDULE_PRESETS, '*/5 * * * *'],
   });
 
-/** Durations as the ecosystem writes them: Go units plus d (days), w (weeks) and y (years). */
-const DURATION_PATTERN = /^(\d+(\.\d+)?(ns|us|µs|ms|s|m|h|d|w|y))+$/;
-
+/** Durations as the ecosystem writes them: the one duration grammar (`platform/time`). */
 export const durationField = z
   .string()
   .regex(DURATION_PATTERN, { error: 'must be a duration such as 30s, 5m, 1h30m or 7d' })

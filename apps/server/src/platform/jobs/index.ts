@@ -20,6 +20,6 @@ export {
   type ResourceScheduleSync,
   type ResourceScheduleSyncOptions,
 } from './resource-schedules.js';
-export { InvalidScheduleError, parseDuration, parseSchedule } from './schedule-expression.js';
+export { InvalidScheduleError, parseSchedule } from './schedule-expression.js';
 export { DEFAULT_SCHEDULE_TIMEOUT_MS, type ScheduleContext, type ScheduleDefinition } from './schedules.js';
 export type { JobsLogger, Queryable } from './support.js';

@@ -1,23 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidScheduleError, parseDuration, parseSchedule } from './schedule-expression.js';
+import { InvalidScheduleError, parseSchedule } from './schedule-expression.js';
 
 const at = (iso: string): Date => new Date(iso);
 
-describe('parseDuration', () => {
+describe('@every intervals', () => {
+  const interval = (text: string): number => {
+    const every = parseSchedule(`@every ${text}`);
+    const tick = every.nextAfter(at('2024-05-01T00:00:00Z'), 'z');
+    return every.nextAfter(tick, 'z').getTime() - tick.getTime();
+  };
+
   it.each([
     ['30s', 30_000],
     ['1m', 60_000],
-    ['5m', 300_000],
     ['1h30m', 5_400_000],
     ['1.5h', 5_400_000],
-    ['250ms', 250],
     ['2h45m10s', 9_910_000],
-  ])('%s is %i ms', (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
+    ['1d', 86_400_000],
+    ['1w', 604_800_000],
+  ])('@every %s is %i ms (the one duration grammar)', (text, ms) => {
+    expect(interval(text)).toBe(ms);
   });
 
-  it.each(['', '10', 'm', '1d', '1h 30m', '-5s', '5 s'])('rejects %j', (text) => {
-    expect(() => parseDuration(text)).toThrow();
+  it.each(['', '10', 'm', '1h 30m', '-5s', '5 s', '1mo', '250ms'])('rejects @every %j', (text) => {
+    expect(() => parseSchedule(`@every ${text}`)).toThrow(InvalidScheduleError);
   });
 });
 

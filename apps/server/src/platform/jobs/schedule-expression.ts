@@ -1,8 +1,9 @@
 import { CronExpressionParser } from 'cron-parser';
+import { parseDuration } from '../time/index.js';
 
 /**
  * A parsed schedule: standard cron (5 fields, or 6 with seconds first), `@every <duration>` with
- * Go-style durations (`30s`, `1m`, `1h30m`), or a preset (`@hourly`, `@daily`, `@weekly`,
+ * a duration in the one duration grammar (`platform/time`: `30s`, `1m`, `1h30m`, `1d`), or a preset (`@hourly`, `@daily`, `@weekly`,
  * `@monthly`, `@yearly`). Cron expressions may start with `CRON_TZ=<zone>`; otherwise they are
  * evaluated in the given time zone (UTC by default).
  */
@@ -39,34 +40,6 @@ const PRESETS: Readonly<Record<string, string>> = {
   '@hourly': '0 * * * *',
 };
 
-const DURATION_UNITS_MS: Readonly<Record<string, number>> = {
-  ms: 1,
-  s: 1000,
-  m: 60_000,
-  h: 3_600_000,
-};
-
-/** Parses a Go-style duration (`1h30m`, `90s`, `1.5h`, `250ms`) into milliseconds. */
-export function parseDuration(text: string): number {
-  const trimmed = text.trim();
-  if (trimmed.length === 0) {
-    throw new Error('the duration is empty');
-  }
-  const part = /(\d+(?:\.\d+)?|\.\d+)(ms|h|m|s)/y;
-  let total = 0;
-  let position = 0;
-  while (position < trimmed.length) {
-    part.lastIndex = position;
-    const match = part.exec(trimmed);
-    if (!match) {
-      throw new Error(`"${text}" is not a duration such as 30s, 5m or 1h30m`);
-    }
-    total += Number(match[1]) * DURATION_UNITS_MS[match[2]];
-    position = part.lastIndex;
-  }
-  return Math.round(total);
-}
-
 export function parseSchedule(source: string, options: { timezone?: string } = {}): ScheduleExpression {
   const text = source.trim().replace(/\s+/g, ' ');
   if (text === '') {
@@ -98,7 +71,7 @@ export function parseSchedule(source: string, options: { timezone?: string } = {
 function everySchedule(source: string, durationText: string): ScheduleExpression {
   let intervalMs: number;
   try {
-    intervalMs = parseDuration(durationText);
+    intervalMs = Math.round(parseDuration(durationText));
   } catch (error) {
     throw new InvalidScheduleError(source, (error as Error).message);
   }

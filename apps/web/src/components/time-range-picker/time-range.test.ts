@@ -84,6 +84,27 @@ describe('resolveTimeRange', () => {
     });
   });
 
+  it('resolves any range of the one time grammar (contracts time.ts), as the server does', () => {
+    expect(at(resolveTimeRange({ type: 'relative', range: '1h30m' }, { now: NOW }))).toEqual({
+      from: '2026-11-18T14:00:00.000Z',
+      to: NOW,
+    });
+    expect(at(resolveTimeRange({ type: 'relative', range: '3mo' }, { now: NOW }))).toEqual({
+      from: '2026-08-18T15:30:00.000Z',
+      to: NOW,
+    });
+    expect(at(resolveTimeRange({ type: 'relative', range: '1.5h' }, { now: NOW }))?.from).toBe(
+      '2026-11-18T14:00:00.000Z',
+    );
+    expect(
+      at(
+        resolveTimeRange({ type: 'mapped', from: 'now-1mo', to: 'now-1d/d' }, { now: NOW, timezone: 'UTC' }),
+      ),
+    ).toEqual({ from: '2026-10-18T15:30:00.000Z', to: '2026-11-17T23:59:59.999Z' });
+    expect(parseRelativeRange('1h30m')).toBeUndefined();
+    expect(relativeRangeDisplay('1h30m')).toBe('1h30m');
+  });
+
   it("logs 'Invalid relative time range' for a bad relative range", () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(resolveTimeRange({ type: 'relative', range: 'yesterday-ish' }, { now: NOW })).toBeUndefined();

@@ -1,3 +1,4 @@
+import { parseTimeExpression, TimeParseError, type ParsedTime } from '@opsdeck/contracts';
 import type { Dayjs } from 'dayjs';
 import { DATE_TIME_FORMAT } from '../../lib/format/date';
 import { dayjs, toZoned, type DateInput } from '../../lib/format/dayjs';
@@ -62,17 +63,42 @@ export interface RelativeRange {
 }
 
 /**
- * Parses a relative range: '15m', '6M' (months; 'mo' is accepted too), '+1h' for a future range,
- * or 'indefinitely'. Anything else is undefined.
+ * The offset of a relative range in the one time grammar (`@opsdeck/contracts` `time.ts`): a
+ * duration, '6M' or '3mo' for calendar months, '1h30m', with '+' for a future range. Undefined
+ * when it is not one (or is zero).
+ */
+function relativeRangeStep(range: string): { months: number; ms: number; future: boolean } | undefined {
+  const text = range.trim();
+  const future = text.startsWith('+');
+  const body = text.replace(/^[+-]/, '');
+  if (body.startsWith('now')) return undefined;
+  let parsed: ParsedTime;
+  try {
+    parsed = parseTimeExpression(body);
+  } catch (error) {
+    if (error instanceof TimeParseError) return undefined;
+    throw error;
+  }
+  if (parsed.kind !== 'relative' || parsed.steps.length !== 1) return undefined;
+  // A bare duration is that long ago: the step is negative.
+  const months = -parsed.steps[0].months;
+  const ms = -parsed.steps[0].ms;
+  if (months <= 0 && ms <= 0) return undefined;
+  return { months, ms, future };
+}
+
+/**
+ * Parses a relative range for display: '15m', '6M' (months; 'mo' is accepted too), '+1h' for a
+ * future range, or 'indefinitely'. A range the time grammar accepts in another form ('1h30m')
+ * has no single unit and gives undefined here; {@link resolveTimeRange} still resolves it.
  */
 export function parseRelativeRange(range: string): RelativeRange | typeof INDEFINITELY | undefined {
   if (range.toLowerCase() === INDEFINITELY) return INDEFINITELY;
+  if (!relativeRangeStep(range)) return undefined;
   const match = /^([+-]?)(\d+)(mo|[smhdwMy])$/.exec(range.trim());
   if (!match) return undefined;
-  const amount = Number.parseInt(match[2], 10);
-  if (amount <= 0) return undefined;
   const unit = (match[3] === 'mo' ? 'M' : match[3]) as RangeUnit;
-  return { amount, unit, future: match[1] === '+' };
+  return { amount: Number.parseInt(match[2], 10), unit, future: match[1] === '+' };
 }
 
 /** 'Last 15 minutes', 'Next 1 hour', 'Indefinitely'; the range itself when it does not parse. */
@@ -112,18 +138,23 @@ export function mappedTimeRange(mapped: (typeof MAPPED_RANGES)[number]): TimeRan
 }
 
 /**
- * Resolves date math such as 'now', 'now-1d', 'now-1d/d' or 'now/w' against `now`. Rounding goes
- * to the start of the unit for a range start and to its end for a range end.
+ * Resolves a time in the one time grammar (`@opsdeck/contracts` `time.ts`): date math such as
+ * 'now', 'now-1d', 'now-1mo', 'now-1d/d' or 'now/w', a bare duration (that long ago), or an
+ * absolute time, against `now`. Steps and rounding follow `now`'s time zone; rounding goes to the
+ * start of the unit for a range start and to its end for a range end.
  */
 export function resolveDateMath(expression: string, now: Dayjs, roundToEnd: boolean): Dayjs | undefined {
-  const match = /^now((?:[+-]\d+[smhdwMy])*)(?:\/([smhdwMy]))?$/.exec(expression.trim());
-  if (!match) return undefined;
-  let value = now;
-  for (const step of match[1].matchAll(/([+-])(\d+)([smhdwMy])/g)) {
-    const amount = Number.parseInt(step[2], 10) * (step[1] === '-' ? -1 : 1);
-    value = value.add(amount, DAYJS_UNITS[step[3] as RangeUnit]);
+  let parsed: ParsedTime;
+  try {
+    parsed = parseTimeExpression(expression);
+  } catch (error) {
+    if (error instanceof TimeParseError) return undefined;
+    throw error;
   }
-  const round = match[2] as RangeUnit | undefined;
+  if (parsed.kind === 'absolute') return dayjs(parsed.time);
+  let value = now;
+  for (const step of parsed.steps) value = value.add(step.months, 'month').add(step.ms, 'millisecond');
+  const round = parsed.round;
   if (round) value = roundToEnd ? value.endOf(DAYJS_UNITS[round]) : value.startOf(DAYJS_UNITS[round]);
   return value;
 }
@@ -154,15 +185,16 @@ export function resolveTimeRange(
       return from.isValid() && to.isValid() ? { from: from.toDate(), to: to.toDate() } : undefined;
     }
     case 'relative': {
-      const parsed = parseRelativeRange(range.range);
-      if (!parsed) {
+      if (range.range.toLowerCase() === INDEFINITELY) return { from: now.toDate(), to: null };
+      const step = relativeRangeStep(range.range);
+      if (!step) {
         // eslint-disable-next-line no-console -- the spec asks for this log entry (settings §8)
         console.error(INVALID_RELATIVE_RANGE, range);
         return undefined;
       }
-      if (parsed === INDEFINITELY) return { from: now.toDate(), to: null };
-      const other = now.add(parsed.future ? parsed.amount : -parsed.amount, DAYJS_UNITS[parsed.unit]);
-      return parsed.future
+      const sign = step.future ? 1 : -1;
+      const other = now.add(sign * step.months, 'month').add(sign * step.ms, 'millisecond');
+      return step.future
         ? { from: now.toDate(), to: other.toDate() }
         : { from: other.toDate(), to: now.toDate() };
     }

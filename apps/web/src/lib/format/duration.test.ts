@@ -112,8 +112,9 @@ describe('defaultTimeRangeForAge', () => {
 });
 
 describe('parseIntervalMs', () => {
-  it('reads a number with unit suffix s, m, h, d or w', () => {
+  it('reads a duration in the one duration grammar', () => {
     expect(parseIntervalMs('30s')).toBe(30_000);
+    expect(parseIntervalMs('1m30s')).toBe(90_000);
     expect(parseIntervalMs('5m')).toBe(300_000);
     expect(parseIntervalMs('1h')).toBe(3_600_000);
     expect(parseIntervalMs('1d')).toBe(86_400_000);
@@ -124,7 +125,8 @@ describe('parseIntervalMs', () => {
     expect(parseIntervalMs('')).toBeUndefined();
     expect(parseIntervalMs(undefined)).toBeUndefined();
     expect(parseIntervalMs('5')).toBeUndefined();
-    expect(parseIntervalMs('5y')).toBeUndefined();
+    expect(parseIntervalMs('1mo')).toBeUndefined();
+    expect(parseIntervalMs('soon')).toBeUndefined();
     expect(parseIntervalMs('0s')).toBeUndefined();
   });
 });

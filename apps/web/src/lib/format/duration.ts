@@ -1,3 +1,5 @@
+import { parseDuration, TimeParseError } from '@opsdeck/contracts';
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -99,15 +101,17 @@ export function defaultTimeRangeForAge(ageMinutes: number | null | undefined): D
   return CHECK_DEFAULT_RANGES.find((range) => ageMinutes < DURATION_OPTIONS_MINUTES[range]) ?? '5y';
 }
 
-const INTERVAL_UNITS: Record<string, number> = { s: SECOND, m: MINUTE, h: HOUR, d: DAY, w: 7 * DAY };
-
 /**
- * Parses a refresh interval such as '30s', '5m', '1h', '1d' or '1w' into milliseconds (core §4).
- * Empty or malformed values give undefined: no auto-refresh.
+ * Parses a refresh interval such as '30s', '5m', '1h', '1d' or '1w' into milliseconds (core §4),
+ * in the one duration grammar (`@opsdeck/contracts` `time.ts`). Empty, zero or malformed values
+ * give undefined: no auto-refresh.
  */
 export function parseIntervalMs(value: string | null | undefined): number | undefined {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([smhdw])\s*$/.exec(value ?? '');
-  if (!match) return undefined;
-  const milliseconds = Number(match[1]) * INTERVAL_UNITS[match[2]];
-  return milliseconds > 0 ? milliseconds : undefined;
+  try {
+    const milliseconds = parseDuration(value ?? '');
+    return milliseconds > 0 ? milliseconds : undefined;
+  } catch (error) {
+    if (error instanceof TimeParseError) return undefined;
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRelativeTime, relativeValueToStart, TIME_GROUPS, timeGroupOf } from './relative-time';
+import { formatRelativeTime, TIME_GROUPS, timeGroupOf } from './relative-time';
 
 const NOW = '2026-11-18T12:00:00.000Z';
 const ago = (milliseconds: number) => new Date(Date.parse(NOW) - milliseconds).toISOString();
@@ -55,23 +55,6 @@ describe('formatRelativeTime', () => {
   it('accepts dates and epoch numbers', () => {
     expect(formatRelativeTime(new Date(ago(3 * DAY)), { now: NOW })).toBe('3d');
     expect(formatRelativeTime(Date.parse(ago(10 * SECOND)), { now: NOW })).toBe('10s');
-  });
-});
-
-describe('relativeValueToStart', () => {
-  it('converts a value containing mo to that many months ago', () => {
-    expect(relativeValueToStart('3mo', '2026-05-15T00:00:00.000Z')).toBe('2026-02-15T00:00:00.000Z');
-    expect(relativeValueToStart('12mo', '2026-05-15T00:00:00.000Z')).toBe('2025-05-15T00:00:00.000Z');
-  });
-
-  it('uses 1 month when the value has no number', () => {
-    expect(relativeValueToStart('mo', '2026-05-15T00:00:00.000Z')).toBe('2026-04-15T00:00:00.000Z');
-  });
-
-  it('returns other values unchanged', () => {
-    expect(relativeValueToStart('1h')).toBe('1h');
-    expect(relativeValueToStart('now-7d')).toBe('now-7d');
-    expect(relativeValueToStart('2y')).toBe('2y');
   });
 });
 

@@ -43,18 +43,6 @@ export function formatRelativeTime(
   return future ? `in ${text}` : `${text} ago`;
 }
 
-/**
- * Turns a relative range value into the start the server expects. Values containing `mo` are not
- * understood by the backends' duration parser, so they become the ISO instant that many months
- * before `now` (a bare `mo` means 1). Every other value is returned unchanged.
- */
-export function relativeValueToStart(value: string, now: DateInput = new Date()): string {
-  if (!value.includes('mo')) return value;
-  const digits = /\d+/.exec(value);
-  const months = digits ? Number.parseInt(digits[0], 10) : 1;
-  return dayjs(now).subtract(months, 'month').toISOString();
-}
-
 /** Groups used to bucket timelines, newest first (spec settings §9). */
 export const TIME_GROUPS = ['today', 'this week', 'this month', 'this year', 'previous year'] as const;
 export type TimeGroup = (typeof TIME_GROUPS)[number];

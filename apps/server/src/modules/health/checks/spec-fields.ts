@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseDuration as parseSharedDuration, TimeParseError } from '../../../platform/time/index.js';
 import { CheckSpecError, type CheckContext, type CheckSpecBase, type ResolvedConnection } from './types.js';
 
 /** Whole numbers written either as numbers or as numeric strings (YAML forms often quote them). */
@@ -172,41 +173,17 @@ export function sanitizeUrl(text: string): string {
   }
 }
 
-const DURATION_UNITS: Record<string, number> = {
-  ns: 1e-6,
-  us: 1e-3,
-  µs: 1e-3,
-  ms: 1,
-  s: 1_000,
-  m: 60_000,
-  h: 3_600_000,
-  d: 86_400_000,
-  w: 604_800_000,
-  y: 31_536_000_000,
-};
-
-/** Parses durations such as "500ms", "1h30m", "7d" or "2w" into milliseconds. */
+/**
+ * Milliseconds of a duration such as "500ms", "1h30m", "7d" or "2w": the one duration grammar
+ * (`platform/time`), with Go's optional sign. Throws a CheckSpecError saying what is wrong.
+ */
 export function parseDuration(text: string): number {
-  const source = text.trim();
-  if (source === '0') return 0;
-  const pattern = /(\d+(?:\.\d+)?|\.\d+)(ns|us|µs|ms|s|m|h|d|w|y)/gy;
-  let total = 0;
-  let index = 0;
-  let sign = 1;
-  if (source.startsWith('-') || source.startsWith('+')) {
-    sign = source.startsWith('-') ? -1 : 1;
-    index = 1;
+  try {
+    return parseSharedDuration(text, { allowNegative: true });
+  } catch (error) {
+    if (error instanceof TimeParseError) throw new CheckSpecError(error.message);
+    throw error;
   }
-  pattern.lastIndex = index;
-  let matched = false;
-  while (pattern.lastIndex < source.length) {
-    const match = pattern.exec(source);
-    if (!match) throw new CheckSpecError(`invalid duration "${text}" (use e.g. 500ms, 30s, 5m, 2h, 7d)`);
-    total += Number(match[1]) * DURATION_UNITS[match[2]];
-    matched = true;
-  }
-  if (!matched) throw new CheckSpecError(`invalid duration "${text}" (use e.g. 500ms, 30s, 5m, 2h, 7d)`);
-  return sign * total;
 }
 
 const SIZE_UNITS: Record<string, number> = {

@@ -125,3 +125,16 @@ describe('catalog API', () => {
     });
   });
 });
+
+describe('data API date math', () => {
+  it.each(COVERED)(
+    'created_at.filter=>%s on /api/db/config_changes finds the changes in range',
+    async (since, covered) => {
+      const response = await full.get(
+        `/api/db/config_changes?select=id&config_id=eq.${configId}&created_at.filter=${encodeURIComponent(`>${since}`)}`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toHaveLength(covered);
+    },
+  );
+});

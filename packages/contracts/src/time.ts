@@ -188,6 +188,8 @@ export function parseTimeExpression(text: string): ParsedTime {
     const terms = readTerms(source, source, true);
     return { kind: 'relative', steps: [{ months: 0 - terms.months, ms: 0 - terms.ms }] };
   }
+  // An ISO 8601 year alone (`2024`) is a time; any other bare number is missing its unit.
+  if (/^\d{4}$/.test(source)) return absolute(new Date(Date.parse(source)), source);
   if (/^[+-]?\d+(?:\.\d*)?$/.test(source))
     throw new TimeParseError(
       `${quote(source)} is not a time: a number needs a unit (e.g. 24h, meaning that long ago) or must be epoch milliseconds`,

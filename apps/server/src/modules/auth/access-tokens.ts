@@ -115,7 +115,7 @@ export function parseExpiry(expiry: string | undefined, now = new Date()): Date 
   if (value === '' || value === 'never') return null;
   let ms: number;
   try {
-    ms = parseDuration(value);
+    ms = Math.round(parseDuration(value));
   } catch (error) {
     if (!(error instanceof TimeParseError)) throw error;
     throw new TokenInputError(

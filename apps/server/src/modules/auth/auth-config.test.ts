@@ -125,6 +125,12 @@ describe('token strings and scopes', () => {
     expect(parseExpiry('', now)).toBeNull();
     expect(parseExpiry('7d', now)?.toISOString()).toBe('2026-01-08T00:00:00.000Z');
     expect(() => parseExpiry('next week', now)).toThrow(/Expiry/);
+    // The one duration grammar: combined units; months have no fixed length; bounded.
+    expect(parseExpiry('1d12h', now)?.toISOString()).toBe('2026-01-02T12:00:00.000Z');
+    expect(() => parseExpiry('1mo', now)).toThrow(
+      /^Expiry must be 'never' or a duration .*months have no fixed length/,
+    );
+    expect(() => parseExpiry('9000y', now)).toThrow(/Expiry is too long/);
     expect(parseScopes(['mcp:*', 'playbooks:playbook:approve'])).toEqual([
       { subject: '', object: 'mcp', action: '*' },
       { subject: '', object: 'playbooks', action: 'playbook:approve' },

@@ -8,10 +8,10 @@ import { parseDuration, TimeParseError } from '../../platform/time/index.js';
  * 1h30m, 24h, 7d, 2w.
  */
 
-/** Milliseconds of a duration in the one duration grammar; undefined when it is not one. */
+/** Whole milliseconds of a duration in the one duration grammar; undefined when it is not one. */
 function durationMs(value: string): number | undefined {
   try {
-    return parseDuration(value);
+    return Math.round(parseDuration(value));
   } catch (error) {
     if (error instanceof TimeParseError) return undefined;
     throw error;

@@ -18,6 +18,9 @@ export default defineConfig({
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // Some unit tests pay a deliberate cost (the slow password hash) that a loaded 2-core
+          // machine stretches past vitest's 5 s default.
+          testTimeout: 20_000,
         },
       },
       {

@@ -49,7 +49,6 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
       );
     }
     const secrets = createSecretBox(secretKey.key);
-    if (config.demo) await loadDemoResources(pool, config.demoDir, logger, { secrets });
     if (config.resourcesDir) {
       watcher = await startResourceDirectoryWatcher({ pool, dir: config.resourcesDir, logger, secrets });
     }
@@ -66,6 +65,17 @@ export async function serve(config: OpsdeckConfig, logger: Logger): Promise<Runn
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
+    if (config.demo) {
+      // Loaded once listening, so that the demo's checks of this server use the port it really
+      // has (PORT=0 picks a free one).
+      await loadDemoResources(pool, config.demoDir, logger, {
+        secrets,
+        variables: { OPSDECK_PORT: String(port) },
+      }).catch(async (error: unknown) => {
+        await app.close().catch(() => undefined);
+        throw error;
+      });
+    }
     const url = `http://localhost:${port}`;
     const where =
       database.kind === 'external'

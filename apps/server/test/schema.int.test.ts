@@ -13,11 +13,11 @@ const NIL_AGENT = '00000000-0000-0000-0000-000000000000';
  * (uptime, latency) are not columns and are not listed.
  */
 const TABLE_COLUMNS: Record<string, string[]> = {
-  people: ['id', 'name', 'avatar', 'email', 'created_at', 'updated_at', 'deleted_at'],
+  people: ['id', 'name', 'avatar', 'email', 'team_id', 'created_at', 'updated_at', 'deleted_at'],
   identities: ['id', 'traits', 'state'],
   person_roles: ['person_id', 'role'],
   teams: ['id', 'name', 'icon', 'spec', 'created_by', 'created_at', 'updated_at', 'deleted_at'],
-  team_members: ['team_id', 'person_id'],
+  team_members: ['team_id', 'person_id', 'source'],
   access_tokens: ['id', 'name', 'value', 'person_id', 'created_by', 'created_at', 'expires_at', 'scope'],
   permissions: [
     'id',
@@ -141,6 +141,7 @@ const TABLE_COLUMNS: Record<string, string[]> = {
   config_scrapers: ['id', 'name', 'source', 'spec'],
   incidents: [
     'id',
+    'incident_id',
     'title',
     'type',
     'status',
@@ -270,6 +271,7 @@ const FOREIGN_KEYS: [string, string, string, string?][] = [
   ['components', 'config_id', 'config_items'],
   ['team_members', 'team_id', 'teams', 'c'],
   ['team_members', 'person_id', 'people', 'c'],
+  ['people', 'team_id', 'teams', 'n'],
   ['person_roles', 'person_id', 'people', 'c'],
   ['identities', 'id', 'people', 'c'],
   ['access_tokens', 'person_id', 'people', 'c'],

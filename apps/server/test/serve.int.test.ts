@@ -84,6 +84,9 @@ describe('opsdeck serve on the embedded PostgreSQL', () => {
       const migrate = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
       expect(await migrate.exited).toBe(0);
       expect(migrate.output()).toContain('The database is up to date.');
+      expect(migrate.output()).toContain(
+        `Database: the embedded PostgreSQL in ${dataDir}, of the Opsdeck server running on it (pid ${first.process.child.pid})`,
+      );
 
       // Committed data survives a SIGKILL; the orphaned PostgreSQL is stopped and restarted.
       const client = await embeddedClient(dataDir);
@@ -101,7 +104,13 @@ describe('opsdeck serve on the embedded PostgreSQL', () => {
         DATA_DIR: dataDir,
       });
       expect(await tokenCommand.exited).toBe(0);
-      const token = tokenCommand.output().trim().split('\n').pop() as string;
+      // The token is the one line that is not the stderr note of the database used.
+      const token = tokenCommand
+        .output()
+        .trim()
+        .split('\n')
+        .filter((line) => !line.startsWith('Database: '))
+        .pop() as string;
       const authorized = { headers: { authorization: `Bearer ${token}` } };
       const properties = (await (await fetch(`${restarted.url}/api/properties`, authorized)).json()) as {
         name: string;
@@ -123,6 +132,9 @@ describe('opsdeck serve on the embedded PostgreSQL', () => {
       const offline = runOpsdeck(['migrate'], { DATA_DIR: dataDir });
       expect(await offline.exited).toBe(0);
       expect(offline.output()).toContain('The database is up to date.');
+      expect(offline.output()).toContain(
+        `Database: the embedded PostgreSQL in ${dataDir} (no server is running on it: started for this command)`,
+      );
       expect(existsSync(path.join(pgdataOf(dataDir), 'postmaster.pid'))).toBe(false);
     },
   );
@@ -251,7 +263,13 @@ describe('the demo on a first start', () => {
         env,
       );
       expect(await tokenCommand.exited).toBe(0);
-      const headers = { authorization: `Bearer ${tokenCommand.output().trim().split('\n').pop()}` };
+      const token = tokenCommand
+        .output()
+        .trim()
+        .split('\n')
+        .filter((line) => !line.startsWith('Database: '))
+        .pop();
+      const headers = { authorization: `Bearer ${token}` };
       let checks: { id: string; name: string }[] = [];
       const deadline = Date.now() + 30_000;
       while (Date.now() < deadline) {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../platform/config.js';
-import { openDatabase } from '../platform/db/database.js';
+import { NoDatabaseError, openDatabase } from '../platform/db/database.js';
 import { MigrationError, runMigrations } from '../platform/db/migrate.js';
 import { createPool } from '../platform/db/pool.js';
 import { InstanceLockedError } from '../platform/instance-lock.js';
@@ -33,24 +33,33 @@ Options:
 Configuration comes from environment variables (see the README): PORT (default 8080),
 DATABASE_URL (external PostgreSQL; without it an embedded PostgreSQL runs in DATA_DIR),
 DATA_DIR (default .data/ in the checkout), ADMIN_EMAIL, ADMIN_PASSWORD, DEMO, LOG_LEVEL.
-Commands other than serve work whether or not a server is running on the same data directory.
+Commands other than serve work whether or not a server is running on the same data directory,
+and say on stderr which database they used. Only serve and migrate create a new database: the
+others refuse when DATA_DIR holds none (set DATA_DIR or DATABASE_URL to your server's).
 `;
 
 class UsageError extends Error {}
 
 /**
  * Runs a command against the configured database (attaching to a running server's embedded
- * PostgreSQL when there is one), with migrations applied first.
+ * PostgreSQL when there is one), with migrations applied first, and says on stderr which
+ * database that was. Only `createEmbedded` commands (migrate) may initialise a new embedded
+ * database: for the others an empty data directory is a mistake (a DATA_DIR other than the
+ * server's), not a database to create.
  */
 async function withDatabase<T>(
   work: (
     pool: Pool,
     context: { config: ReturnType<typeof loadConfig>; logger: Logger; applied: string[] },
   ) => Promise<T>,
+  options: { createEmbedded?: boolean } = {},
 ): Promise<T> {
   const config = loadConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
-  const database = await openDatabase(config, logger, 'cli');
+  const database = await openDatabase(config, logger, 'cli', {
+    createEmbedded: options.createEmbedded ?? false,
+  });
+  process.stderr.write(`Database: ${database.description}\n`);
   const pool = createPool(database.url, { max: 2, applicationName: 'opsdeck-cli' });
   try {
     const { applied } = await runMigrations(pool, config.migrationsDir);
@@ -62,14 +71,17 @@ async function withDatabase<T>(
 }
 
 async function migrateCommand(): Promise<number> {
-  return withDatabase(async (_pool, { applied }) => {
-    process.stdout.write(
-      applied.length === 0
-        ? 'The database is up to date.\n'
-        : `Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}\n`).join('')}`,
-    );
-    return 0;
-  });
+  return withDatabase(
+    async (_pool, { applied }) => {
+      process.stdout.write(
+        applied.length === 0
+          ? 'The database is up to date.\n'
+          : `Applied ${applied.length} migration(s):\n${applied.map((name) => `  ${name}\n`).join('')}`,
+      );
+      return 0;
+    },
+    { createEmbedded: true },
+  );
 }
 
 async function serveCommand(): Promise<void> {
@@ -179,6 +191,7 @@ export async function runCli(argv: string[]): Promise<number> {
     if (
       error instanceof ConfigError ||
       error instanceof InstanceLockedError ||
+      error instanceof NoDatabaseError ||
       error instanceof MigrationError
     ) {
       process.stderr.write(`opsdeck: ${error.message}\n`);

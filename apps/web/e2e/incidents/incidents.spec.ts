@@ -197,6 +197,29 @@ test('the list filters by type, sorts by a column and pages on the server', asyn
   await expect(pagination).toContainText('1–2 of 2');
 });
 
+test('the list and the detail header show the short incident id the database gives', async ({
+  page,
+  baseURL,
+}) => {
+  const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const title = `Short id ${Date.now()}`;
+  const created = await admin.post('/api/db/incidents', {
+    headers: { ...(await csrfHeader(admin)), Prefer: 'return=representation' },
+    data: { title, severity: 'low', type: 'cost', description: '' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const [incident] = (await created.json()) as { id: string; incident_id: string }[];
+  await admin.dispose();
+  expect(incident!.incident_id).toMatch(/^INC\d{7}$/);
+
+  await signIn(page, ADMIN.email, ADMIN.password, `/incidents?search=${incident!.incident_id}`);
+  const row = page.getByRole('table', { name: 'Incidents' }).getByRole('row').filter({ hasText: title });
+  await expect(row).toContainText(incident!.incident_id);
+  await row.getByRole('link', { name: title }).click();
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await expect(page.locator('header').getByText(incident!.incident_id, { exact: true })).toBeVisible();
+});
+
 test('deleting a hypothesis asks first and removes its sub-hypotheses', async ({ page, baseURL }) => {
   const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
   const created = await admin.post('/api/db/incidents', {

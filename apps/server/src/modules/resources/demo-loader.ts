@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Pool } from '../../platform/db/pool.js';
 import { logApplyResults } from './directory-watcher.js';
-import { collectResourceFiles, readResourceFile } from './resource-files.js';
+import { parseResourceDocuments } from './documents.js';
+import { collectResourceFiles } from './resource-files.js';
 import type { SecretBox } from './resource-kind.js';
 import type { ResourceLogger } from './resource-logger.js';
 import { applyResources, countAllResources, type ApplyResult } from './resource-store.js';
@@ -29,16 +31,29 @@ async function recordDecision(pool: Pool, value: 'true' | 'false', description: 
 }
 
 /**
+ * `${NAME}` in a demo file where `variables` has NAME becomes its value (other text is kept):
+ * demo/health.yaml checks the server at `http://localhost:${OPSDECK_PORT}/healthz`.
+ */
+export function substituteDemoVariables(text: string, variables: Readonly<Record<string, string>>): string {
+  return text.replace(/\$\{([A-Z][A-Z0-9_]*)\}/g, (whole, name: string) =>
+    Object.hasOwn(variables, name) ? (variables[name] as string) : whole,
+  );
+}
+
+/**
  * Applies every YAML file under `demoDir` (source `demo/<file>`) on the first start of an empty
  * database, and records in the properties table that it did, so that demo resources the user
  * deleted never come back. Replicas starting together load it once (advisory lock).
+ * `variables` fill the files' `${NAME}` placeholders (the server passes OPSDECK_PORT, the port it
+ * listens on).
  */
 export async function loadDemoResources(
   pool: Pool,
   demoDir: string,
   logger: ResourceLogger,
-  options: { secrets?: SecretBox } = {},
+  options: { secrets?: SecretBox; variables?: Readonly<Record<string, string>> } = {},
 ): Promise<DemoLoadReport> {
+  const { variables = {}, ...applyOptions } = options;
   const lock = await pool.connect();
   try {
     await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', ['opsdeck.demo']);
@@ -57,8 +72,12 @@ export async function loadDemoResources(
     const results: ApplyResult[] = [];
     for (const file of files) {
       const label = `demo/${path.relative(demoDir, file).split(path.sep).join('/')}`;
+      const text = substituteDemoVariables(await readFile(file, 'utf8'), variables);
       results.push(
-        ...(await applyResources(pool, await readResourceFile(file, label), { source: label, ...options })),
+        ...(await applyResources(pool, parseResourceDocuments(text, label), {
+          source: label,
+          ...applyOptions,
+        })),
       );
     }
     logApplyResults(logger, results);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { RESOURCE_KINDS } from './kinds/index.js';
-import { findResourceKind } from './registry.js';
+import { kindAliases } from './registry.js';
 import type { ResourceKind } from './resource-kind.js';
 
 const schemas = new Map<ResourceKind, Record<string, unknown>>();
@@ -25,13 +25,41 @@ export function resourceSpecJsonSchema(kind: ResourceKind): Record<string, unkno
   return schema;
 }
 
+/** `config_scrapers` → `config_scraper`, `canaries` → `canary`, `topologies` → `topology`. */
+function singular(name: string): string {
+  if (name.endsWith('ies')) return `${name.slice(0, -3)}y`;
+  if (name.endsWith('s') && !name.endsWith('ss')) return name.slice(0, -1);
+  return name;
+}
+
 /**
- * `GET /api/schemas/{kind}.schema.json` for editors: `kind` is the lower-case kind (`canary`,
- * `scrapeconfig`), its plural or its table (`canaries`, `config_scrapers`).
+ * The names a kind's schema is served at, derived from the registered kind so that a kind added
+ * later gets them too: its own names (`canary`, `canaries`, `config_scrapers`), and the names the
+ * ecosystem's editors request, `<name>.spec` and `<name>-spec` where the name is the lower-case
+ * kind (`canary`, `playbook`, `scrapeconfig`), the kind in snake case (`scrape_config`) or the
+ * singular table (`config_scraper`): `canary.spec`, `topology.spec`, `config_scraper.spec`,
+ * `playbook-spec`.
+ */
+export function schemaNames(kind: ResourceKind): string[] {
+  const snake = kind.kind.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  const bases = [kind.kind.toLowerCase(), snake, singular(kind.table)];
+  const editorNames = bases.flatMap((base) => [`${base}.spec`, `${base}-spec`]);
+  return [...new Set([...kindAliases(kind), ...editorNames])];
+}
+
+/** The kind whose schema is served at `name` (case-insensitive), if any. */
+export function findSchemaKind(name: string): ResourceKind | undefined {
+  const wanted = name.trim().toLowerCase();
+  return RESOURCE_KINDS.find((kind) => schemaNames(kind).includes(wanted));
+}
+
+/**
+ * `GET /api/schemas/{name}.schema.json` for editors: `name` is one of a kind's schemaNames (the
+ * lower-case kind, its plural or table, or the editors' `canary.spec`, `playbook-spec`, ...).
  */
 export async function resourceSchemaRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Params: { kind: string } }>('/api/schemas/:kind.schema.json', async (request, reply) => {
-    const kind = findResourceKind(request.params.kind);
+    const kind = findSchemaKind(request.params.kind);
     if (!kind) {
       const known = RESOURCE_KINDS.map((candidate) => candidate.kind.toLowerCase()).join(', ');
       return reply

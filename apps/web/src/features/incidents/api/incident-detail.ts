@@ -13,6 +13,8 @@ export interface PersonRef {
 /** One incident from incident_summary (spec core §3 plus the view's people, counts, durations). */
 export interface IncidentSummary {
   id: string;
+  /** The short human-readable id the database gives (INC0000042). */
+  incident_id: string;
   title: string;
   description: string | null;
   severity: string;

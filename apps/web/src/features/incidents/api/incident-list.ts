@@ -11,6 +11,8 @@ import { fetchCounted } from '../../../lib/data-api';
 /** A row of incident_summary as the list selects it. */
 export interface IncidentListItem {
   id: string;
+  /** The short human-readable id the database gives (INC0000042). */
+  incident_id: string;
   title: string;
   severity: string;
   type: string;

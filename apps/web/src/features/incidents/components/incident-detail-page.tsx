@@ -317,7 +317,10 @@ export function IncidentDetailPage() {
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-2">
-        <EditableTitle key={incident.title} incident={incident} canWrite={canWrite} write={write} />
+        <div className="flex items-center gap-3">
+          <span className="font-mono text-sm text-gray-500">{incident.incident_id}</span>
+          <EditableTitle key={incident.title} incident={incident} canWrite={canWrite} write={write} />
+        </div>
         <div className="flex items-center gap-2">
           <SeverityBadge severity={incident.severity} />
           <StatusBadge status={incident.status} />

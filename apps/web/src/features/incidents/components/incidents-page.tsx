@@ -55,13 +55,16 @@ const COLUMNS: DataTableColumn<IncidentListItem>[] = [
     header: 'Title',
     accessorKey: 'title',
     cell: ({ row }) => (
-      <Link
-        to={`/incidents/${row.original.id}`}
-        onClick={(e) => e.stopPropagation()}
-        className="text-blue-700 hover:underline"
-      >
-        {row.original.title}
-      </Link>
+      <span className="flex items-baseline gap-2">
+        <span className="font-mono text-xs text-gray-500">{row.original.incident_id}</span>
+        <Link
+          to={`/incidents/${row.original.id}`}
+          onClick={(e) => e.stopPropagation()}
+          className="text-blue-700 hover:underline"
+        >
+          {row.original.title}
+        </Link>
+      </span>
     ),
   },
   {

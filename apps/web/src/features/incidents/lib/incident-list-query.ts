@@ -56,7 +56,7 @@ export function incidentListSearch(filters: IncidentListFilters, page: IncidentL
   const search = new URLSearchParams();
   search.set(
     'select',
-    'id,title,severity,type,status,created_at,updated_at,commander,creator,responders_count,hypotheses_count,comments_count,time_to_resolve',
+    'id,incident_id,title,severity,type,status,created_at,updated_at,commander,creator,responders_count,hypotheses_count,comments_count,time_to_resolve',
   );
   const severity = allowed(INCIDENT_SEVERITIES, filters.severity);
   const status = allowed(INCIDENT_STATUSES, filters.status);
@@ -71,7 +71,10 @@ export function incidentListSearch(filters: IncidentListFilters, page: IncidentL
   const ttr = RESOLVE_TIME_FILTERS.find((option) => option.value === filters.ttr);
   if (ttr) search.set('time_to_resolve', ttr.filter);
   const text = filters.search?.trim();
-  if (text) search.set('or', `(title.ilike.${ilikePattern(text)},description.ilike.${ilikePattern(text)})`);
+  if (text) {
+    const pattern = ilikePattern(text);
+    search.set('or', `(incident_id.ilike.${pattern},title.ilike.${pattern},description.ilike.${pattern})`);
+  }
   const sortBy = (SORTABLE_COLUMNS as readonly string[]).includes(page.sortBy ?? '')
     ? page.sortBy
     : 'created_at';

@@ -79,7 +79,10 @@ describe('incidentListSearch', () => {
     expect(search.get('severity')).toBe('eq.high');
     expect(search.get('status')).toBe('eq.open');
     expect(search.get('type')).toBe('eq.cost');
-    expect(search.get('or')).toBe('(title.ilike."*db, \\"x\\"*",description.ilike."*db, \\"x\\"*")');
+    expect(search.get('or')).toBe(
+      '(incident_id.ilike."*db, \\"x\\"*",title.ilike."*db, \\"x\\"*",description.ilike."*db, \\"x\\"*")',
+    );
+    expect(search.get('select')?.split(',')).toContain('incident_id');
     expect(search.get('order')).toBe('title.asc');
     expect(search.get('limit')).toBe('25');
     expect(search.get('offset')).toBe('50');

@@ -157,7 +157,7 @@ test('an admin creates an HTTP check with the form, edits it as YAML, sees valid
   expect(await canaryId(page.request, name)).toBeUndefined();
 });
 
-test('the Folder form edits an SFTP folder: host, port 22 by default, username and password round trip', async ({
+test('the Folder form edits an SFTP folder: host, port 22 by default, username round trip, the password kept and shown masked', async ({
   page,
 }) => {
   test.setTimeout(90_000);
@@ -200,6 +200,7 @@ test('the Folder form edits an SFTP folder: host, port 22 by default, username a
   const id = await canaryId(page.request, name);
   expect(id).toBeDefined();
   const stored = await getCanary(page.request, id!);
+  // The password is stored sealed and reads back masked, even for the admin who wrote it.
   expect(stored.spec).toEqual({
     schedule: '@every 5m',
     folder: [
@@ -207,10 +208,11 @@ test('the Folder form edits an SFTP folder: host, port 22 by default, username a
         name: 'uploads',
         path: '/upload',
         minCount: 1,
-        sftpConnection: { host: 'sftp.example.com', port: 2222, username: 'backup', password: 'p4ss word' },
+        sftpConnection: { host: 'sftp.example.com', port: 2222, username: 'backup', password: '********' },
       },
     ],
   });
+  expect(JSON.stringify(stored)).not.toContain('p4ss word');
 
   // Reopened, the Folder form shows what was saved.
   await list(page).getByRole('row').filter({ hasText: name }).getByRole('link', { name }).click();
@@ -219,7 +221,7 @@ test('the Folder form edits an SFTP folder: host, port 22 by default, username a
   await expect(form.getByLabel('Host', { exact: true })).toHaveValue('sftp.example.com');
   await expect(form.getByLabel('Port', { exact: true })).toHaveValue('2222');
   await expect(form.getByLabel('Username', { exact: true })).toHaveValue('backup');
-  await expect(form.getByLabel('Password', { exact: true })).toHaveValue('p4ss word');
+  await expect(form.getByLabel('Password', { exact: true })).toHaveValue('********');
 
   // Clearing the SFTP fields makes it a local folder again.
   for (const label of ['Host', 'Port', 'Username', 'Password'])

@@ -1,30 +1,12 @@
+import {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  type IncidentSeverity,
+  type IncidentStatus,
+  type IncidentType,
+} from '@opsdeck/contracts';
 import { z } from 'zod';
-
-/** Incident values the schema accepts (migration 0007's CHECK constraints, spec core §4). */
-export const INCIDENT_STATUSES = ['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed'] as const;
-export const INCIDENT_SEVERITIES = [
-  'info',
-  'warning',
-  'low',
-  'medium',
-  'high',
-  'critical',
-  'blocker',
-] as const;
-export const INCIDENT_TYPES = [
-  'cost',
-  'availability',
-  'performance',
-  'security',
-  'integration',
-  'compliance',
-  'technicalDebt',
-  'reliability',
-] as const;
-
-export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
-export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
-export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
 const stringList = z
   .union([z.string(), z.array(z.string())])

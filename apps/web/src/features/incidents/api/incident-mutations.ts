@@ -1,6 +1,6 @@
+import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '@opsdeck/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NewIncident } from '../lib/incident-form';
-import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
 import { deleteRow, insertRow, updateRow } from '../../../lib/data-api';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 

@@ -1,3 +1,4 @@
+import { INCIDENT_SEVERITY_LEVELS, INCIDENT_STATUSES, INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { FormattedDate } from '../../../components/date/age';
@@ -23,12 +24,7 @@ import {
   useIncidentWrite,
 } from '../api/incident-mutations';
 import { requiredText } from '../lib/incident-form';
-import {
-  formatSeconds,
-  INCIDENT_SEVERITIES,
-  INCIDENT_STATUSES,
-  INCIDENT_TYPES,
-} from '../lib/incident-values';
+import { formatSeconds } from '../lib/format-seconds';
 import { HypothesisTreeView } from './hypothesis-tree-view';
 import { SeverityBadge, StatusBadge } from './incident-badges';
 import { CommentText } from './mention-input';
@@ -338,7 +334,7 @@ export function IncidentDetailPage() {
           <ValueSelect
             label="Severity"
             value={incident.severity}
-            options={asOptions(INCIDENT_SEVERITIES)}
+            options={asOptions(INCIDENT_SEVERITY_LEVELS)}
             disabled={!canWrite}
             onChange={(severity) => change({ severity })}
           />

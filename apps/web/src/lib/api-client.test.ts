@@ -96,6 +96,19 @@ describe('apiFetch', () => {
     expect(drifted.issues.map((issue) => issue.path)).toContain('checks_summary[0].status');
   });
 
+  it('keeps the first 20 differences of a list that drifted row by row, and counts them all', async () => {
+    stubFetch(200, { duration: 1, runnerName: 'host', checks_summary: [{}, {}, {}, {}, {}] });
+    const error: unknown = await apiFetch('/api/x', {}, { schema: checkSummaryResponseSchema }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    if (!(error instanceof ApiResponseError))
+      throw new Error(`expected an ApiResponseError, got ${String(error)}`);
+    expect(error.issues).toHaveLength(20);
+    expect(error.issueCount).toBe(5 * 16);
+    expect(error.message).toContain('(and 79 more)');
+  });
+
   it('reads one cookie out of many', () => {
     expect(readCookie('b', 'a=1; b=two%20words; c=3')).toBe('two words');
     expect(readCookie('d', 'a=1')).toBeUndefined();

@@ -71,18 +71,23 @@ export class ApiResponseError extends Error {
   constructor(
     /** The request path, with its query. */
     readonly path: string,
-    /** Where in the body each difference is (`checks_summary[3].status`) and what it is. */
+    /** Where in the body the first differences are (`checks_summary[3].status`) and what they are. */
     readonly issues: readonly { path: string; message: string }[],
+    /** How many differences there are in all. */
+    readonly issueCount: number,
     readonly body: unknown,
   ) {
     const [first] = issues;
-    const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+    const more = issueCount > 1 ? ` (and ${issueCount - 1} more)` : '';
     super(
       `Unexpected response from ${path}: ${first?.path || '(body)'}: ${first?.message ?? 'invalid'}${more}`,
     );
     this.name = 'ApiResponseError';
   }
 }
+
+/** How many differences an ApiResponseError keeps. */
+const MAX_REPORTED_ISSUES = 20;
 
 /** What apiFetch needs of a response schema; every zod schema of `@opsdeck/contracts` is one. */
 export interface ResponseSchema<T> {
@@ -143,9 +148,14 @@ export async function apiFetch<T>(
   if (!options.schema) return body as T;
   const parsed = options.schema.safeParse(body);
   if (parsed.success) return parsed.data;
+  const { issues } = parsed.error;
   throw new ApiResponseError(
     path,
-    parsed.error.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+    // A list whose every row drifted has issues by the thousand: the first ones say enough.
+    issues
+      .slice(0, MAX_REPORTED_ISSUES)
+      .map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+    issues.length,
     body,
   );
 }

@@ -2,6 +2,7 @@ import {
   INCIDENT_SEVERITIES,
   INCIDENT_STATUSES,
   INCIDENT_TYPES,
+  NEW_INCIDENT_DEFAULTS,
   type IncidentSeverity,
   type IncidentStatus,
   type IncidentType,
@@ -185,9 +186,9 @@ export function parseIncidentRule(row: {
       ...(template.title ? { title: template.title } : {}),
       ...(template.description ? { description: template.description } : {}),
       // The ecosystem's rules write "Low"; the schema stores lower case.
-      severity: pick(INCIDENT_SEVERITIES, template.severity, 'low'),
-      type: pick(INCIDENT_TYPES, typeText, 'availability'),
-      status: pick(INCIDENT_STATUSES, template.status, 'open'),
+      severity: pick(INCIDENT_SEVERITIES, template.severity, NEW_INCIDENT_DEFAULTS.severity),
+      type: pick(INCIDENT_TYPES, typeText, NEW_INCIDENT_DEFAULTS.type),
+      status: pick(INCIDENT_STATUSES, template.status, NEW_INCIDENT_DEFAULTS.status),
       ...(template.commander_id && UUID.test(template.commander_id)
         ? { commanderId: template.commander_id }
         : {}),

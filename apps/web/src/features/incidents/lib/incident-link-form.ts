@@ -70,7 +70,7 @@ export interface IncidentLinkPlan {
   incident:
     | { id: string }
     | { create: { title: string; severity: LinkSeverity; type: IncidentType; description: string } };
-  hypothesis: { id: string } | { create: { title: string; status: 'possible'; type: 'root' } };
+  hypothesis: { id: string } | { create: { title: string } & typeof NEW_HYPOTHESIS_DEFAULTS };
   evidence: Record<string, unknown>;
 }
 

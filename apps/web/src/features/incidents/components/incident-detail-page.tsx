@@ -1,4 +1,9 @@
-import { INCIDENT_SEVERITY_LEVELS, INCIDENT_STATUSES, INCIDENT_TYPES } from '@opsdeck/contracts';
+import {
+  INCIDENT_SEVERITY_LEVELS,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  responderTypeSchema,
+} from '@opsdeck/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { FormattedDate } from '../../../components/date/age';
@@ -141,8 +146,9 @@ function Responders(props: {
       : (props.teams.find((t) => t.id === responder.team_id)?.name ?? responder.team_id ?? '');
   const add = (event: FormEvent) => {
     event.preventDefault();
-    const [kind, id] = choice.split(':');
-    if ((kind !== 'person' && kind !== 'team') || !id) return;
+    const [choiceKind, id] = choice.split(':');
+    const kind = responderTypeSchema.safeParse(choiceKind).data;
+    if (!kind || !id) return;
     props.write.mutate(() => addResponder({ incidentId: props.incidentId, kind, id }), {
       onSuccess: () => setChoice(''),
       onError: (error) => showErrorToast(error),

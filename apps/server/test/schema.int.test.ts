@@ -1,5 +1,17 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import {
+  CHECK_STATUSES,
+  EVIDENCE_TYPES,
+  HYPOTHESIS_STATUSES,
+  HYPOTHESIS_TYPES,
+  INCIDENT_EVENT_TYPES,
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  JOB_STATUSES,
+  ROLES,
+} from '@opsdeck/contracts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './harness/db.js';
@@ -296,48 +308,20 @@ const FOREIGN_KEYS: [string, string, string, string?][] = [
   ['notification_silences', 'component_id', 'components'],
 ];
 
-/** Enum-like columns and every value the spec lists for them. */
-const ENUM_VALUES: [string, string, string[]][] = [
-  ['incidents', 'status', ['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed']],
-  ['incidents', 'severity', ['info', 'warning', 'low', 'medium', 'high', 'critical', 'blocker']],
-  [
-    'incidents',
-    'type',
-    [
-      'cost',
-      'availability',
-      'performance',
-      'security',
-      'integration',
-      'compliance',
-      'technicalDebt',
-      'reliability',
-    ],
-  ],
-  ['hypotheses', 'status', ['proven', 'likely', 'possible', 'unlikely', 'improbable', 'disproven']],
-  ['hypotheses', 'type', ['root', 'factor', 'solution']],
-  [
-    'evidences',
-    'type',
-    ['log', 'config', 'topology', 'check', 'config_analysis', 'config_change', 'comment'],
-  ],
-  ['person_roles', 'role', ['admin', 'editor', 'commander', 'responder', 'viewer', 'guest']],
+/** Enum-like columns and every value the spec lists for them (the contracts' lists). */
+const ENUM_VALUES: [string, string, readonly string[]][] = [
+  ['incidents', 'status', INCIDENT_STATUSES],
+  ['comments', 'status', INCIDENT_STATUSES],
+  ['incidents', 'severity', INCIDENT_SEVERITIES],
+  ['incidents', 'type', INCIDENT_TYPES],
+  ['hypotheses', 'status', HYPOTHESIS_STATUSES],
+  ['hypotheses', 'type', HYPOTHESIS_TYPES],
+  ['evidences', 'type', EVIDENCE_TYPES],
+  ['incident_histories', 'type', INCIDENT_EVENT_TYPES],
+  ['checks', 'status', CHECK_STATUSES],
+  ['job_history', 'status', JOB_STATUSES],
+  ['person_roles', 'role', ROLES],
   ['permissions', 'subject_type', ['team', 'person', 'notification', 'group', 'playbook']],
-  [
-    'incident_histories',
-    'type',
-    [
-      'incident.created',
-      'responder.created',
-      'evidence.created',
-      'incident.status_updated',
-      'evidence.done_definition_added',
-      'incident_status.updated',
-      'responder.commented',
-      'hypothesis.created',
-      'hypothesis.status_updated',
-    ],
-  ],
 ];
 
 /** [table, leading key columns] of the btree each list filters and sorts on. */

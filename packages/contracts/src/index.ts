@@ -3,3 +3,8 @@ export * from './jobs.js';
 export * from './agents.js';
 export * from './permissions.js';
 export * from './time.js';
+export * from './incidents.js';
+export * from './health.js';
+export * from './catalog.js';
+export * from './schedules.js';
+export * from './time-ranges.js';

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiFetch, readCookie, setUnauthorizedHandler } from './api-client';
+import { checkSummaryResponseSchema } from '@opsdeck/contracts';
+import { ApiError, apiFetch, ApiResponseError, readCookie, setUnauthorizedHandler } from './api-client';
 
 function stubFetch(status: number, body: unknown) {
   const spy = vi.fn(
@@ -46,6 +47,66 @@ describe('apiFetch', () => {
       status: 410,
       message: 'expired!',
     });
+  });
+
+  it('parses a body with its schema, dropping keys the schema does not name', async () => {
+    const check = {
+      id: 'c1',
+      name: 'home',
+      description: null,
+      endpoint: null,
+      canary_name: 'web',
+      type: 'http',
+      icon: null,
+      namespace: null,
+      labels: {},
+      agent_id: '00000000-0000-0000-0000-000000000000',
+      status: 'unhealthy',
+      uptime: { passed: 1, failed: 2 },
+      latency: { p95: 12 },
+      last_runtime: '2026-11-27T10:00:00.000Z',
+      last_transition_time: null,
+      deleted_at: null,
+    };
+    stubFetch(200, { duration: 1, runnerName: 'host', checks_summary: [{ ...check, extra: true }] });
+    const body = await apiFetch('/api/canary/api/summary', {}, { schema: checkSummaryResponseSchema });
+    expect(body.checks_summary).toEqual([check]);
+  });
+
+  it('rejects a body that drifted from its schema with an error naming the request and the field', async () => {
+    stubFetch(200, {
+      duration: 1,
+      runnerName: 'host',
+      checks_summary: [{ id: 'c1', name: 'home', status: 'ok' }],
+    });
+    const error = await apiFetch(
+      '/api/canary/api/summary?start=1h',
+      {},
+      { schema: checkSummaryResponseSchema },
+    ).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    expect(error).toBeInstanceOf(ApiResponseError);
+    const drifted = error as ApiResponseError;
+    expect(drifted.path).toBe('/api/canary/api/summary?start=1h');
+    expect(drifted.message).toMatch(
+      /^Unexpected response from \/api\/canary\/api\/summary\?start=1h: checks_summary\[0\]\.\w+: .+ \(and \d+ more\)$/,
+    );
+    expect(drifted.issues.map((issue) => issue.path)).toContain('checks_summary[0].status');
+  });
+
+  it('keeps the first 20 differences of a list that drifted row by row, and counts them all', async () => {
+    stubFetch(200, { duration: 1, runnerName: 'host', checks_summary: [{}, {}, {}, {}, {}] });
+    const error: unknown = await apiFetch('/api/x', {}, { schema: checkSummaryResponseSchema }).then(
+      () => undefined,
+      (reason: unknown) => reason,
+    );
+    if (!(error instanceof ApiResponseError))
+      throw new Error(`expected an ApiResponseError, got ${String(error)}`);
+    expect(error.issues).toHaveLength(20);
+    expect(error.issueCount).toBe(5 * 16);
+    expect(error.message).toContain('(and 79 more)');
   });
 
   it('reads one cookie out of many', () => {

@@ -63,16 +63,63 @@ export function setUnauthorizedHandler(handler: UnauthorizedHandler | undefined)
   };
 }
 
-export interface ApiFetchOptions {
+/**
+ * A 2xx answer whose body does not have the shape its schema says: the server and the web app
+ * disagree about the API (a contract in `@opsdeck/contracts` drifted from what the server sends).
+ */
+export class ApiResponseError extends Error {
+  constructor(
+    /** The request path, with its query. */
+    readonly path: string,
+    /** Where in the body the first differences are (`checks_summary[3].status`) and what they are. */
+    readonly issues: readonly { path: string; message: string }[],
+    /** How many differences there are in all. */
+    readonly issueCount: number,
+    readonly body: unknown,
+  ) {
+    const [first] = issues;
+    const more = issueCount > 1 ? ` (and ${issueCount - 1} more)` : '';
+    super(
+      `Unexpected response from ${path}: ${first?.path || '(body)'}: ${first?.message ?? 'invalid'}${more}`,
+    );
+    this.name = 'ApiResponseError';
+  }
+}
+
+/** How many differences an ApiResponseError keeps. */
+const MAX_REPORTED_ISSUES = 20;
+
+/** What apiFetch needs of a response schema; every zod schema of `@opsdeck/contracts` is one. */
+export interface ResponseSchema<T> {
+  safeParse(
+    data: unknown,
+  ):
+    | { success: true; data: T }
+    | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+}
+
+export interface ApiFetchOptions<T = unknown> {
   /** Do not report a 401 to the unauthorized handler: the caller handles "nobody" itself. */
   ignoreUnauthorized?: boolean;
+  /**
+   * Parses a 2xx body with this schema and resolves to what it returns (unknown keys dropped);
+   * a body that does not fit rejects with ApiResponseError. Default: the body is returned as is.
+   */
+  schema?: ResponseSchema<T>;
+}
+
+/** `checks_summary[3].latency.p95` for the path [checks_summary, 3, latency, p95]. */
+function formatIssuePath(path: readonly PropertyKey[]): string {
+  return path
+    .map((key, index) => (typeof key === 'number' ? `[${key}]` : `${index === 0 ? '' : '.'}${String(key)}`))
+    .join('');
 }
 
 /** Pure transport: JSON in, JSON out, errors as ApiError. No toasts or redirects here. */
 export async function apiFetch<T>(
   path: string,
   init: RequestInit = {},
-  options: ApiFetchOptions = {},
+  options: ApiFetchOptions<T> = {},
 ): Promise<T> {
   const method = (init.method ?? 'GET').toUpperCase();
   const csrf = SAFE_METHODS.has(method) ? undefined : readCookie(CSRF_COOKIE);
@@ -98,5 +145,17 @@ export async function apiFetch<T>(
     if (response.status === 401 && !options.ignoreUnauthorized) unauthorizedHandler?.(error);
     throw error;
   }
-  return body as T;
+  if (!options.schema) return body as T;
+  const parsed = options.schema.safeParse(body);
+  if (parsed.success) return parsed.data;
+  const { issues } = parsed.error;
+  throw new ApiResponseError(
+    path,
+    // A list whose every row drifted has issues by the thousand: the first ones say enough.
+    issues
+      .slice(0, MAX_REPORTED_ISSUES)
+      .map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })),
+    issues.length,
+    body,
+  );
 }

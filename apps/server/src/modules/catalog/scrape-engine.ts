@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { HEALTH_STATES } from '@opsdeck/contracts';
 import { withTransaction, type Pool, type PoolClient } from '../../platform/db/pool.js';
 import { enqueueEvents, type EventToEnqueue } from '../../platform/jobs/index.js';
 import { evaluate, toJsonValue, type JsonValue } from '../health/expressions/index.js';
@@ -65,7 +66,7 @@ export interface ScrapeOptions {
 export const DIFF_CHANGE_TYPE = 'diff';
 /** Why an item that stopped appearing in its source was marked deleted. */
 export const MISSING_DELETE_REASON = 'missing from source';
-const HEALTH_EVENTS = new Set(['healthy', 'unhealthy', 'warning', 'unknown']);
+const HEALTH_EVENTS: ReadonlySet<string> = new Set(HEALTH_STATES);
 
 interface ExistingRow {
   id: string;

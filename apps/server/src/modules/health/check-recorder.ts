@@ -1,3 +1,4 @@
+import type { CheckStatus } from '@opsdeck/contracts';
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
 import { enqueueEvent } from '../../platform/jobs/index.js';
@@ -6,13 +7,11 @@ import type { CheckResult, CheckRun, DerivedCheckResult } from './checks/index.j
 export const CHECK_PASSED_EVENT = 'check.passed';
 export const CHECK_FAILED_EVENT = 'check.failed';
 
-export type CheckHealth = 'healthy' | 'unhealthy';
-
 export interface RecordedCheck {
   checkId: string;
   /** Set when the status changed from a previous, different status (an event was queued). */
-  transition?: CheckHealth;
-  status: CheckHealth;
+  transition?: CheckStatus;
+  status: CheckStatus;
 }
 
 export interface RecordOptions {
@@ -42,8 +41,8 @@ async function recordInTransaction(
   result: CheckResult,
   options: RecordOptions,
 ): Promise<RecordedCheck> {
-  const status: CheckHealth = result.pass ? 'healthy' : 'unhealthy';
-  const { rows } = await client.query<{ status: CheckHealth | null; name: string; type: string }>(
+  const status: CheckStatus = result.pass ? 'healthy' : 'unhealthy';
+  const { rows } = await client.query<{ status: CheckStatus | null; name: string; type: string }>(
     'SELECT status, name, type FROM checks WHERE id = $1 FOR UPDATE',
     [checkId],
   );

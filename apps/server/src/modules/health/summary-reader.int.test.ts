@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
+import { checkSummaryResponseSchema, checkSummarySchema } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { buildApp } from '../../app.js';
 import { createTokenForUser } from '../auth/index.js';
 import { loadConfig } from '../../platform/config.js';
@@ -269,6 +271,59 @@ describe('the check summary reader', () => {
     expect(body.checks_summary.find((check) => check.name === 'a-check')?.labels).toEqual({
       'quote"d': 'é\n"x"',
     });
+  });
+
+  it('answers the route with JSON text that parses with the check summary contract', async () => {
+    // The route writes the JSON as text (summary-reader.ts jsonOf); the web app parses it with
+    // the contract's schema. Strict here: a key the contract does not name fails too.
+    const strict = checkSummaryResponseSchema
+      .extend({ checks_summary: z.array(checkSummarySchema.strict()) })
+      .strict();
+    const canary = await createCanary(db.pool, { name: 'contract-canary' });
+    const measured = await createCheck(db.pool, {
+      canary_id: canary.id,
+      name: 'measured',
+      description: 'a "quoted" description',
+      endpoint: 'http://example.test/',
+      icon: 'http',
+      labels: { env: 'prod' },
+    });
+    await createCheck(db.pool, { canary_id: canary.id, name: 'never-ran', status: null });
+    const deleted = await createCheck(db.pool, {
+      canary_id: canary.id,
+      name: 'deleted',
+      status: 'unhealthy',
+    });
+    await insertStatuses(measured.id as string, [10, 20, null]);
+    await db.pool.query(
+      `UPDATE checks SET last_runtime = now(), last_transition_time = now() - interval '1 minute' WHERE id = $1`,
+      [measured.id],
+    );
+    await db.pool.query('UPDATE checks SET deleted_at = now() WHERE id = $1', [deleted.id]);
+
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/canary/api/summary?start=1h',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode).toBe(200);
+    const parsed = strict.safeParse(JSON.parse(response.body));
+    expect(parsed.error?.issues ?? []).toEqual([]);
+    const ours = (parsed.data?.checks_summary ?? []).filter(
+      (check) => check.canary_name === 'contract-canary',
+    );
+    const byName = new Map(ours.map((check) => [check.name, check]));
+    expect([...byName.keys()]).toEqual(['deleted', 'measured', 'never-ran']);
+    expect(byName.get('measured')).toMatchObject({
+      status: 'healthy',
+      description: 'a "quoted" description',
+      labels: { env: 'prod' },
+      uptime: { passed: 3, failed: 0 },
+      latency: { p95: expect.any(Number) },
+      last_runtime: expect.any(String),
+    });
+    expect(byName.get('never-ran')).toMatchObject({ status: null, latency: {}, last_runtime: null });
+    expect(byName.get('deleted')?.deleted_at).toEqual(expect.any(String));
   });
 
   it('combines the recent tier and packed hours as its rules say, over random ranges', async () => {

@@ -19,6 +19,7 @@
  * (fingerprints, bucket versions, the rows written since the last snapshot), so processes sharing
  * one database never serve stale values.
  */
+import type { CheckStatus, CheckSummary } from '@opsdeck/contracts';
 import type { Pool } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
 import { createRecentCache, RECENT_PART_WIDTH, setPercentiles, type RecentPart } from './recent-cache.js';
@@ -233,24 +234,7 @@ export interface SummaryQuery {
   checkIds?: string[];
 }
 
-export interface CheckSummary {
-  id: string;
-  name: string;
-  description: string | null;
-  endpoint: string | null;
-  canary_name: string;
-  type: string;
-  icon: string | null;
-  namespace: string | null;
-  labels: Record<string, string>;
-  agent_id: string;
-  status: 'healthy' | 'unhealthy' | null;
-  uptime: { passed: number; failed: number };
-  latency: { rolling1h?: number; p95?: number; p97?: number; p99?: number };
-  last_runtime: string | null;
-  last_transition_time: string | null;
-  deleted_at: string | null;
-}
+export type { CheckSummary };
 
 type Descriptive = Pick<
   CheckSummary,
@@ -290,7 +274,7 @@ interface CachedCheck {
 type DbRow = [
   id: string,
   fingerprint: string,
-  status: 'healthy' | 'unhealthy' | null,
+  status: CheckStatus | null,
   passed: number,
   failed: number,
   /** The recent tier's durations in the range, unsorted, space-separated ('12 7 30'). */
@@ -361,7 +345,7 @@ function addRecent(rows: RecentRow[], text: string): void {
 type RecentRow = [
   id: string,
   fingerprint: string,
-  status: 'healthy' | 'unhealthy' | null,
+  status: CheckStatus | null,
   passed: number,
   failed: number,
   /** The recent tier's statuses with a duration and their percentiles (RecentPart's [4..7]), or null. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { INCIDENT_EVENT_TYPES } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfigItem, createIncident, createPerson } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
@@ -96,19 +97,7 @@ describe('incident timeline', () => {
 
     const rows = await histories(incident.id);
     const byType = new Map(rows.map((row) => [row.type, row]));
-    expect([...byType.keys()].sort()).toEqual(
-      [
-        'incident.created',
-        'responder.created',
-        'evidence.created',
-        'incident.status_updated',
-        'evidence.done_definition_added',
-        'incident_status.updated',
-        'responder.commented',
-        'hypothesis.created',
-        'hypothesis.status_updated',
-      ].sort(),
-    );
+    expect([...byType.keys()].sort()).toEqual([...INCIDENT_EVENT_TYPES].sort());
     expect(rows).toHaveLength(9);
     for (const row of rows) {
       expect(row.created_at.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);

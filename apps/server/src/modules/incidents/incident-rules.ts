@@ -1,3 +1,4 @@
+import { NEW_HYPOTHESIS_DEFAULTS } from '@opsdeck/contracts';
 /**
  * The incident-rules engine: a failing check that matches an IncidentRule opens an incident
  * (title from the rule's template, a root hypothesis with the check as evidence, the rule's
@@ -257,8 +258,8 @@ async function openIncidentFor(
   );
   const incidentId = rows[0].id;
   const hypothesis = await client.query<{ id: string }>(
-    `INSERT INTO hypotheses (incident_id, title, type, status) VALUES ($1, $2, 'root', 'possible') RETURNING id`,
-    [incidentId, headline],
+    `INSERT INTO hypotheses (incident_id, title, type, status) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [incidentId, headline, NEW_HYPOTHESIS_DEFAULTS.type, NEW_HYPOTHESIS_DEFAULTS.status],
   );
   await client.query(
     `INSERT INTO evidences (hypothesis_id, type, check_id, description, definition_of_done, evidence, properties)

@@ -35,18 +35,7 @@ export {
   type RuleEventContext,
   type RuleOutcome,
 } from './incident-rules.js';
-export {
-  INCIDENT_SEVERITIES,
-  INCIDENT_STATUSES,
-  INCIDENT_TYPES,
-  parseIncidentRule,
-  parseRuleDuration,
-  sortRules,
-  type IncidentRule,
-  type IncidentSeverity,
-  type IncidentStatus,
-  type IncidentType,
-} from './rule-spec.js';
+export { parseIncidentRule, parseRuleDuration, sortRules, type IncidentRule } from './rule-spec.js';
 export {
   matchesLabelSelector,
   matchesSelector,

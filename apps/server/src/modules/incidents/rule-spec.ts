@@ -1,31 +1,14 @@
+import {
+  INCIDENT_SEVERITIES,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  NEW_INCIDENT_DEFAULTS,
+  type IncidentSeverity,
+  type IncidentStatus,
+  type IncidentType,
+} from '@opsdeck/contracts';
 import { z } from 'zod';
 import { parseDuration } from '../../platform/time/index.js';
-
-/** Incident values the schema accepts (migration 0007's CHECK constraints, spec core §4). */
-export const INCIDENT_STATUSES = ['new', 'open', 'investigating', 'mitigated', 'resolved', 'closed'] as const;
-export const INCIDENT_SEVERITIES = [
-  'info',
-  'warning',
-  'low',
-  'medium',
-  'high',
-  'critical',
-  'blocker',
-] as const;
-export const INCIDENT_TYPES = [
-  'cost',
-  'availability',
-  'performance',
-  'security',
-  'integration',
-  'compliance',
-  'technicalDebt',
-  'reliability',
-] as const;
-
-export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
-export type IncidentSeverity = (typeof INCIDENT_SEVERITIES)[number];
-export type IncidentType = (typeof INCIDENT_TYPES)[number];
 
 const stringList = z
   .union([z.string(), z.array(z.string())])
@@ -184,9 +167,9 @@ export function parseIncidentRule(row: {
       ...(template.title ? { title: template.title } : {}),
       ...(template.description ? { description: template.description } : {}),
       // The ecosystem's rules write "Low"; the schema stores lower case.
-      severity: pick(INCIDENT_SEVERITIES, template.severity, 'low'),
-      type: pick(INCIDENT_TYPES, typeText, 'availability'),
-      status: pick(INCIDENT_STATUSES, template.status, 'open'),
+      severity: pick(INCIDENT_SEVERITIES, template.severity, NEW_INCIDENT_DEFAULTS.severity),
+      type: pick(INCIDENT_TYPES, typeText, NEW_INCIDENT_DEFAULTS.type),
+      status: pick(INCIDENT_STATUSES, template.status, NEW_INCIDENT_DEFAULTS.status),
       ...(template.commander_id && UUID.test(template.commander_id)
         ? { commanderId: template.commander_id }
         : {}),

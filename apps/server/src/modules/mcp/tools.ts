@@ -1,3 +1,4 @@
+import { CHECK_STATUSES } from '@opsdeck/contracts';
 import { z } from 'zod';
 import { likeLiteral, ToolError, type DataReader } from './data-reader.js';
 
@@ -56,7 +57,7 @@ const listHealthChecks = defineTool({
     'Filter by status, by part of the name (case-insensitive, * is a wildcard) or by check type (http, tcp, ...).',
   schema: z.strictObject({
     status: z
-      .enum(['healthy', 'unhealthy', 'unknown'], {
+      .enum([...CHECK_STATUSES, 'unknown'], {
         error: "status must be 'healthy', 'unhealthy' or 'unknown'",
       })
       .optional()

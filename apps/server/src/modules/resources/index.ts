@@ -55,13 +55,7 @@ export {
   type StoredResource,
 } from './resource-store.js';
 export { resourceSchemaRoutes, resourceSpecJsonSchema } from './schema-routes.js';
-export {
-  SCHEDULE_PRESETS,
-  durationField,
-  scheduleField,
-  stringMapField,
-  valueSourceField,
-} from './spec-fields.js';
+export { durationField, scheduleField, stringMapField, valueSourceField } from './spec-fields.js';
 export { stableHash, stableStringify } from './stable-hash.js';
 export { createRowSealer, sealRowSecrets, SEALED_SPEC_TABLES } from './sealed-specs.js';
 export {

@@ -1,18 +1,7 @@
+import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { z } from 'zod';
 import { parseSchedule } from '../../platform/jobs/index.js';
 import { DURATION_PATTERN } from '../../platform/time/index.js';
-
-/** The schedule presets offered by the resource editors (settings spec §3, in that order). */
-export const SCHEDULE_PRESETS = [
-  '@every 30s',
-  '@every 1m',
-  '@every 5m',
-  '@every 30m',
-  '@hourly',
-  '@every 6h',
-  '@daily',
-  '@weekly',
-] as const;
 
 /**
  * A schedule: cron (5 fields, or 6 with seconds), `@every <duration>` or a preset. It is checked

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseResourceDocuments, type ResourceDocument } from './documents.js';
@@ -48,18 +49,7 @@ describe('validateResource', () => {
   });
 
   it('accepts cron, @every durations and every schedule preset of the editors', () => {
-    for (const schedule of [
-      '*/5 * * * *',
-      '0 */2 * * * *',
-      '@every 30s',
-      '@every 1m',
-      '@every 5m',
-      '@every 30m',
-      '@hourly',
-      '@every 6h',
-      '@daily',
-      '@weekly',
-    ]) {
+    for (const schedule of ['*/5 * * * *', '0 */2 * * * *', ...SCHEDULE_PRESETS]) {
       expect(validateResource(canary({ schedule })).ok, schedule).toBe(true);
     }
     expect(issues(canary({ interval: 1.5 }))[0].path).toBe('spec.interval');

@@ -1,3 +1,4 @@
+import { HEALTH_STATES } from '@opsdeck/contracts';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
 import { Age } from '../date/age';
@@ -18,7 +19,6 @@ interface BenchRow {
 }
 
 const TYPES = ['Kubernetes::Pod', 'Kubernetes::Deployment', 'AWS::EC2::Instance', 'http', 'postgres'];
-const STATUSES = ['healthy', 'unhealthy', 'warning', 'unknown'];
 
 function benchRows(count: number): BenchRow[] {
   const now = Date.now();
@@ -26,7 +26,7 @@ function benchRows(count: number): BenchRow[] {
     id: `row-${i}`,
     name: `bench-item-${String(i).padStart(5, '0')}`,
     type: TYPES[i % TYPES.length],
-    status: STATUSES[i % 7 === 0 ? 1 : i % 11 === 0 ? 2 : 0],
+    status: HEALTH_STATES[i % 7 === 0 ? 1 : i % 11 === 0 ? 2 : 0],
     owner: `team-${i % 12}`,
     created_at: new Date(now - i * 97_000).toISOString(),
   }));

@@ -1,3 +1,4 @@
+import { RELATIVE_TIME_RANGE_PRESETS } from '@opsdeck/contracts';
 import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import clsx from 'clsx';
 import { CalendarDays, ChevronDown } from 'lucide-react';
@@ -11,7 +12,6 @@ import {
   FUTURE_RELATIVE_PRESETS,
   MAPPED_RANGES,
   mappedTimeRange,
-  PAST_RELATIVE_PRESETS,
   relativeTimeRange,
   timeRangeLabel,
 } from './time-range';
@@ -107,7 +107,7 @@ function PickerPanel({ value, timezone, direction, onPick }: PickerPanelProps) {
     (fromText || toZoned(new Date(), timezone).format(INPUT_FORMAT)).slice(0, 10),
   );
   const [recent, setRecent] = useState(readRecentRanges);
-  const presets = direction === 'future' ? FUTURE_RELATIVE_PRESETS : PAST_RELATIVE_PRESETS;
+  const presets = direction === 'future' ? FUTURE_RELATIVE_PRESETS : RELATIVE_TIME_RANGE_PRESETS;
   const canSubmit = Boolean(inputToIso(fromText, timezone) && inputToIso(toText, timezone));
 
   const selectDay = (day: string) => {

@@ -1,3 +1,4 @@
+import { RELATIVE_TIME_RANGE_PRESETS } from '@opsdeck/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   MAX_RECENT_RANGES,
@@ -10,7 +11,6 @@ import {
   MAPPED_RANGES,
   mappedTimeRange,
   parseRelativeRange,
-  PAST_RELATIVE_PRESETS,
   relativeRangeDisplay,
   resolveTimeRange,
   timeRangeLabel,
@@ -24,27 +24,9 @@ beforeEach(() => window.localStorage.clear());
 afterEach(() => vi.restoreAllMocks());
 
 describe('relative presets', () => {
-  it('lists the past presets and the future ones plus Indefinitely', () => {
-    expect(PAST_RELATIVE_PRESETS).toEqual([
-      '5m',
-      '15m',
-      '30m',
-      '1h',
-      '3h',
-      '6h',
-      '12h',
-      '24h',
-      '2d',
-      '7d',
-      '30d',
-      '90d',
-      '6M',
-      '1y',
-      '2y',
-      '5y',
-    ]);
+  it('looks ahead by the past presets, plus Indefinitely', () => {
     expect(FUTURE_RELATIVE_PRESETS).toEqual([
-      ...PAST_RELATIVE_PRESETS.map((preset) => `+${preset}`),
+      ...RELATIVE_TIME_RANGE_PRESETS.map((preset) => `+${preset}`),
       'indefinitely',
     ]);
   });

@@ -1,4 +1,9 @@
-import { parseTimeExpression, TimeParseError, type ParsedTime } from '@opsdeck/contracts';
+import {
+  parseTimeExpression,
+  RELATIVE_TIME_RANGE_PRESETS,
+  TimeParseError,
+  type ParsedTime,
+} from '@opsdeck/contracts';
 import type { Dayjs } from 'dayjs';
 import { DATE_TIME_FORMAT } from '../../lib/format/date';
 import { dayjs, toZoned, type DateInput } from '../../lib/format/dayjs';
@@ -6,32 +11,12 @@ import type { TimeRange } from '../../lib/url-state/time-range-params';
 
 export type { TimeRange } from '../../lib/url-state/time-range-params';
 
-/** Relative presets looking back (settings §9). */
-export const PAST_RELATIVE_PRESETS = [
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '3h',
-  '6h',
-  '12h',
-  '24h',
-  '2d',
-  '7d',
-  '30d',
-  '90d',
-  '6M',
-  '1y',
-  '2y',
-  '5y',
-] as const;
-
 /** The future range without an end. */
 export const INDEFINITELY = 'indefinitely';
 
 /** Relative presets looking ahead: the same amounts plus Indefinitely (settings §9). */
 export const FUTURE_RELATIVE_PRESETS = [
-  ...PAST_RELATIVE_PRESETS.map((preset) => `+${preset}`),
+  ...RELATIVE_TIME_RANGE_PRESETS.map((preset) => `+${preset}`),
   INDEFINITELY,
 ] as const;
 

@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_HEALTH_TIME_RANGE,
-  defaultTimeRangeForAge,
-  DURATION_OPTIONS_MINUTES,
-  durationOptionMinutes,
-  formatDuration,
-  HEALTH_TIME_RANGE_OPTIONS,
-  parseIntervalMs,
-} from './duration';
+import { defaultTimeRangeForAge, durationOptionMinutes, formatDuration, parseIntervalMs } from './duration';
 
 describe('formatDuration', () => {
   it('shows ms below 1 s', () => {
@@ -35,59 +27,13 @@ describe('formatDuration', () => {
   });
 });
 
-describe('duration options', () => {
-  it('holds the minutes of every option', () => {
-    expect(DURATION_OPTIONS_MINUTES).toEqual({
-      '15m': 15,
-      '1h': 60,
-      '2h': 120,
-      '3h': 180,
-      '6h': 360,
-      '12h': 720,
-      '1d': 1440,
-      '2d': 2880,
-      '3d': 4320,
-      '1w': 10080,
-      '2w': 20160,
-      '3w': 30240,
-      '1mo': 43200,
-      '2mo': 86400,
-      '3mo': 129600,
-      '6mo': 259200,
-      '1y': 518400,
-      '2y': 1036800,
-      '3y': 1555200,
-      '5y': 2592000,
-    });
+describe('durationOptionMinutes', () => {
+  it('gives the minutes of a health time range and nothing for other values', () => {
+    expect(durationOptionMinutes('15m')).toBe(15);
     expect(durationOptionMinutes('1w')).toBe(10080);
+    expect(durationOptionMinutes('5y')).toBe(2592000);
     expect(durationOptionMinutes('4h')).toBeUndefined();
     expect(durationOptionMinutes('toString')).toBeUndefined();
-  });
-
-  it('lists the health time range options in order with 1h as default', () => {
-    expect(HEALTH_TIME_RANGE_OPTIONS).toEqual([
-      '15m',
-      '1h',
-      '2h',
-      '3h',
-      '6h',
-      '12h',
-      '1d',
-      '2d',
-      '3d',
-      '1w',
-      '2w',
-      '3w',
-      '1mo',
-      '2mo',
-      '3mo',
-      '6mo',
-      '1y',
-      '2y',
-      '3y',
-      '5y',
-    ]);
-    expect(DEFAULT_HEALTH_TIME_RANGE).toBe('1h');
   });
 });
 

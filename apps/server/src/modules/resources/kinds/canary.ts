@@ -1,10 +1,8 @@
+import { resourceSeveritySchema } from '@opsdeck/contracts';
 import { z } from 'zod';
 import { CHECK_TYPES } from '../../health/checks/registry.js';
 import { defineResourceKind } from '../resource-kind.js';
 import { scheduleField, stringMapField, textOrNull } from '../spec-fields.js';
-
-/** Check severities of the health-check ecosystem, lowest first. */
-export const CANARY_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 
 /** Check types whose entries are validated on apply (those that publish their schema). */
 const VALIDATED_CHECK_TYPES = CHECK_TYPES.filter((checkType) => checkType.schema !== undefined);
@@ -60,7 +58,7 @@ export const canarySpec = z
       .optional()
       .meta({ description: 'Deprecated: seconds between runs; use schedule', deprecated: true }),
     replicas: z.number().int().min(0).optional(),
-    severity: z.enum(CANARY_SEVERITIES).optional(),
+    severity: resourceSeveritySchema.optional(),
     owner: z.string().optional(),
     icon: z.string().optional(),
     labels: stringMapField.optional(),

@@ -1,3 +1,4 @@
+import type { CheckStatus } from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { JsonSchema } from '../../../components/code-editor/json-schema';
 import { apiFetch } from '../../../lib/api-client';
@@ -13,7 +14,7 @@ export interface CanaryRow {
   spec: Record<string, unknown> | null;
   labels: Record<string, string> | null;
   checks: { healthy: number; unhealthy: number; unknown: number } | null;
-  status: 'healthy' | 'unhealthy' | 'unknown' | null;
+  status: CheckStatus | 'unknown' | null;
   last_runtime: string | null;
   updated_at: string;
 }

@@ -1,8 +1,8 @@
+import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { useId } from 'react';
 import {
   CHECK_FORMS,
   HTTP_RESPONSE_CODES,
-  SCHEDULE_PRESETS,
   checkCount,
   fieldValue,
   firstCheck,

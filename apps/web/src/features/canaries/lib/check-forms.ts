@@ -7,18 +7,6 @@ export const NUMBER_MESSAGE = 'This field must be a number';
 export const LABELS_MESSAGE = 'Labels must be a JSON object';
 export const SPEC_MESSAGE = 'Spec must be a YAML object';
 
-/** Settings §3 "Schedule presets". */
-export const SCHEDULE_PRESETS = [
-  '@every 30s',
-  '@every 1m',
-  '@every 5m',
-  '@every 30m',
-  '@hourly',
-  '@every 6h',
-  '@daily',
-  '@weekly',
-] as const;
-
 /** The schedule a new health check starts with. */
 export const DEFAULT_SCHEDULE = '@every 5m';
 

@@ -1,3 +1,4 @@
+import { RESOURCE_SEVERITIES } from '@opsdeck/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
@@ -20,7 +21,6 @@ export const INSIGHT_PARAMS = {
   search: 'search',
 } as const;
 
-const SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 const STATUSES = ['open', 'resolved', 'silenced'] as const;
 const TABLE = {
   tableId: 'catalog-insights',
@@ -145,7 +145,7 @@ export function CatalogInsightsPage() {
           <TriStateFilterList
             filter={INSIGHT_PARAMS.severity}
             title="Severity"
-            options={SEVERITIES.map((value) => ({ value }))}
+            options={RESOURCE_SEVERITIES.map((value) => ({ value }))}
           />
           <TriStateFilterList
             filter={INSIGHT_PARAMS.status}

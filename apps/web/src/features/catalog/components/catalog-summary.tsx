@@ -1,3 +1,4 @@
+import type { HealthState } from '@opsdeck/contracts';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { StatusDot } from '../../../components/status-dot/status-dot';
@@ -13,7 +14,12 @@ import {
 import { parseGroupKey, typeLabel } from '../lib/catalog-query';
 
 /** Health words in the order the breakdown lists them; any other value follows. */
-const HEALTH_ORDER = ['healthy', 'warning', 'unhealthy', 'unknown'];
+const HEALTH_ORDER: readonly string[] = [
+  'healthy',
+  'warning',
+  'unhealthy',
+  'unknown',
+] satisfies readonly HealthState[];
 
 function healthEntries(health: Record<string, number>): [string, number][] {
   return Object.entries(health)

@@ -1,3 +1,4 @@
+import { RESOURCE_SEVERITIES } from '@opsdeck/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
@@ -26,9 +27,6 @@ export const CHANGE_FEED_PARAMS = {
   recursive: 'recursive',
   changeId: 'changeId',
 } as const;
-
-/** Severities of config changes in the ecosystem, lowest first. */
-export const CHANGE_SEVERITIES = ['info', 'low', 'medium', 'high', 'critical'] as const;
 
 const RECURSIONS = ['all', 'downstream', 'upstream', 'none'] as const;
 const RECURSION_LABELS: Record<(typeof RECURSIONS)[number], string> = {
@@ -182,7 +180,7 @@ export function ChangeFeed({ configId }: { configId?: string }) {
         <TriStateFilterList
           filter={CHANGE_FEED_PARAMS.severity}
           title="Severity"
-          options={CHANGE_SEVERITIES.map((value) => ({ value }))}
+          options={RESOURCE_SEVERITIES.map((value) => ({ value }))}
         />
         {!configId && (
           <TriStateFilterList

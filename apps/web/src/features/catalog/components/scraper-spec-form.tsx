@@ -1,8 +1,8 @@
+import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { useId } from 'react';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import {
   readScraperForm,
-  SCHEDULE_PRESETS,
   SCRAPER_SPEC_TYPES,
   writeScraperForm,
   type ScraperSpecType,

@@ -29,18 +29,6 @@ const COMMON_FIELDS: readonly ScraperFormField[] = [
   { key: 'items', label: 'Items (JSONPath)', input: 'text', placeholder: '$.items[*]' },
 ];
 
-/** Settings §3 schedule presets, offered by the form; any cron or `@every` is kept as written. */
-export const SCHEDULE_PRESETS = [
-  '@every 30s',
-  '@every 1m',
-  '@every 5m',
-  '@every 30m',
-  '@hourly',
-  '@every 6h',
-  '@daily',
-  '@weekly',
-] as const;
-
 const entry = (key: string, lines: string[]) =>
   `schedule: "@every 30m"\n${key}:\n  - ${lines.join('\n    ')}\n`;
 

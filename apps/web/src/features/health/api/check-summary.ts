@@ -1,10 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { checkSummaryResponseSchema } from '@opsdeck/contracts';
 import { apiFetch } from '../../../lib/api-client';
-import type { CheckSummary } from '../lib/checks';
-
-interface SummaryResponse {
-  checks_summary?: CheckSummary[] | null;
-}
 
 /** Check summaries for the health page over a time range such as '1h'. */
 export const checkSummaryQueryOptions = (timeRange: string) =>
@@ -12,11 +8,14 @@ export const checkSummaryQueryOptions = (timeRange: string) =>
     queryKey: ['health', 'summary', timeRange],
     // React Query aborts the request in flight when a new one starts (core §4).
     queryFn: async ({ signal }) => {
-      const body = await apiFetch<SummaryResponse>(
+      // Parsed: a summary that drifted from the contract fails here, naming the field, instead
+      // of rendering wrong health.
+      const body = await apiFetch(
         `/api/canary/api/summary?start=${encodeURIComponent(timeRange)}`,
         { signal },
+        { schema: checkSummaryResponseSchema },
       );
-      return body.checks_summary ?? [];
+      return body.checks_summary;
     },
     // Later refreshes replace the data silently: no skeleton after the first load.
     placeholderData: keepPreviousData,

@@ -1,5 +1,5 @@
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
-import { RUN_NOW_ROLES } from '@opsdeck/contracts';
+import { HEALTH_TIME_RANGES, RUN_NOW_ROLES } from '@opsdeck/contracts';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { Age, FormattedDate } from '../../../components/date/age';
@@ -18,7 +18,6 @@ import { useRunCheck, type RunCheckResult } from '../api/run-check';
 import {
   defaultTimeRangeForLastRun,
   DURATION_PRESETS,
-  HEALTH_TIME_RANGES,
   parseDurationFilter,
   type CheckSummary,
 } from '../lib/checks';

@@ -1,3 +1,4 @@
+import { DEFAULT_HEALTH_TIME_RANGE } from '@opsdeck/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
@@ -366,7 +367,7 @@ export function HealthPage() {
           summary={all.find((check) => check.id === params.checkId)}
           timeRange={params.explicitTimeRange}
           onTimeRangeChange={(range) => setParams({ timeRange: range })}
-          onClose={() => setParams({ checkId: undefined, timeRange: '1h' })}
+          onClose={() => setParams({ checkId: undefined, timeRange: DEFAULT_HEALTH_TIME_RANGE })}
         />
       )}
     </div>

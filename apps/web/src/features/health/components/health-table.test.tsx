@@ -1,16 +1,19 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { groupChecks, type CheckSummary } from '../lib/checks';
+import { makeCheckSummary } from '../testing/check-summary';
 import { HealthTable, VIRTUALIZE_FROM_ROWS } from './health-table';
 
 const checks = (count: number, canary = (i: number) => `canary-${i % 3}`): CheckSummary[] =>
-  Array.from({ length: count }, (_, i) => ({
-    id: `check-${i}`,
-    name: `check-${String(i).padStart(5, '0')}`,
-    canary_name: canary(i),
-    status: i % 7 === 0 ? 'unhealthy' : 'healthy',
-    uptime: { passed: 9, failed: i % 7 === 0 ? 1 : 0 },
-  }));
+  Array.from({ length: count }, (_, i) =>
+    makeCheckSummary({
+      id: `check-${i}`,
+      name: `check-${String(i).padStart(5, '0')}`,
+      canary_name: canary(i),
+      status: i % 7 === 0 ? 'unhealthy' : 'healthy',
+      uptime: { passed: 9, failed: i % 7 === 0 ? 1 : 0 },
+    }),
+  );
 
 afterEach(cleanup);
 

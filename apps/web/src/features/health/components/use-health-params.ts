@@ -1,3 +1,4 @@
+import { DEFAULT_HEALTH_TIME_RANGE } from '@opsdeck/contracts';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { useUpdateSearchParams } from '../../../lib/url-state';
@@ -55,7 +56,7 @@ export function readHealthParams(params: URLSearchParams): HealthParams {
   const sortBy = params.get(HEALTH_PARAMS.sortBy);
   return {
     checkId: params.get(HEALTH_PARAMS.checkId) || undefined,
-    timeRange: params.get(HEALTH_PARAMS.timeRange) || '1h',
+    timeRange: params.get(HEALTH_PARAMS.timeRange) || DEFAULT_HEALTH_TIME_RANGE,
     explicitTimeRange: params.get(HEALTH_PARAMS.timeRange) || undefined,
     layout: params.get(HEALTH_PARAMS.layout) === 'card' ? 'card' : 'table',
     query: params.get(HEALTH_PARAMS.query) ?? '',

@@ -10,14 +10,10 @@ import {
   tabsFor,
   type CheckSummary,
 } from './checks';
+import { makeCheckSummary } from '../testing/check-summary';
 
-const check = (over: Partial<CheckSummary> & { id: string; name: string }): CheckSummary => ({
-  status: 'healthy',
-  canary_name: 'demo',
-  namespace: 'default',
-  labels: {},
-  ...over,
-});
+const check = (over: Partial<CheckSummary> & { id: string; name: string }): CheckSummary =>
+  makeCheckSummary(over);
 
 const checks: CheckSummary[] = [
   check({

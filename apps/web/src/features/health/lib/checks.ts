@@ -1,36 +1,7 @@
-import {
-  DEFAULT_HEALTH_TIME_RANGE,
-  defaultTimeRangeForAge,
-  HEALTH_TIME_RANGE_OPTIONS,
-  pickLatency,
-  uptimePercent,
-} from '../../../lib/format';
+import { DEFAULT_HEALTH_TIME_RANGE, type CheckSummary } from '@opsdeck/contracts';
+import { defaultTimeRangeForAge, pickLatency, uptimePercent } from '../../../lib/format';
 
-/** A check as `GET /api/canary/api/summary` returns it (core §3 "Check summary"). */
-export interface CheckSummary {
-  id: string;
-  name: string;
-  description?: string | null;
-  endpoint?: string | null;
-  canary_name?: string | null;
-  canary_id?: string | null;
-  type?: string | null;
-  icon?: string | null;
-  namespace?: string | null;
-  labels?: Record<string, string> | null;
-  agent_id?: string | null;
-  status?: string | null;
-  uptime?: { passed?: number | null; failed?: number | null } | null;
-  latency?: {
-    rolling1h?: number | null;
-    p95?: number | null;
-    p97?: number | null;
-    p99?: number | null;
-  } | null;
-  last_runtime?: string | null;
-  last_transition_time?: string | null;
-  deleted_at?: string | null;
-}
+export type { CheckSummary };
 
 /** Label filter: label key to 1 (include) or -1 (exclude), as in the `labels` URL parameter. */
 export type LabelFilter = Record<string, 1 | -1>;
@@ -272,9 +243,6 @@ export function sortRows(rows: readonly HealthRow[], column: SortColumn, desc: b
     (row) => row,
   );
 }
-
-/** The health time range options (spec core §9), from the shared formatters. */
-export const HEALTH_TIME_RANGES = HEALTH_TIME_RANGE_OPTIONS;
 
 /** The check panel's default time range from the last run's age (core §4); a check never run shows 1h. */
 export function defaultTimeRangeForLastRun(lastRuntime: string | null | undefined, now = Date.now()): string {

@@ -1,19 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckSummary } from './checks';
+import { makeCheckSummary } from '../testing/check-summary';
 import { parsePivotCellType, pivotChecks } from './pivot';
 
-const check = (
-  id: string,
-  labels: Record<string, string>,
-  extra: Partial<CheckSummary> = {},
-): CheckSummary => ({
-  id,
-  name: id.split('@')[0],
-  labels,
-  status: 'healthy',
-  uptime: { passed: 10, failed: 0 },
-  ...extra,
-});
+const check = (id: string, labels: Record<string, string>, extra: Partial<CheckSummary> = {}): CheckSummary =>
+  makeCheckSummary({ id, name: id.split('@')[0], labels, uptime: { passed: 10, failed: 0 }, ...extra });
 
 describe('pivotChecks', () => {
   it('makes one column per label value and one row per check name, empty value last', () => {

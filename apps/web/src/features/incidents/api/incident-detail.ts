@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiFetch } from '../../../lib/api-client';
 import { fetchEveryRow } from '../../../lib/data-api';
-import type { HypothesisStatus, HypothesisType } from '../lib/incident-values';
+import type { HypothesisStatus, HypothesisType } from '@opsdeck/contracts';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 
 export interface PersonRef {

@@ -1,6 +1,6 @@
+import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType, type ResponderType } from '@opsdeck/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NewIncident } from '../lib/incident-form';
-import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
 import { deleteRow, insertRow, updateRow } from '../../../lib/data-api';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 
@@ -68,7 +68,7 @@ export const updateEvidence = (input: {
   changes: { done?: boolean; definition_of_done?: boolean };
 }) => updateRow('evidences', input.id, input.changes);
 
-export const addResponder = (input: { incidentId: string; kind: 'person' | 'team'; id: string }) =>
+export const addResponder = (input: { incidentId: string; kind: ResponderType; id: string }) =>
   insertRow('responders', {
     incident_id: input.incidentId,
     type: input.kind,

@@ -1,3 +1,4 @@
+import { INCIDENT_SEVERITY_LEVELS, INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Modal } from '../../../components/modal/modal';
@@ -9,7 +10,6 @@ import {
   type IncidentFormErrors,
   type IncidentFormValues,
 } from '../lib/incident-form';
-import { INCIDENT_SEVERITIES, INCIDENT_TYPES } from '../lib/incident-values';
 
 const inputClass = 'mt-1 block w-full rounded border border-gray-300 px-2 py-1.5 text-sm';
 
@@ -100,7 +100,7 @@ export function CreateIncidentDialog({ open, onClose }: { open: boolean; onClose
             onChange={(e) => set('severity')(e.target.value)}
           >
             <option value="">Select severity</option>
-            {INCIDENT_SEVERITIES.map((severity) => (
+            {INCIDENT_SEVERITY_LEVELS.map((severity) => (
               <option key={severity} value={severity}>
                 {severity}
               </option>

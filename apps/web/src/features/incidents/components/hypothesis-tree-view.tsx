@@ -1,3 +1,4 @@
+import { HYPOTHESIS_STATUSES, NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '@opsdeck/contracts';
 import { useState, type FormEvent } from 'react';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormattedDate } from '../../../components/date/age';
@@ -15,7 +16,6 @@ import {
 } from '../api/incident-mutations';
 import { buildHypothesisTree, childTypeOf, type HypothesisNode } from '../lib/hypothesis-tree';
 import { requiredText } from '../lib/incident-form';
-import { HYPOTHESIS_STATUSES, NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '../lib/incident-values';
 import { CommentText, MentionInput } from './mention-input';
 
 const smallInput = 'rounded border border-gray-300 px-2 py-1 text-sm';

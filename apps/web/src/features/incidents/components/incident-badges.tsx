@@ -1,5 +1,7 @@
+import type { IncidentSeverity } from '@opsdeck/contracts';
 import clsx from 'clsx';
 
+/** One colour per severity the contract lists (a new severity fails the type check here). */
 const SEVERITY_CLASSES: Record<string, string> = {
   info: 'bg-gray-100 text-gray-700',
   warning: 'bg-yellow-50 text-yellow-800',
@@ -8,7 +10,7 @@ const SEVERITY_CLASSES: Record<string, string> = {
   high: 'bg-orange-50 text-orange-800',
   critical: 'bg-red-50 text-red-800',
   blocker: 'bg-red-100 text-red-900',
-};
+} satisfies Record<IncidentSeverity, string>;
 
 export function SeverityBadge({ severity }: { severity: string }) {
   return (

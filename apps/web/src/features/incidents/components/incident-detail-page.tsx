@@ -1,3 +1,9 @@
+import {
+  INCIDENT_SEVERITY_LEVELS,
+  INCIDENT_STATUSES,
+  INCIDENT_TYPES,
+  responderTypeSchema,
+} from '@opsdeck/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { FormattedDate } from '../../../components/date/age';
@@ -23,12 +29,7 @@ import {
   useIncidentWrite,
 } from '../api/incident-mutations';
 import { requiredText } from '../lib/incident-form';
-import {
-  formatSeconds,
-  INCIDENT_SEVERITIES,
-  INCIDENT_STATUSES,
-  INCIDENT_TYPES,
-} from '../lib/incident-values';
+import { formatSeconds } from '../lib/format-seconds';
 import { HypothesisTreeView } from './hypothesis-tree-view';
 import { SeverityBadge, StatusBadge } from './incident-badges';
 import { CommentText } from './mention-input';
@@ -145,8 +146,9 @@ function Responders(props: {
       : (props.teams.find((t) => t.id === responder.team_id)?.name ?? responder.team_id ?? '');
   const add = (event: FormEvent) => {
     event.preventDefault();
-    const [kind, id] = choice.split(':');
-    if ((kind !== 'person' && kind !== 'team') || !id) return;
+    const [choiceKind, id] = choice.split(':');
+    const kind = responderTypeSchema.safeParse(choiceKind).data;
+    if (!kind || !id) return;
     props.write.mutate(() => addResponder({ incidentId: props.incidentId, kind, id }), {
       onSuccess: () => setChoice(''),
       onError: (error) => showErrorToast(error),
@@ -341,7 +343,7 @@ export function IncidentDetailPage() {
           <ValueSelect
             label="Severity"
             value={incident.severity}
-            options={asOptions(INCIDENT_SEVERITIES)}
+            options={asOptions(INCIDENT_SEVERITY_LEVELS)}
             disabled={!canWrite}
             onChange={(severity) => change({ severity })}
           />

@@ -1,3 +1,4 @@
+import { INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
@@ -17,7 +18,6 @@ import {
   type IncidentLinkTarget,
   type IncidentLinkValues,
 } from '../lib/incident-link-form';
-import { INCIDENT_TYPES } from '../lib/incident-values';
 
 /** Spec settings §9: incident and hypothesis lookups are debounced 100 ms. */
 export const LOOKUP_DEBOUNCE_MS = 100;

@@ -1,3 +1,4 @@
+import { INCIDENT_SEVERITY_LEVELS, INCIDENT_STATUSES, INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
@@ -8,12 +9,7 @@ import { TABLE_PARAMS, useUpdateSearchParams } from '../../../lib/url-state';
 import { usePeople } from '../api/incident-detail';
 import { useComponentOptions, useIncidentList, type IncidentListItem } from '../api/incident-list';
 import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-list-query';
-import {
-  formatSeconds,
-  INCIDENT_SEVERITIES,
-  INCIDENT_STATUSES,
-  INCIDENT_TYPES,
-} from '../lib/incident-values';
+import { formatSeconds } from '../lib/format-seconds';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { SeverityBadge, StatusBadge } from './incident-badges';
 
@@ -182,7 +178,7 @@ export function IncidentsPage() {
         <FilterSelect
           label="Severity"
           value={filters.severity}
-          options={INCIDENT_SEVERITIES}
+          options={INCIDENT_SEVERITY_LEVELS}
           onChange={(v) => setFilter('severity', v)}
         />
         <FilterSelect

@@ -1,4 +1,4 @@
-import type { HypothesisType } from './incident-values';
+import type { HypothesisType } from '@opsdeck/contracts';
 
 export interface HypothesisLike {
   id: string;

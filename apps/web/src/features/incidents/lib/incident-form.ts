@@ -1,9 +1,10 @@
 import {
-  INCIDENT_SEVERITIES,
+  INCIDENT_SEVERITY_LEVELS,
   INCIDENT_TYPES,
+  NEW_INCIDENT_DEFAULTS,
   type IncidentSeverity,
   type IncidentType,
-} from './incident-values';
+} from '@opsdeck/contracts';
 
 export interface IncidentFormValues {
   title: string;
@@ -26,13 +27,13 @@ export type IncidentFormResult = { ok: true; value: NewIncident } | { ok: false;
 /** Spec core §4 link-dialog defaults: severity low, type availability. */
 export const EMPTY_INCIDENT_FORM: IncidentFormValues = {
   title: '',
-  severity: 'low',
-  type: 'availability',
+  severity: NEW_INCIDENT_DEFAULTS.severity,
+  type: NEW_INCIDENT_DEFAULTS.type,
   description: '',
 };
 
 const isSeverity = (value: string): value is IncidentSeverity =>
-  (INCIDENT_SEVERITIES as readonly string[]).includes(value);
+  (INCIDENT_SEVERITY_LEVELS as readonly string[]).includes(value);
 const isType = (value: string): value is IncidentType =>
   (INCIDENT_TYPES as readonly string[]).includes(value);
 

@@ -1,4 +1,10 @@
-import { INCIDENT_TYPES, NEW_HYPOTHESIS_DEFAULTS, type IncidentType } from './incident-values';
+import {
+  INCIDENT_LINK_SEVERITIES,
+  INCIDENT_TYPES,
+  NEW_HYPOTHESIS_DEFAULTS,
+  NEW_INCIDENT_DEFAULTS,
+  type IncidentType,
+} from '@opsdeck/contracts';
 
 /**
  * What a link is about (spec core §3 "Evidence-link form fields"): exactly one resource, the
@@ -11,17 +17,12 @@ export type IncidentLinkTarget =
   | { kind: 'config_analysis'; configAnalysisId: string; configId?: string; name: string }
   | { kind: 'component'; componentId: string; name: string };
 
-/** Spec settings §9: the link dialog offers these severities (labels as the spec writes them). */
-export const LINK_SEVERITIES = [
-  { value: 'info', label: 'Info' },
-  { value: 'warning', label: 'Warning' },
-  { value: 'low', label: 'Low' },
-  { value: 'medium', label: 'Medium' },
-  { value: 'high', label: 'High' },
-  { value: 'blocker', label: 'Blocker' },
-  { value: 'critical', label: 'Critical' },
-] as const;
-export type LinkSeverity = (typeof LINK_SEVERITIES)[number]['value'];
+/** Spec settings §9: the link dialog offers these severities, in its order, with capitalised labels. */
+export const LINK_SEVERITIES = INCIDENT_LINK_SEVERITIES.map((value) => ({
+  value,
+  label: value.charAt(0).toUpperCase() + value.slice(1),
+}));
+export type LinkSeverity = (typeof INCIDENT_LINK_SEVERITIES)[number];
 
 /** The four messages of spec core §5. */
 export const LINK_MESSAGES = {
@@ -57,8 +58,8 @@ export const EMPTY_LINK_FORM: IncidentLinkValues = {
   hypothesisId: '',
   newHypothesisTitle: '',
   creatingHypothesis: false,
-  severity: 'low',
-  type: 'availability',
+  severity: NEW_INCIDENT_DEFAULTS.severity,
+  type: NEW_INCIDENT_DEFAULTS.type,
   description: '',
 };
 
@@ -69,7 +70,7 @@ export interface IncidentLinkPlan {
   incident:
     | { id: string }
     | { create: { title: string; severity: LinkSeverity; type: IncidentType; description: string } };
-  hypothesis: { id: string } | { create: { title: string; status: 'possible'; type: 'root' } };
+  hypothesis: { id: string } | { create: { title: string } & typeof NEW_HYPOTHESIS_DEFAULTS };
   evidence: Record<string, unknown>;
 }
 
@@ -77,7 +78,7 @@ export type IncidentLinkResult =
   { ok: true; plan: IncidentLinkPlan } | { ok: false; errors: IncidentLinkErrors };
 
 const isLinkSeverity = (value: string): value is LinkSeverity =>
-  LINK_SEVERITIES.some((option) => option.value === value);
+  (INCIDENT_LINK_SEVERITIES as readonly string[]).includes(value);
 const isType = (value: string): value is IncidentType =>
   (INCIDENT_TYPES as readonly string[]).includes(value);
 

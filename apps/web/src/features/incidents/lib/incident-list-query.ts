@@ -1,4 +1,4 @@
-import { INCIDENT_SEVERITIES, INCIDENT_STATUSES, INCIDENT_TYPES } from './incident-values';
+import { INCIDENT_SEVERITY_LEVELS, INCIDENT_STATUSES, INCIDENT_TYPES } from '@opsdeck/contracts';
 
 export interface IncidentListFilters {
   search?: string;
@@ -58,7 +58,7 @@ export function incidentListSearch(filters: IncidentListFilters, page: IncidentL
     'select',
     'id,incident_id,title,severity,type,status,created_at,updated_at,commander,creator,responders_count,hypotheses_count,comments_count,time_to_resolve',
   );
-  const severity = allowed(INCIDENT_SEVERITIES, filters.severity);
+  const severity = allowed(INCIDENT_SEVERITY_LEVELS, filters.severity);
   const status = allowed(INCIDENT_STATUSES, filters.status);
   const type = allowed(INCIDENT_TYPES, filters.type);
   if (severity) search.set('severity', `eq.${severity}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildHypothesisTree, childTypeOf, type HypothesisLike } from './hypothesis-tree';
 import { EMPTY_INCIDENT_FORM, requiredText, validateIncidentForm } from './incident-form';
 import { incidentListSearch } from './incident-list-query';
-import { formatSeconds } from './incident-values';
+import { formatSeconds } from './format-seconds';
 
 const row = (
   id: string,

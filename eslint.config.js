@@ -1,7 +1,12 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+
+// Each folder of apps/server/src/modules and apps/web/src/features is a zone of its own.
+const SERVER_MODULES = fs.readdirSync(new URL('apps/server/src/modules/', import.meta.url));
+const WEB_FEATURES = fs.readdirSync(new URL('apps/web/src/features/', import.meta.url));
 
 export default tseslint.config(
   {
@@ -25,6 +30,47 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
+  // Server layering (issue 19 §2): platform/ imports no module; a module reaches another only
+  // through that module's index.js (its exported service); the expressions have one entry point.
+  {
+    files: ['apps/server/src/platform/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '(^|/)(modules|data-api|expressions)/|^(\\.\\./)+(app|workers|main)\\.js$',
+              message:
+                'platform/ is below every module: it imports no module (compose in app.ts or config.ts).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  ...SERVER_MODULES.map((module) => ({
+    files: [`apps/server/src/modules/${module}/**/*.ts`],
+    ignores: ['**/*.test.ts', '**/test-fixtures/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(?!${module}/)(${SERVER_MODULES.join('|')})/(?!index\\.js$)`,
+              message: "A module reaches another only through that module's index.js (its exported service).",
+            },
+            {
+              regex: '(^|/)expressions/(?!index\\.js$)',
+              message: 'Expressions have one entry point: expressions/index.js.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['apps/web/src/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
@@ -45,6 +91,22 @@ export default tseslint.config(
       ],
     },
   },
+  ...WEB_FEATURES.map((feature) => ({
+    files: [`apps/web/src/features/${feature}/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: `^(\\.\\./)+(features/)?(?!${feature}/)(${WEB_FEATURES.join('|')})/`,
+              message: 'Features do not import each other; compose them in app/.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     files: ['apps/web/src/app/**/*.{ts,tsx}'],
     rules: { 'no-restricted-imports': 'off' },

@@ -9,7 +9,7 @@
 import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { createTokenForUser } from '../apps/server/src/modules/auth/index.js';
-import { loadConfig } from '../apps/server/src/platform/config.js';
+import { loadConfig } from '../apps/server/src/config.js';
 import { createPool } from '../apps/server/src/platform/db/pool.js';
 import { createJobsService } from '../apps/server/src/platform/jobs/index.js';
 import { createLogger } from '../apps/server/src/platform/logger.js';

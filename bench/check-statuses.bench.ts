@@ -21,7 +21,7 @@ import { compactCheckStatuses, createHealthService } from '../apps/server/src/mo
 import { createLogger } from '../apps/server/src/platform/logger.js';
 import { buildApp } from '../apps/server/src/app.js';
 import { createTokenForUser } from '../apps/server/src/modules/auth/index.js';
-import { loadConfig } from '../apps/server/src/platform/config.js';
+import { loadConfig } from '../apps/server/src/config.js';
 import { createJobsService } from '../apps/server/src/platform/jobs/index.js';
 import { createSecretBox, keyFromSecret } from '../apps/server/src/platform/secrets.js';
 import { createPerson } from '../apps/server/test/harness/factories.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { OpsdeckConfig } from './platform/config.js';
+import type { OpsdeckConfig } from './config.js';
 import type { Pool } from './platform/db/pool.js';
 import { registerErrorHandling } from './platform/http/errors.js';
 import { registerInputLimits } from './platform/http/input-limits.js';

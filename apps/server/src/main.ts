@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import type { OpsdeckConfig } from './platform/config.js';
+import type { OpsdeckConfig } from './config.js';
 import { openDatabase, type DatabaseHandle } from './platform/db/database.js';
 import { runMigrations } from './platform/db/migrate.js';
 import { createPool, type Pool } from './platform/db/pool.js';

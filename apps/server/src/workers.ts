@@ -1,4 +1,4 @@
-import type { OpsdeckConfig } from './platform/config.js';
+import type { OpsdeckConfig } from './config.js';
 import type { Pool } from './platform/db/pool.js';
 import { createJobsService, registerJobsMaintenance, type JobsService } from './platform/jobs/index.js';
 import type { Logger } from './platform/logger.js';
@@ -6,7 +6,7 @@ import type { Metrics } from './platform/telemetry/metrics.js';
 import type { SecretBox } from './platform/secrets.js';
 import { openSealedStrings } from './platform/secret-fields.js';
 import { createConnectionResolver, createValueFromResolver } from './modules/resources/index.js';
-import { closeJavascriptSandbox } from './modules/health/expressions/index.js';
+import { closeJavascriptSandbox } from './expressions/index.js';
 import { checkMetricLabels, createCheckMetrics, startHealthWorkers } from './modules/health/index.js';
 import { startIncidentWorkers } from './modules/incidents/index.js';
 import { startCatalogWorkers } from './modules/catalog/index.js';

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
 import { createTokenForUser } from '../src/modules/auth/index.js';
-import { loadConfig } from '../src/platform/config.js';
+import { loadConfig } from '../src/config.js';
 import { createJobsService, type JobsService } from '../src/platform/jobs/index.js';
 import { createPool } from '../src/platform/db/pool.js';
 import { createLogger, loggerOptions } from '../src/platform/logger.js';

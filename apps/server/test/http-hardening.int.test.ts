@@ -9,7 +9,7 @@ import {
   TestBrowser,
   type TestPerson,
 } from '../src/modules/auth/test-fixtures/auth-test-app.js';
-import { loadConfig } from '../src/platform/config.js';
+import { loadConfig } from '../src/config.js';
 import { createJobsService } from '../src/platform/jobs/index.js';
 import { createLogger } from '../src/platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../src/platform/secrets.js';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../platform/config.js';
+import { ConfigError, loadConfig } from '../config.js';
 import { NoDatabaseError, openDatabase } from '../platform/db/database.js';
 import { MigrationError, runMigrations } from '../platform/db/migrate.js';
 import { createPool } from '../platform/db/pool.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadPlatformConfig } from './config.js';
 
 function problemsOf(environment: Record<string, string>): string[] {
   try {
-    loadConfig(environment);
+    loadPlatformConfig(environment);
   } catch (error) {
     if (error instanceof ConfigError) return error.problems;
     throw error;
@@ -13,14 +13,16 @@ function problemsOf(environment: Record<string, string>): string[] {
 
 describe('TRUSTED_PROXIES and METRICS_TOKEN', () => {
   it('default to no trusted proxy and an open /metrics', () => {
-    expect(loadConfig({})).toMatchObject({ trustedProxies: [], metricsToken: undefined });
+    expect(loadPlatformConfig({})).toMatchObject({ trustedProxies: [], metricsToken: undefined });
   });
 
   it('read addresses, CIDR ranges and range names', () => {
     expect(
-      loadConfig({ TRUSTED_PROXIES: '10.0.0.1, 172.16.0.0/12,fd00::/8 ,loopback' }).trustedProxies,
+      loadPlatformConfig({ TRUSTED_PROXIES: '10.0.0.1, 172.16.0.0/12,fd00::/8 ,loopback' }).trustedProxies,
     ).toEqual(['10.0.0.1', '172.16.0.0/12', 'fd00::/8', 'loopback']);
-    expect(loadConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe('a-long-enough-token');
+    expect(loadPlatformConfig({ METRICS_TOKEN: 'a-long-enough-token' }).metricsToken).toBe(
+      'a-long-enough-token',
+    );
   });
 
   it('name the variable when a value is wrong', () => {

@@ -2,7 +2,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { AuthConfigError, loadAuthConfig, type AuthConfig } from '../modules/auth/auth-config.js';
 
 /** The checkout (or installed package) root: three levels above this file in src/ and dist/. */
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -74,7 +73,8 @@ const environmentSchema = z.object({
     .default(1000),
 });
 
-export interface OpsdeckConfig {
+/** The platform's settings (the app's whole configuration, with each module's, is `../config.ts`). */
+export interface PlatformConfig {
   port: number;
   host: string;
   /** External PostgreSQL; when absent the embedded server in `dataDir` is used. */
@@ -111,8 +111,6 @@ export interface OpsdeckConfig {
    * (PostgREST's `db-max-rows`; default 1000). Content-Range and counts still report the total.
    */
   dataApiMaxRows: number;
-  /** Sign-in, sessions, email and OpenID Connect settings (modules/auth/auth-config.ts). */
-  auth: AuthConfig;
 }
 
 export class ConfigError extends Error {
@@ -122,8 +120,8 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads the configuration from environment variables; throws ConfigError naming each bad variable. */
-export function loadConfig(environment: NodeJS.ProcessEnv = process.env): OpsdeckConfig {
+/** Reads the platform's settings from environment variables; throws ConfigError naming each bad variable. */
+export function loadPlatformConfig(environment: NodeJS.ProcessEnv = process.env): PlatformConfig {
   const present = Object.fromEntries(
     Object.entries(environment).filter(([, value]) => value !== undefined && value !== ''),
   );
@@ -132,15 +130,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Opsdec
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const env = parsed.data;
-  let auth: AuthConfig;
-  try {
-    auth = loadAuthConfig(environment);
-  } catch (error) {
-    if (error instanceof AuthConfigError) throw new ConfigError(error.problems);
-    throw error;
-  }
   return {
-    auth,
     port: env.PORT,
     host: env.HOST,
     databaseUrl: env.DATABASE_URL,

@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { createPerson } from './factories.js';
 import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/platform/config.js';
+import { loadConfig } from '../../src/config.js';
 import { createJobsService, type JobsService } from '../../src/platform/jobs/index.js';
 import { createLogger } from '../../src/platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../../src/platform/secrets.js';

@@ -1,4 +1,4 @@
-import type { OpsdeckConfig } from '../../platform/config.js';
+import type { OpsdeckConfig } from '../../config.js';
 import { withTransaction, type Pool } from '../../platform/db/pool.js';
 import { generatePassword, hashPassword } from './password.js';
 

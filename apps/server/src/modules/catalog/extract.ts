@@ -7,7 +7,7 @@ import {
   toJsonValue,
   type Expression,
   type JsonValue,
-} from '../health/expressions/index.js';
+} from '../../expressions/index.js';
 import { ScrapeError, type RawResult, type ScraperEntry } from './scrapers/types.js';
 
 /** A change an item's source or transform reports (rather than one found by diffing). */

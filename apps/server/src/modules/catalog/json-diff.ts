@@ -1,4 +1,4 @@
-import { stableStringify } from '../resources/stable-hash.js';
+import { stableStringify } from '../../platform/stable-hash.js';
 
 /** One RFC 6902 operation; this differ emits add, remove and replace. */
 export type PatchOperation =

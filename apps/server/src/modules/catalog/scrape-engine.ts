@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { HEALTH_STATES } from '@opsdeck/contracts';
 import { withTransaction, type Pool, type PoolClient } from '../../platform/db/pool.js';
 import { enqueueEvents, type EventToEnqueue } from '../../platform/jobs/index.js';
-import { evaluate, toJsonValue, type JsonValue } from '../health/expressions/index.js';
-import { stableHash, stableStringify } from '../resources/stable-hash.js';
+import { evaluate, toJsonValue, type JsonValue } from '../../expressions/index.js';
+import { stableHash, stableStringify } from '../../platform/stable-hash.js';
 import {
   changeRulesOf,
   extractItems,

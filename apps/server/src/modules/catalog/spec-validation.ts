@@ -2,7 +2,7 @@ import { Script } from 'node:vm';
 import { parse as parseCel } from '@bufbuild/cel';
 import { JSONPath } from 'jsonpath-plus';
 // The parser alone: rendering would run the template's functions.
-import { parseTemplate } from '../health/expressions/go-template-parser.js';
+import { parseTemplate } from '../../expressions/index.js';
 import { SCRAPE_CONFIG_SETTINGS, scraperFor } from './scrapers/registry.js';
 
 /** One refused field of a ScrapeConfig spec: `spec.file[0].health: …`. */

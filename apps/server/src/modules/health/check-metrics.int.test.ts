@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { createCanary, createPerson } from '../../../test/harness/factories.js';
-import { loadConfig } from '../../platform/config.js';
+import { loadConfig } from '../../config.js';
 import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
 import { createLogger } from '../../platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';

@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import { evaluateCel, stringifyResult } from './expressions/index.js';
+import { evaluateCel, stringifyResult } from '../../expressions/index.js';
 import type { CheckMetric } from './checks/index.js';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.js';
 import { createTokenForUser } from '../auth/index.js';
-import { loadConfig } from '../../platform/config.js';
+import { loadConfig } from '../../config.js';
 import { createJobsService } from '../../platform/jobs/index.js';
 import { createLogger } from '../../platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';

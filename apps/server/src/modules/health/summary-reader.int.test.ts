@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../../app.js';
 import { createTokenForUser } from '../auth/index.js';
-import { loadConfig } from '../../platform/config.js';
+import { loadConfig } from '../../config.js';
 import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
 import { createLogger } from '../../platform/logger.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';

@@ -15,7 +15,7 @@ import {
   type WebhookCheckSpec,
   type WebhookPayload,
 } from './checks/index.js';
-import type { JsonValue } from './expressions/index.js';
+import type { JsonValue } from '../../expressions/index.js';
 import { resolveValue } from './checks/spec-fields.js';
 import { isUuid } from './health-service.js';
 import { asRecord, stringMap, textOrNull } from './spec-values.js';

@@ -14,7 +14,7 @@ import {
   type JobsLogger,
   type StartJobOptions,
 } from '../../platform/jobs/index.js';
-import { renderTemplate } from '../health/expressions/index.js';
+import { renderTemplate } from '../../expressions/index.js';
 import { isUuid, parseIncidentRule, sortRules, type IncidentRule } from './rule-spec.js';
 import { labelsOf, matchesSelector, matchesValueList, type SelectableResource } from './selectors.js';
 

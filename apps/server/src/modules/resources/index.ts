@@ -56,7 +56,7 @@ export {
 } from './resource-store.js';
 export { resourceSchemaRoutes, resourceSpecJsonSchema } from './schema-routes.js';
 export { durationField, scheduleField, stringMapField, valueSourceField } from './spec-fields.js';
-export { stableHash, stableStringify } from './stable-hash.js';
+export { stableHash, stableStringify } from '../../platform/stable-hash.js';
 export { createRowSealer, sealRowSecrets, SEALED_SPEC_TABLES } from './sealed-specs.js';
 export {
   DEFAULT_NAMESPACE,

@@ -5,7 +5,7 @@ import { findResourceKind, resolveResourceKind } from './registry.js';
 import { sealSecretFields } from '../../platform/secret-fields.js';
 import { openedSpec, SEALED_SPEC_TABLES } from './sealed-specs.js';
 import { isSealedValue, type JsonObject, type ResourceKind, type SecretBox } from './resource-kind.js';
-import { stableHash } from './stable-hash.js';
+import { stableHash } from '../../platform/stable-hash.js';
 import {
   resourceKey,
   validateResource,

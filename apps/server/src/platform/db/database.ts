@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import type { OpsdeckConfig } from '../config.js';
+import type { PlatformConfig } from '../config.js';
 import { InstanceLock } from '../instance-lock.js';
 import type { Logger } from '../logger.js';
 import { EmbeddedPostgres, pgdataOf } from './embedded-postgres.js';
@@ -56,7 +56,7 @@ export function hasEmbeddedDatabase(dataDir: string): boolean {
  * data directory that has none.
  */
 export async function openDatabase(
-  config: Pick<OpsdeckConfig, 'databaseUrl' | 'dataDir'>,
+  config: Pick<PlatformConfig, 'databaseUrl' | 'dataDir'>,
   logger: Logger,
   mode: 'server' | 'cli',
   options: { createEmbedded?: boolean } = {},

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig, ConfigError } from '../config.js';
+import { loadPlatformConfig, ConfigError } from '../config.js';
 import {
   inspectJsonValue,
   jsonTextDepthExceeds,
@@ -72,11 +72,11 @@ describe('NUL characters in URLs', () => {
 describe('DATA_API_MAX_ROWS', () => {
   const base = { WEB_DIST_DIR: '/nonexistent' };
   it('defaults to 1000 and takes a whole number from 1 to 1,000,000', () => {
-    expect(loadConfig(base).dataApiMaxRows).toBe(1000);
-    expect(loadConfig({ ...base, DATA_API_MAX_ROWS: '25' }).dataApiMaxRows).toBe(25);
+    expect(loadPlatformConfig(base).dataApiMaxRows).toBe(1000);
+    expect(loadPlatformConfig({ ...base, DATA_API_MAX_ROWS: '25' }).dataApiMaxRows).toBe(25);
     for (const bad of ['0', '-5', '1.5', 'many', '1000001']) {
-      expect(() => loadConfig({ ...base, DATA_API_MAX_ROWS: bad })).toThrow(ConfigError);
-      expect(() => loadConfig({ ...base, DATA_API_MAX_ROWS: bad })).toThrow(/DATA_API_MAX_ROWS/);
+      expect(() => loadPlatformConfig({ ...base, DATA_API_MAX_ROWS: bad })).toThrow(ConfigError);
+      expect(() => loadPlatformConfig({ ...base, DATA_API_MAX_ROWS: bad })).toThrow(/DATA_API_MAX_ROWS/);
     }
   });
 });

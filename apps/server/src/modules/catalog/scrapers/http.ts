@@ -1,4 +1,4 @@
-import { evaluate, toJsonValue, type JsonValue } from '../../health/expressions/index.js';
+import { evaluate, toJsonValue, type JsonValue } from '../../../expressions/index.js';
 import { formatOf, parseDocuments } from './parse.js';
 import {
   ScrapeError,

@@ -1,5 +1,5 @@
 import { parseAllDocuments } from 'yaml';
-import { toJsonValue, type JsonValue } from '../../health/expressions/index.js';
+import { toJsonValue, type JsonValue } from '../../../expressions/index.js';
 import { ScrapeError } from './types.js';
 
 export type DocumentFormat = 'json' | 'yaml' | 'plain';

@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { toJsonValue } from '../../health/expressions/index.js';
+import { toJsonValue } from '../../../expressions/index.js';
 import {
   ScrapeError,
   stringField,

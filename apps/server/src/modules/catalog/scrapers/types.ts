@@ -1,4 +1,4 @@
-import type { JsonValue } from '../../health/expressions/index.js';
+import type { JsonValue } from '../../../expressions/index.js';
 
 /** One scraper entry of a ScrapeConfig spec (`file[0]`, `http[1]`, …), as written. */
 export type ScraperEntry = Record<string, unknown>;

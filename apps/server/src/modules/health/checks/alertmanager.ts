@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonValue } from '../expressions/index.js';
+import type { JsonValue } from '../../../expressions/index.js';
 import { elapsedSince, failing, invalidResult, passing } from './check-result.js';
 import { apiUrl, ApiCallError, callJsonApi } from './http-api.js';
 import {

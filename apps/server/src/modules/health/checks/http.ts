@@ -3,7 +3,12 @@ import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { z } from 'zod';
-import { queryJsonPath, renderTemplate, stringifyResult, type JsonValue } from '../expressions/index.js';
+import {
+  queryJsonPath,
+  renderTemplate,
+  stringifyResult,
+  type JsonValue,
+} from '../../../expressions/index.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { renderTemplate, type JsonValue } from '../expressions/index.js';
+import { renderTemplate, type JsonValue } from '../../../expressions/index.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
 import { apiUrl, ApiCallError, callJsonApi } from './http-api.js';
 import {

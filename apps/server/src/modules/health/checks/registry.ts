@@ -8,7 +8,7 @@ import {
   type EvaluateOptions,
   type Expression,
   type JsonValue,
-} from '../expressions/index.js';
+} from '../../../expressions/index.js';
 import { alertmanagerCheck } from './alertmanager.js';
 import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { dnsCheck } from './dns.js';

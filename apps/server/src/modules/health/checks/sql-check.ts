@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { toJsonValue, type JsonValue } from '../expressions/index.js';
+import { toJsonValue, type JsonValue } from '../../../expressions/index.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
 import {
   baseSpecShape,

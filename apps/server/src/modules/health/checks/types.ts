@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Expression, JsonValue } from '../expressions/index.js';
+import type { Expression, JsonValue } from '../../../expressions/index.js';
 
 /** The logging surface a check needs; the platform's pino logger satisfies it. */
 export interface CheckLogger {

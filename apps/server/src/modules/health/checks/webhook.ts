@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JsonValue } from '../expressions/index.js';
+import type { JsonValue } from '../../../expressions/index.js';
 import { invalidResult, passing } from './check-result.js';
 import { baseSpecShape, parseSpec, valueSourceField } from './spec-fields.js';
 import type { CheckType } from './types.js';

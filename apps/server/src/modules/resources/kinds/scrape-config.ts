@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Known exception, left for issue 19 §2: this kind moves into its module, which registers it.
+// eslint-disable-next-line no-restricted-imports
 import { scrapeConfigSpecIssues } from '../../catalog/spec-validation.js';
 import { defineResourceKind } from '../resource-kind.js';
 import { durationField, scheduleField } from '../spec-fields.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineResourceKind, sealed, type JsonObject } from '../resource-kind.js';
-import { stableStringify } from '../stable-hash.js';
+import { stableStringify } from '../../../platform/stable-hash.js';
 
 /** Kubernetes' key names: letters, digits, `-`, `_` and `.`. */
 export const DATA_KEY_PATTERN = /^[-._a-zA-Z0-9]+$/;

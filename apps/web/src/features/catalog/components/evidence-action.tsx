@@ -1,31 +1,12 @@
-import { createContext, useContext, type ReactNode } from 'react';
+import type {
+  EvidenceTarget,
+  RenderEvidenceAction as RenderAny,
+} from '../../../components/evidence-action/evidence-action';
+
+export { EvidenceAction, EvidenceActionProvider } from '../../../components/evidence-action/evidence-action';
 
 /** What a catalog page offers as incident evidence: the item itself or one of its changes. */
-export type ConfigEvidenceTarget =
-  | { kind: 'config'; configId: string; name: string }
-  | { kind: 'config_change'; configChangeId: string; configId?: string; name: string };
+export type ConfigEvidenceTarget = Exclude<EvidenceTarget, { kind: 'check' }>;
 
 /** Renders the control that attaches a target as evidence (the incidents feature's button). */
-export type RenderEvidenceAction = (target: ConfigEvidenceTarget) => ReactNode;
-
-const EvidenceActionContext = createContext<RenderEvidenceAction | null>(null);
-
-/**
- * Features do not import each other (STYLE.md): the route composing a catalog page passes the
- * incidents feature's 'Attach as Evidence' button here; without it the pages show none.
- */
-export function EvidenceActionProvider({
-  render,
-  children,
-}: {
-  render: RenderEvidenceAction;
-  children: ReactNode;
-}) {
-  return <EvidenceActionContext.Provider value={render}>{children}</EvidenceActionContext.Provider>;
-}
-
-/** 'Attach as Evidence' for a target, when the route provides it (it hides itself from users who may not). */
-export function EvidenceAction({ target }: { target: ConfigEvidenceTarget }) {
-  const render = useContext(EvidenceActionContext);
-  return render ? render(target) : null;
-}
+export type RenderEvidenceAction = RenderAny;

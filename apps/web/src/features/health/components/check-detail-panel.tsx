@@ -11,7 +11,7 @@ import { TagList } from '../../../components/tag-list/tag-list';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { formatLatency, formatUptime } from '../../../lib/format';
 import { useCurrentAccess } from '../../../lib/permissions';
-import { AttachAsEvidenceButton } from '../../incidents/components/incident-link-dialog';
+import { EvidenceAction } from '../../../components/evidence-action/evidence-action';
 import { useCheckRow, useCheckStatuses, type CheckStatus } from '../api/check-detail';
 import { useCheckRelationships } from '../api/check-relationships';
 import { useRunCheck, type RunCheckResult } from '../api/run-check';
@@ -199,7 +199,7 @@ export function CheckDetailPanel({
       )}
       <span className="flex-1" />
       {run.data && <RunResult result={run.data} />}
-      <AttachAsEvidenceButton target={{ kind: 'check', checkId, name: check?.name ?? checkId }} />
+      <EvidenceAction target={{ kind: 'check', checkId, name: check?.name ?? checkId }} />
       {canRun && (
         <button
           type="button"

@@ -16,6 +16,7 @@ export {
   type JavascriptLimits,
 } from './javascript.js';
 export { evaluateJsonPath, queryJsonPath } from './json-path.js';
+export { parseTemplate } from './go-template-parser.js';
 export { parseTestOutcome, stringifyResult, toJsonValue, type JsonValue } from './values.js';
 
 /**

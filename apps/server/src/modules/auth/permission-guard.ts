@@ -30,16 +30,8 @@ export interface GuardIssue {
 const ACTION_WORDS: readonly string[] = [...PERMISSION_ACTION_WORDS, ...PLAYBOOK_PERMISSION_ACTIONS];
 const PLAYBOOK_WORDS: readonly string[] = PLAYBOOK_PERMISSION_ACTIONS;
 
-/** The single-target columns of a permission and the resource each target belongs to. */
-const TARGET_RESOURCES: Readonly<Record<keyof PermissionTarget, Resource>> = {
-  config_id: 'database',
-  component_id: 'topologies',
-  canary_id: 'canaries',
-  check_id: 'canaries',
-  playbook_id: 'playbooks',
-  connection_id: 'connections',
-};
-const TARGET_OBJECTS: Readonly<Record<keyof PermissionTarget, string>> = {
+/** The permission object each single-target column falls under. */
+const TARGET_OBJECTS: Readonly<Record<keyof PermissionTarget, PermissionObject>> = {
   config_id: 'catalog',
   component_id: 'topology',
   canary_id: 'canaries',
@@ -47,7 +39,14 @@ const TARGET_OBJECTS: Readonly<Record<keyof PermissionTarget, string>> = {
   playbook_id: 'playbooks',
   connection_id: 'connection',
 };
-const TARGET_KEYS = Object.keys(TARGET_RESOURCES) as (keyof PermissionTarget)[];
+/** The permission object each `object_selector` list falls under. */
+const SELECTOR_OBJECTS: Readonly<Record<string, PermissionObject>> = {
+  configs: 'catalog',
+  components: 'topology',
+  connections: 'connection',
+  playbooks: 'playbooks',
+};
+const TARGET_KEYS = Object.keys(TARGET_OBJECTS) as (keyof PermissionTarget)[];
 
 /** Columns whose change alters what a permission row grants. */
 const GRANT_COLUMNS = ['action', 'deny', 'object', 'object_selector', ...TARGET_KEYS];
@@ -110,11 +109,6 @@ function shapeIssues(row: Readonly<Record<string, unknown>>): GuardIssue[] {
   return issues;
 }
 
-/** What one elementary action of a row asks of its author, as authorize() arguments. */
-function requestedFor(word: string): RequestedAction {
-  return word as RequestedAction;
-}
-
 /**
  * The grant a (whole) permission row makes, checked against the author: every action it allows
  * on its object or target must be one the author may do there.
@@ -137,33 +131,24 @@ function grantIssues(row: Readonly<Record<string, unknown>>, auth: AuthContext):
     places.push({ resource: PERMISSION_OBJECT_RESOURCES[object], object });
   }
   for (const key of targetKeys) {
-    places.push({ resource: TARGET_RESOURCES[key], object: TARGET_OBJECTS[key], target });
+    const object = TARGET_OBJECTS[key];
+    places.push({ resource: PERMISSION_OBJECT_RESOURCES[object], object, target });
   }
   for (const name of selectorNames(row.object_selector)) {
-    const object =
-      name === 'configs'
-        ? 'catalog'
-        : name === 'components'
-          ? 'topology'
-          : name === 'connections'
-            ? 'connection'
-            : 'playbooks';
-    const resource: Resource =
-      name === 'configs'
-        ? 'database'
-        : name === 'components'
-          ? 'topologies'
-          : name === 'connections'
-            ? 'connections'
-            : 'playbooks';
-    places.push({ resource, object });
+    const object = Object.hasOwn(SELECTOR_OBJECTS, name) ? SELECTOR_OBJECTS[name] : undefined;
+    if (!object) {
+      return [
+        { path: 'object_selector', message: `Only an admin may grant by a "${name}" selector`, status: 403 },
+      ];
+    }
+    places.push({ resource: PERMISSION_OBJECT_RESOURCES[object], object });
   }
   if (places.length === 0) {
     return [{ path: 'object', message: 'A permission needs an object, a target or a selector', status: 403 }];
   }
   for (const place of places) {
     for (const verb of verbs) {
-      const decision = authorize(auth, place.resource, requestedFor(verb), {
+      const decision = authorize(auth, place.resource, verb as RequestedAction, {
         object: place.object,
         target: place.target,
       });

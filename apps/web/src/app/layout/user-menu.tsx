@@ -40,7 +40,7 @@ export function UserMenu() {
               Your Profile
             </Link>
           </MenuItem>
-          {/* 'Download kubeconfig' (spec settings §2.8, ./kubeconfig-dialog) joins the menu once
+          {/* 'Download kubeconfig' (spec settings §2.8; its dialog is in git history) joins the menu once
               GET /api/kubeconfig exists: until then it would lead to a 404. */}
           <MenuItem>
             <button type="button" className={itemClass} onClick={() => setMcpOpen(true)}>

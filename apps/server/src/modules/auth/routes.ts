@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { createTokenRequestSchema, type Role } from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -80,6 +81,8 @@ function isTokenOwnerOrAdmin(auth: AuthContext, ownerId: string, action: 'read' 
  */
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const config = options.config ?? loadAuthConfig();
+  // Routes with a contract schema: validated before the handler, typed inside it.
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   const deps: FlowDeps = {
     pool: options.pool,
     config,
@@ -131,11 +134,11 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     },
   );
 
-  app.post('/api/auth/create_token', async (request) => {
+  typed.post('/api/auth/create_token', { schema: { body: createTokenRequestSchema } }, async (request) => {
     const auth = caller(request);
     if (auth.via === 'token') throw new HttpError(403, 'A token cannot create tokens: sign in to create one');
     if (auth.via === 'public') throw new HttpError(403, 'Tokens cannot be created without signing in');
-    const input = parseOrThrow(createTokenRequestSchema, request.body);
+    const input = request.body;
     try {
       const { token } = await createAccessToken(pool, {
         name: input.name,

@@ -292,6 +292,18 @@ describe('API tokens', () => {
       scope: [{ subject: '', object: 'mcp', action: 'read' }],
     });
     expect(badScope.statusCode).toBe(400);
+    // The route's contract schema refused it: the field is named in the body and in the text.
+    expect(badScope.json()).toEqual({
+      error: 'This action is not allowed for this scope object',
+      field: 'scope.0.action',
+    });
+    const notAList = await browser.post('/api/auth/create_token', { name: 'x', scope: 'all' });
+    expect(notAList.json()).toEqual({
+      error: 'scope: Invalid input: expected array, received string',
+      field: 'scope',
+    });
+    const notAnObject = await browser.post('/api/auth/create_token', ['x']);
+    expect(notAnObject.statusCode).toBe(400);
     const badExpiry = await browser.post('/api/auth/create_token', { name: 'x', expiry: 'tomorrow' });
     expect(badExpiry.json()).toMatchObject({ field: 'expiry' });
     const created = await browser.post('/api/auth/create_token', {

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { registerRequestValidation, requestValidationError } from './request-schemas.js';
 
 /** Error raised by services for a request that is wrong: becomes a 4xx with `{error, field?}`. */
 export class HttpError extends Error {
@@ -62,11 +63,19 @@ function bodyLimitOf(request: FastifyRequest): number | undefined {
  * status, and is logged too).
  */
 export function registerErrorHandling(app: FastifyInstance): void {
+  // Route schemas are the contracts' zod schemas; what they refuse is answered below.
+  registerRequestValidation(app);
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply
         .status(error.statusCode)
         .send({ error: error.message, ...(error.field ? { field: error.field } : {}) });
+    }
+    const invalid = requestValidationError(error);
+    if (invalid) {
+      return reply
+        .status(400)
+        .send({ error: invalid.message, ...(invalid.field ? { field: invalid.field } : {}) });
     }
     const refused = clientErrorForPgError(error);
     if (refused) {

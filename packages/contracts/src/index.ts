@@ -8,3 +8,4 @@ export * from './health.js';
 export * from './catalog.js';
 export * from './schedules.js';
 export * from './time-ranges.js';
+export * from './rows.js';

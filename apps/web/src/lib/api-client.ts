@@ -146,7 +146,12 @@ export async function apiFetch<T>(
     throw error;
   }
   if (!options.schema) return body as T;
-  const parsed = options.schema.safeParse(body);
+  return parseResponse(path, body, options.schema);
+}
+
+/** The body parsed with its response schema, or ApiResponseError naming the first fields that drifted. */
+export function parseResponse<T>(path: string, body: unknown, schema: ResponseSchema<T>): T {
+  const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   const { issues } = parsed.error;
   throw new ApiResponseError(

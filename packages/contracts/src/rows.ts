@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+
+/**
+ * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
+ * the schemas themselves live in their area's file (`health.ts`, `catalog.ts`, ...) beside the
+ * area's other shapes, and are listed here under the relation's name. A page that selects fewer
+ * columns parses with `relationRowSchemas.<relation>.pick({...})`; an embed extends the pick.
+ * Web features pass them to `fetchRows`/`fetchCounted`/`fetchEveryRow` (apps/web/src/lib/data-api.ts)
+ * and derive their row types with `RelationRow<'relation'>`, never declaring a row interface.
+ */
+export const relationRowSchemas = {} satisfies Record<string, z.ZodObject>;
+
+export type Relation = keyof typeof relationRowSchemas;
+export type RelationRow<R extends Relation> = z.infer<(typeof relationRowSchemas)[R]>;

@@ -18,6 +18,8 @@ export default defineConfig({
           ],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // The server's modules composed as at start (their resource kinds registered).
+          setupFiles: ['apps/server/test/harness/compose-modules.ts'],
           // Some unit tests pay a deliberate cost (the slow password hash) that a loaded 2-core
           // machine stretches past vitest's 5 s default.
           testTimeout: 20_000,
@@ -42,6 +44,7 @@ export default defineConfig({
           exclude: ['**/node_modules/**'],
           environment: 'node',
           globalSetup: ['apps/server/test/harness/global-setup.ts'],
+          setupFiles: ['apps/server/test/harness/compose-modules.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

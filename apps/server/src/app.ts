@@ -11,30 +11,14 @@ import { registerSecurityHeaders } from './platform/http/security-headers.js';
 import { createLogger, type Logger } from './platform/logger.js';
 import { createMetrics, metricsCallerAllowed, type Metrics } from './platform/telemetry/metrics.js';
 import { OPSDECK_VERSION } from './platform/version.js';
-import { accessRowIssues, authPlugin, authRoutes, createDataApiAuthorizer } from './modules/auth/index.js';
-import {
-  createConnectionResolver,
-  createRowSealer,
-  createValueFromResolver,
-  resourceRoutes,
-  resourceRowIssues,
-  resourceSchemaRoutes,
-} from './modules/resources/index.js';
-import { createSchemaCatalog, dataApiRoutes, defaultDataApiAllowlist } from './data-api/index.js';
+import { authPlugin, createDataApiAuthorizer } from './modules/auth/index.js';
+import { createRowSealer } from './modules/resources/index.js';
+import { createSchemaCatalog, dataApiRoutes } from './data-api/index.js';
+import { dataApiAllowlist, dataApiRowChecks, SERVER_MODULES } from './modules.js';
+import type { ModuleContext } from './server-module.js';
 import type { SecretBox } from './platform/secrets.js';
-import { maskSealedText, openSealedStrings } from './platform/secret-fields.js';
+import { maskSealedText } from './platform/secret-fields.js';
 import type { JobsService } from './platform/jobs/index.js';
-import {
-  checkMetricLabels,
-  createCheckMetrics,
-  healthRoutes,
-  pruneDeletedCheckMetrics,
-  webhookRoutes,
-} from './modules/health/index.js';
-import { canaryEditorRoutes } from './modules/health/canary-routes.js';
-import { catalogRoutes } from './modules/catalog/index.js';
-import { settingsRoutes } from './modules/settings/routes.js';
-import { mcpRoutes } from './modules/mcp/index.js';
 
 export interface AppDependencies {
   config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth' | 'dataApiMaxRows'> &
@@ -77,7 +61,15 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     trustProxy: deps.config.trustedProxies?.length ? deps.config.trustedProxies : false,
   }) as unknown as FastifyInstance;
   const metrics = deps.metrics ?? createMetrics(pool);
-  const checkMetrics = createCheckMetrics(metrics.registry, checkMetricLabels());
+  const moduleContext: ModuleContext = {
+    pool,
+    logger,
+    secrets: deps.secrets,
+    jobs: deps.jobs,
+    metrics,
+    config: deps.config,
+    dataApi: dataApiAllowlist,
+  };
   let shuttingDown = false;
 
   app.addHook('onSend', async (request, reply) => {
@@ -127,10 +119,13 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
         .header('www-authenticate', 'Bearer realm="metrics"')
         .send({ error: 'Unauthorized: /metrics needs the METRICS_TOKEN as a Bearer token' });
     }
-    // Deleted checks leave /metrics, whichever way (and in whichever process) they were deleted.
-    await pruneDeletedCheckMetrics(pool, checkMetrics).catch((error: unknown) =>
-      request.log.warn({ err: error }, 'pruning the metrics of deleted checks failed'),
-    );
+    for (const module of SERVER_MODULES) {
+      await module
+        .beforeMetricsScrape?.(moduleContext)
+        .catch((error: unknown) =>
+          request.log.warn({ err: error, module: module.name }, 'preparing /metrics failed'),
+        );
+    }
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
@@ -148,11 +143,10 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
 
   // Every /api route below needs a caller (session, token or public mode); see modules/auth.
   await app.register(authPlugin, { pool, logger, config: deps.config.auth });
-  await app.register(authRoutes, { pool, logger, config: deps.config.auth, secrets: deps.secrets });
   await app.register(dataApiRoutes, {
     prefix: '/api/db',
     pool,
-    allowlist: defaultDataApiAllowlist,
+    allowlist: dataApiAllowlist,
     catalog: createSchemaCatalog(pool),
     maxRows: deps.config.dataApiMaxRows,
     authorize: createDataApiAuthorizer({ pool }),
@@ -160,31 +154,9 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     // Secrets are sealed on the way in and masked on the way out, for every caller.
     transformRow: deps.secrets ? createRowSealer(deps.secrets) : undefined,
     transformResponseBody: maskSealedText,
-    checkRow: (relation, row, context) => [
-      ...accessRowIssues(relation, row, context),
-      ...resourceRowIssues(relation, row),
-    ],
+    checkRow: dataApiRowChecks,
   });
-  await app.register(settingsRoutes, { pool });
-  await app.register(mcpRoutes, { pool, logger });
-  // Specs' sealed secrets are opened only for the run that uses them.
-  const openSecrets = (spec: unknown): unknown => openSealedStrings(spec, deps.secrets);
-  // Check specs' `valueFrom` references read the Secret and ConfigMap resources.
-  const resolveValueFrom = createValueFromResolver(pool, deps.secrets);
-  // Named connections (`connection: connection://namespace/name`) with their credentials opened.
-  const resolveConnection = createConnectionResolver(pool, deps.secrets, resolveValueFrom);
-  await app.register(healthRoutes, {
-    pool,
-    jobs: deps.jobs,
-    logger,
-    runner: { metrics: checkMetrics, resolveValueFrom, resolveConnection, openSecrets },
-  });
-  await app.register(canaryEditorRoutes, { pool, logger, secrets: deps.secrets });
-  // Outside /api: webhook pushes authenticate with the check's own token, not a session.
-  await app.register(webhookRoutes, { pool, logger, resolveValueFrom, metrics: checkMetrics, openSecrets });
-  await app.register(catalogRoutes, { pool, jobs: deps.jobs, logger, openSecrets, secrets: deps.secrets });
-  await app.register(resourceSchemaRoutes);
-  await app.register(resourceRoutes, { pool, logger, secrets: deps.secrets });
+  for (const module of SERVER_MODULES) await module.routes?.(app, moduleContext);
   await registerWebApp(app, deps.config.webDistDir);
 
   return {

@@ -4,12 +4,9 @@ import { createJobsService, registerJobsMaintenance, type JobsService } from './
 import type { Logger } from './platform/logger.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
 import type { SecretBox } from './platform/secrets.js';
-import { openSealedStrings } from './platform/secret-fields.js';
-import { createConnectionResolver, createValueFromResolver } from './modules/resources/index.js';
 import { closeJavascriptSandbox } from './expressions/index.js';
-import { checkMetricLabels, createCheckMetrics, startHealthWorkers } from './modules/health/index.js';
-import { startIncidentWorkers } from './modules/incidents/index.js';
-import { startCatalogWorkers } from './modules/catalog/index.js';
+import { SERVER_MODULES } from './modules.js';
+import type { ModuleWorkers } from './server-module.js';
 
 export interface Workers {
   /** The jobs service: HTTP routes use it to record job history for work they run. */
@@ -45,41 +42,24 @@ export async function startWorkers(deps: {
       eventDays: deps.config.eventQueueRetentionDays,
     });
   }
-  // Check specs' `valueFrom` and named connections read the Secret, ConfigMap and Connection resources.
-  const resolveValueFrom = createValueFromResolver(deps.pool, deps.secrets);
-  // Specs' sealed secrets are opened only for the run that uses them.
-  const openSecrets = (spec: unknown): unknown => openSealedStrings(spec, deps.secrets);
-  const resolveConnection = createConnectionResolver(deps.pool, deps.secrets, resolveValueFrom);
-  const health = deps.config.workers
-    ? await startHealthWorkers({
+  const started: { name: string; workers: ModuleWorkers }[] = [];
+  if (deps.config.workers) {
+    for (const module of SERVER_MODULES) {
+      if (!module.startWorkers) continue;
+      const workers = await module.startWorkers({
         pool: deps.pool,
         jobs,
-        logger: deps.logger.child({ component: 'health' }),
-        runner: {
-          metrics: createCheckMetrics(deps.metrics.registry, checkMetricLabels()),
-          resolveValueFrom,
-          resolveConnection,
-          openSecrets,
-        },
-      })
-    : undefined;
-  const catalog = deps.config.workers
-    ? await startCatalogWorkers({
-        pool: deps.pool,
-        jobs,
-        logger: deps.logger.child({ component: 'catalog' }),
-        openSecrets,
-      })
-    : undefined;
-  const incidents = deps.config.workers
-    ? startIncidentWorkers({ pool: deps.pool, jobs, logger: deps.logger.child({ component: 'incidents' }) })
-    : undefined;
+        logger: deps.logger.child({ component: module.name }),
+        metrics: deps.metrics,
+        secrets: deps.secrets,
+      });
+      started.push({ name: module.name, workers });
+    }
+  }
   return {
     jobs,
     stop: async () => {
-      await health?.stop();
-      await catalog?.stop();
-      incidents?.stop();
+      for (const { workers } of started.reverse()) await workers.stop();
       await jobs.stop();
       await closeJavascriptSandbox();
     },

@@ -2,7 +2,8 @@ import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fast
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.js';
-import { dataApiRoutes, defaultDataApiAllowlist } from '../src/data-api/index.js';
+import { dataApiRoutes } from '../src/data-api/index.js';
+import { dataApiAllowlist } from '../src/modules.js';
 import { createTokenForUser } from '../src/modules/auth/index.js';
 import {
   createTestPerson,
@@ -452,7 +453,7 @@ describe('503 answers', () => {
       prefix: '/api/db',
       pool: unreachable,
       readPool: null,
-      allowlist: defaultDataApiAllowlist,
+      allowlist: dataApiAllowlist,
       authorize: async () => ({ allow: true }),
     });
     try {

@@ -1,3 +1,5 @@
+// Every module's resource kinds registered before any command reads or applies resources.
+import '../modules.js';
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { NoDatabaseError, openDatabase } from '../platform/db/database.js';

@@ -126,231 +126,53 @@ export function createDataApiAllowlist(input: DataApiAllowlistInput): DataApiAll
   };
 }
 
-const READ: readonly RelationAction[] = ['read'];
-const READ_UPDATE: readonly RelationAction[] = ['read', 'update'];
-const READ_DELETE: readonly RelationAction[] = ['read', 'delete'];
-const READ_UPDATE_DELETE: readonly RelationAction[] = ['read', 'update', 'delete'];
+/**
+ * Column names hidden on every relation whichever module owns it: hashes and secrets are never
+ * selectable, filterable or returned.
+ */
+export const HIDDEN_EVERYWHERE: readonly string[] = [
+  'password_hash',
+  'hashed_password',
+  'token_hash',
+  'secret_hash',
+  'totp_secret',
+  'recovery_codes',
+  'backup_codes',
+];
+
+/** Shorthands for `actions` (tables default to all four, views to read). */
+export const READ: readonly RelationAction[] = ['read'];
+export const READ_UPDATE: readonly RelationAction[] = ['read', 'update'];
+export const READ_DELETE: readonly RelationAction[] = ['read', 'delete'];
+export const READ_UPDATE_DELETE: readonly RelationAction[] = ['read', 'update', 'delete'];
 
 /**
- * `canaries_with_status` (migration 0060) with the checks roll-up over the caller's visible
- * checks. Keep in step with the view: `default-allowlist.int.test.ts` compares both.
+ * One allowlist input from the modules' own (each module declares the relations it owns in its
+ * `module.ts`). A relation, function or prefix declared by two modules is an error: ownership is
+ * single. `hiddenEverywhere` is the union.
  */
-const canariesWithStatusSource: ReadSource = ({ relation, restrict }) =>
-  `SELECT cn.id, cn.name, cn.namespace, cn.icon, cn.schedule, cn.labels, cn.spec, cn.source,
-       cn.agent_id, cn.created_by, cn.created_at, cn.updated_at, cn.deleted_at,
-       jsonb_build_object('healthy', coalesce(s.healthy, 0), 'unhealthy', coalesce(s.unhealthy, 0),
-                          'unknown', coalesce(s.unknown, 0)) AS checks,
-       CASE WHEN coalesce(s.unhealthy, 0) > 0 THEN 'unhealthy'
-            WHEN coalesce(s.healthy, 0) > 0 AND coalesce(s.unknown, 0) = 0 THEN 'healthy'
-            ELSE 'unknown' END AS status,
-       s.last_runtime
-FROM ${relation('canaries')} cn
-LEFT JOIN LATERAL (
-  SELECT count(*) FILTER (WHERE ch.status = 'healthy')::int AS healthy,
-         count(*) FILTER (WHERE ch.status = 'unhealthy')::int AS unhealthy,
-         count(*) FILTER (WHERE ch.status IS NULL)::int AS unknown,
-         max(ch.last_runtime) AS last_runtime
-  FROM ${relation('checks')} ch
-  WHERE ch.canary_id = cn.id AND ch.deleted_at IS NULL${restrict('checks', 'ch')}
-) s ON true`;
-
-/** `topologies_with_status` (migration 0090) over the caller's visible components. */
-const topologiesWithStatusSource: ReadSource = ({ relation, restrict }) =>
-  `SELECT t.id, t.name, t.namespace, t.icon, t.schedule, t.labels, t.spec, t.source, t.agent_id,
-       t.created_by, t.created_at, t.updated_at, t.deleted_at,
-       jsonb_build_object('healthy', coalesce(c.healthy, 0), 'unhealthy', coalesce(c.unhealthy, 0),
-                          'warning', coalesce(c.warning, 0), 'unknown', coalesce(c.unknown, 0)) AS summary,
-       coalesce(c.total, 0) AS components,
-       CASE WHEN coalesce(c.unhealthy, 0) > 0 THEN 'unhealthy'
-            WHEN coalesce(c.warning, 0) > 0 THEN 'warning'
-            WHEN coalesce(c.healthy, 0) > 0 AND coalesce(c.unknown, 0) = 0 THEN 'healthy'
-            ELSE 'unknown' END AS status,
-       j.status AS job_status, j.time_start AS job_time_start, j.time_end AS job_time_end,
-       j.details AS job_details
-FROM ${relation('topologies')} t
-LEFT JOIN LATERAL (
-  SELECT count(*)::int AS total,
-         count(*) FILTER (WHERE co.health = 'healthy')::int AS healthy,
-         count(*) FILTER (WHERE co.health = 'unhealthy')::int AS unhealthy,
-         count(*) FILTER (WHERE co.health = 'warning')::int AS warning,
-         count(*) FILTER (WHERE co.health IS NULL OR co.health NOT IN ('healthy', 'unhealthy', 'warning'))::int AS unknown
-  FROM ${relation('components')} co
-  WHERE co.topology_id = t.id AND co.deleted_at IS NULL${restrict('components', 'co')}
-) c ON true
-LEFT JOIN LATERAL (
-  SELECT jh.status, jh.time_start, jh.time_end, jh.details
-  FROM ${relation('job_history')} jh
-  WHERE jh.resource_type = 'topology' AND jh.resource_id = t.id::text
-  ORDER BY jh.time_start DESC
-  LIMIT 1
-) j ON true`;
-
-/** `config_detail` (migration 0090): counts and scraper of what the caller may read (0 / null otherwise). */
-const configDetailSource: ReadSource = ({ relation, restrict }) => {
-  const optional = { optional: true };
-  return `SELECT ci.id, ci.scraper_id, ci.agent_id, ci.parent_id, ci.path, ci.external_id, ci.type, ci.config_class,
-       ci.name, ci.namespace, ci.description, ci.status, ci.health, ci.ready, ci.labels, ci.tags,
-       ci.properties, ci.config, ci.source, ci.cost_per_minute, ci.cost_total_1d, ci.cost_total_7d,
-       ci.cost_total_30d, ci.delete_reason, ci.last_scraped_time, ci.created_by, ci.created_at,
-       ci.updated_at, ci.deleted_at,
-       jsonb_build_object(
-         'relationships', (SELECT count(*) FROM ${relation('config_relationships')} r
-                            WHERE (r.config_id = ci.id OR r.related_id = ci.id) AND r.deleted_at IS NULL${restrict('config_relationships', 'r', optional)}),
-         'analysis', (SELECT count(*) FROM ${relation('config_analysis')} a WHERE a.config_id = ci.id AND a.status = 'open'${restrict('config_analysis', 'a', optional)}),
-         'changes', (SELECT count(*) FROM ${relation('config_changes')} c WHERE c.config_id = ci.id${restrict('config_changes', 'c', optional)}),
-         'playbook_runs', (SELECT count(*) FROM ${relation('playbook_runs')} p WHERE p.config_id = ci.id${restrict('playbook_runs', 'p', optional)}),
-         'checks', (SELECT count(*) FROM ${relation('check_config_relationships')} cc
-                     WHERE cc.config_id = ci.id AND cc.deleted_at IS NULL${restrict('check_config_relationships', 'cc', optional)})
-       ) AS summary,
-       CASE WHEN s.id IS NULL THEN NULL ELSE jsonb_build_object('id', s.id, 'name', s.name) END AS scraper
-FROM ${relation('config_items')} ci
-LEFT JOIN ${relation('config_scrapers')} s ON s.id = ci.scraper_id${restrict('config_scrapers', 's', optional)}`;
-};
-
-/** `teams_with_status` (migration 0090) over the components the caller may read. */
-const teamsWithStatusSource: ReadSource = ({ relation, restrict }) =>
-  `SELECT t.id, t.name, t.namespace, t.icon, t.labels, t.spec, t.source, t.agent_id, t.created_by,
-       t.created_at, t.updated_at, t.deleted_at,
-       (SELECT count(*)::int FROM ${relation('team_members')} m WHERE m.team_id = t.id) AS members,
-       jsonb_build_object('healthy', coalesce(c.healthy, 0), 'unhealthy', coalesce(c.unhealthy, 0),
-                          'warning', coalesce(c.warning, 0), 'unknown', coalesce(c.unknown, 0)) AS components,
-       CASE WHEN coalesce(c.unhealthy, 0) > 0 THEN 'unhealthy'
-            WHEN coalesce(c.warning, 0) > 0 THEN 'warning'
-            WHEN coalesce(c.healthy, 0) > 0 THEN 'healthy'
-            ELSE 'unknown' END AS status
-FROM ${relation('teams')} t
-LEFT JOIN LATERAL (
-  SELECT count(*) FILTER (WHERE co.health = 'healthy')::int AS healthy,
-         count(*) FILTER (WHERE co.health = 'unhealthy')::int AS unhealthy,
-         count(*) FILTER (WHERE co.health = 'warning')::int AS warning,
-         count(*) FILTER (WHERE co.health IS NULL OR co.health NOT IN ('healthy', 'unhealthy', 'warning'))::int AS unknown
-  FROM ${relation('team_components')} tc
-  JOIN ${relation('components')} co ON co.id = tc.component_id AND co.deleted_at IS NULL${restrict('components', 'co', { optional: true })}
-  WHERE tc.team_id = t.id
-) c ON true`;
-
-/**
- * Every relation API.md §1 names. Tables that users edit from the console are fully writable
- * (the authorize hook narrows that per role); tables the product itself fills (statuses,
- * changes, histories, runs) are read-only or read+delete; views are read-only.
- */
-export const defaultDataApiAllowlistInput: DataApiAllowlistInput = {
-  hiddenEverywhere: [
-    'password_hash',
-    'hashed_password',
-    'token_hash',
-    'secret_hash',
-    'totp_secret',
-    'recovery_codes',
-    'backup_codes',
-  ],
-  tables: {
-    // health
-    // descriptive_version: the summary's cache key (migration 0072), not part of the contract.
-    checks: { actions: READ_UPDATE_DELETE, hiddenColumns: ['descriptive_version'] },
-    check_statuses: { actions: READ },
-    canaries: { hiddenColumns: ['descriptive_version'] },
-    check_component_relationships: { actions: READ },
-    check_config_relationships: { actions: READ },
-    // catalog
-    config_items: { actions: READ_UPDATE_DELETE },
-    config_changes: { actions: READ },
-    config_analysis: { actions: READ_UPDATE },
-    config_relationships: { actions: READ },
-    config_component_relationships: {},
-    config_scrapers: {},
-    // topology
-    topologies: {},
-    components: { actions: READ_UPDATE },
-    // incidents
-    incidents: {},
-    incident_histories: { actions: READ },
-    hypotheses: {},
-    evidences: {},
-    comments: {},
-    responders: {},
-    incident_rules: {},
-    // people and access
-    people: { actions: READ_UPDATE },
-    identities: { actions: READ },
-    teams: {},
-    team_members: {},
-    permissions: {},
-    properties: {},
-    access_tokens: { actions: READ_DELETE, hiddenColumns: ['value'] },
-    // playbooks
-    playbooks: {},
-    playbook_runs: { actions: READ },
-    playbook_run_actions: { actions: READ },
-    playbook_approvals: { actions: READ },
-    artifacts: { actions: READ },
-    // notifications
-    notifications: {},
-    notification_send_history: { actions: READ },
-    notification_silences: {},
-    // settings
-    connections: { hiddenColumns: ['password', 'certificate'] },
-    agents: { actions: READ_UPDATE_DELETE },
-    job_histories: { actions: READ },
-    logging_backends: {},
-    applications: {},
-    views: {},
-  },
-  views: {
-    check_names: {},
-    canary_names: {},
-    checks_labels_keys: {},
-    checks_by_component: {},
-    check_summary_for_config: {},
-    // The view's roll-up of checks counts only the checks the caller may see.
-    canaries_with_status: { readSource: canariesWithStatusSource },
-    configs: {},
-    // Its counts and scraper cover only the rows the caller may read.
-    config_detail: { readSource: configDetailSource },
-    config_names: {},
-    config_types: {},
-    config_statuses: {},
-    config_tags: {},
-    config_labels: {},
-    config_tags_labels_keys: {},
-    config_analysis_items: {},
-    config_analysis_analyzers: {},
-    analysis_types: {},
-    change_types: {},
-    config_scrapers_with_status: {},
-    // The components roll-up counts only the components the caller may see.
-    topologies_with_status: { readSource: topologiesWithStatusSource },
-    component_names: {},
-    component_labels: {},
-    component_labels_keys: {},
-    components_with_logs: {},
-    team_components: {},
-    analysis_by_component: {},
-    changes_by_component: {},
-    incident_summary: {},
-    incidents_by_component: {},
-    incidents_by_config: {},
-    people_roles: {},
-    // The components' health counts only the components the caller may read.
-    teams_with_status: { readSource: teamsWithStatusSource },
-    permissions_summary: {},
-    playbook_names: {},
-    notifications_summary: {},
-    notification_send_history_summary: {},
-    agents_summary: {},
-    job_history_names: {},
-    event_queue_summary: {},
-    integrations_with_status: {},
-    views_summary: {},
-  },
-  functions: [
-    'related_configs_recursive',
-    'get_parents_by_location',
-    'lookup_analysis_by_component',
-    'get_playbook_run_actions',
-  ],
-  // One table per view, `view_<namespace>_<name>`, filtered by request_fingerprint.
-  prefixes: { view_: { kind: 'view', actions: READ } },
-};
-
-export const defaultDataApiAllowlist: DataApiAllowlist = createDataApiAllowlist(defaultDataApiAllowlistInput);
+export function mergeAllowlistInputs(inputs: readonly DataApiAllowlistInput[]): DataApiAllowlistInput {
+  const tables: Record<string, RelationPolicyInput> = {};
+  const views: Record<string, RelationPolicyInput> = {};
+  const functions: Record<string, FunctionPolicyInput> = {};
+  const prefixes: Record<string, RelationPolicyInput & { readonly kind?: 'table' | 'view' }> = {};
+  const hidden = new Set<string>();
+  const claim = <T>(into: Record<string, T>, name: string, value: T, what: string) => {
+    if (name in tables || name in views || name in functions || name in prefixes)
+      throw new Error(`The data-API ${what} "${name}" is declared by two modules`);
+    into[name] = value;
+  };
+  for (const input of inputs) {
+    for (const [name, policy] of Object.entries(input.tables ?? {})) claim(tables, name, policy, 'table');
+    for (const [name, policy] of Object.entries(input.views ?? {})) claim(views, name, policy, 'view');
+    const fnInput = input.functions ?? {};
+    const fnEntries: Array<[string, FunctionPolicyInput]> = Array.isArray(fnInput)
+      ? (fnInput as readonly string[]).map((name) => [name, {}])
+      : Object.entries(fnInput as Record<string, FunctionPolicyInput>);
+    for (const [name, policy] of fnEntries) claim(functions, name, policy, 'function');
+    for (const [prefix, policy] of Object.entries(input.prefixes ?? {}))
+      claim(prefixes, prefix, policy, 'prefix');
+    for (const column of input.hiddenEverywhere ?? []) hidden.add(column);
+  }
+  return { tables, views, functions, prefixes, hiddenEverywhere: [...hidden] };
+}

@@ -3,10 +3,10 @@
  * function answers (200 when it exists, 42P01/PGRST202 when it does not exist yet), never 5xx,
  * and the secrets API.md names stay hidden.
  */
+import { dataApiAllowlist, dataApiAllowlistInput } from '../modules.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/harness/db.js';
-import { defaultDataApiAllowlist, defaultDataApiAllowlistInput } from './allowlist.js';
 import { createSchemaCatalog } from './catalog.js';
 import { dataApiRoutes } from './index.js';
 
@@ -19,7 +19,7 @@ beforeAll(async () => {
   await app.register(dataApiRoutes, {
     prefix: '/api/db',
     pool: db.pool,
-    allowlist: defaultDataApiAllowlist,
+    allowlist: dataApiAllowlist,
     catalog: createSchemaCatalog(db.pool),
     authorize: async () => ({ allow: true }),
   });
@@ -41,12 +41,12 @@ async function existing(kind: 'r' | 'f', name: string): Promise<boolean> {
 
 describe('default allowlist on the migrated schema', () => {
   const relations = [
-    ...Object.keys(defaultDataApiAllowlistInput.tables ?? {}),
-    ...Object.keys(defaultDataApiAllowlistInput.views ?? {}),
+    ...Object.keys(dataApiAllowlistInput.tables ?? {}),
+    ...Object.keys(dataApiAllowlistInput.views ?? {}),
   ];
 
   it('every relation and function API.md §1 names (the allowlist) exists in the migrated schema', async () => {
-    const functions = defaultDataApiAllowlistInput.functions as readonly string[];
+    const functions = Object.keys(dataApiAllowlistInput.functions ?? {});
     const missing: string[] = [];
     for (const name of relations) if (!(await existing('r', name))) missing.push(name);
     for (const name of functions) if (!(await existing('f', name))) missing.push(`rpc/${name}`);
@@ -74,7 +74,7 @@ describe('default allowlist on the migrated schema', () => {
   });
 
   it('answers every listed function without a 5xx', async () => {
-    const functions = defaultDataApiAllowlistInput.functions as readonly string[];
+    const functions = Object.keys(dataApiAllowlistInput.functions ?? {});
     for (const name of functions) {
       const response = await app.inject({ method: 'GET', url: `/api/db/rpc/${name}` });
       expect(response.statusCode, `${name}: ${response.body}`).toBeLessThan(500);
@@ -162,7 +162,7 @@ describe('default allowlist on the migrated schema', () => {
       INSERT INTO team_components (team_id, component_id) VALUES
         ('7e800000-0000-4000-8000-000000000001', 'c0800000-0000-4000-8000-000000000002');
       INSERT INTO team_members (team_id, person_id) VALUES ('7e800000-0000-4000-8000-000000000001', '${person.rows[0].id}')`);
-    const withSource = Object.entries(defaultDataApiAllowlistInput.views ?? {})
+    const withSource = Object.entries(dataApiAllowlistInput.views ?? {})
       .filter(([, policy]) => policy.readSource)
       .map(([name]) => name);
     expect(withSource.sort()).toEqual([

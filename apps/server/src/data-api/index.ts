@@ -17,8 +17,13 @@ import { createReadPool } from './executor.js';
 
 export {
   createDataApiAllowlist,
-  defaultDataApiAllowlist,
-  defaultDataApiAllowlistInput,
+  HIDDEN_EVERYWHERE,
+  mergeAllowlistInputs,
+  READ,
+  READ_DELETE,
+  READ_UPDATE,
+  READ_UPDATE_DELETE,
+  type ReadSource,
   type DataApiAction,
   type DataApiAllowlist,
   type DataApiAllowlistInput,

@@ -3,10 +3,10 @@
 // HTTP, every such filter must answer exactly the rows and count the plain `->>` comparison does,
 // for string values and for what else a jsonb document can hold under the key (nothing, JSON
 // null, numbers, booleans, objects, arrays), negated, in `or=`/`not.or=` groups and tri-states.
+import { dataApiAllowlist } from '../modules.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/harness/db.js';
-import { defaultDataApiAllowlist } from './allowlist.js';
 import { createSchemaCatalog } from './catalog.js';
 import { DataApiEngine } from './engine.js';
 import { dataApiRoutes } from './index.js';
@@ -62,7 +62,7 @@ beforeAll(async () => {
   await app.register(dataApiRoutes, {
     prefix: '/api/db',
     pool: db.pool,
-    allowlist: defaultDataApiAllowlist,
+    allowlist: dataApiAllowlist,
     catalog: createSchemaCatalog(db.pool),
     authorize: async () => ({ allow: true }),
   });
@@ -200,7 +200,7 @@ describe('->> equality on an indexed jsonb column', () => {
     const engine = new DataApiEngine({
       pool: db.pool,
       catalog,
-      allowlist: defaultDataApiAllowlist,
+      allowlist: dataApiAllowlist,
       maxRows: 1000,
       statementTimeoutMs: 5000,
     });

@@ -44,3 +44,6 @@ const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url))
 export const AUTH_MIGRATIONS = ['0012_auth_sessions_and_flows.sql', '0013_auth_factors.sql'].map((name) =>
   path.join(MIGRATIONS_DIR, name),
 );
+export { authModule } from './module.js';
+export { permissionKind } from './permission-kind.js';
+export { teamKind } from './team-kind.js';

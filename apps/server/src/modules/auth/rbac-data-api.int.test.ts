@@ -1,7 +1,7 @@
+import { dataApiAllowlistInput } from '../../modules.js';
 import { ROLES, type Role } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { defaultDataApiAllowlistInput } from '../../data-api/allowlist.js';
 import {
   bearer,
   buildAuthTestApp,
@@ -22,13 +22,13 @@ let db: TestDatabase;
 let testApp: TestApp;
 const tokens = {} as Record<Role, string>;
 
-const tables = Object.entries(defaultDataApiAllowlistInput.tables ?? {});
-const views = Object.keys(defaultDataApiAllowlistInput.views ?? {});
-const functionsInput = defaultDataApiAllowlistInput.functions ?? [];
+const tables = Object.entries(dataApiAllowlistInput.tables ?? {});
+const views = Object.keys(dataApiAllowlistInput.views ?? {});
+const functionsInput = dataApiAllowlistInput.functions ?? [];
 const functions: readonly string[] = Array.isArray(functionsInput)
   ? functionsInput
   : Object.keys(functionsInput);
-const hiddenEverywhere = new Set(defaultDataApiAllowlistInput.hiddenEverywhere ?? []);
+const hiddenEverywhere = new Set(dataApiAllowlistInput.hiddenEverywhere ?? []);
 const DEFAULT_TABLE_ACTIONS = ['read', 'insert', 'update', 'delete'];
 
 /** A visible column of each relation, to write a filter with (the data API wants one on PATCH/DELETE). */

@@ -1,6 +1,6 @@
+import { dataApiAllowlistInput } from '../../modules.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { defaultDataApiAllowlistInput } from '../../data-api/allowlist.js';
 import { SESSION_COOKIE } from './http.js';
 import {
   bearer,
@@ -74,8 +74,8 @@ describe('stored secrets', () => {
 
   it('appear in no data-API relation an admin reads, with every column', async () => {
     const relations = [
-      ...Object.keys(defaultDataApiAllowlistInput.tables ?? {}),
-      ...Object.keys(defaultDataApiAllowlistInput.views ?? {}),
+      ...Object.keys(dataApiAllowlistInput.tables ?? {}),
+      ...Object.keys(dataApiAllowlistInput.views ?? {}),
     ];
     expect(relations).toContain('access_tokens');
     const found: string[] = [];

@@ -1,3 +1,4 @@
+import { dataApiAllowlist } from '../../modules.js';
 import { relationAccess, ROLES, TOKEN_SCOPE_ACTIONS, type Role } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
@@ -74,7 +75,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   testApp = await buildAuthTestApp(db.pool, {
     register: async (app) => {
-      await app.register(mcpRoutes, { pool: db.pool });
+      await app.register(mcpRoutes, { pool: db.pool, allowlist: dataApiAllowlist });
     },
   });
   for (const role of ROLES) {

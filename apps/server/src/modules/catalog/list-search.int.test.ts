@@ -1,6 +1,7 @@
 // The catalog list's search as the web sends it (configListSearch) through the data API: it finds
 // items by name, type, description and namespace, with or without the list narrowed to a type,
 // and the exact total matches the rows.
+import { dataApiAllowlist } from '../../modules.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,7 +10,6 @@ import {
 } from '../../../../web/src/features/catalog/lib/catalog-query.js';
 import { createConfigItem } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { defaultDataApiAllowlist } from '../../data-api/allowlist.js';
 import { createSchemaCatalog } from '../../data-api/catalog.js';
 import { dataApiRoutes } from '../../data-api/index.js';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
   await app.register(dataApiRoutes, {
     prefix: '/api/db',
     pool: db.pool,
-    allowlist: defaultDataApiAllowlist,
+    allowlist: dataApiAllowlist,
     catalog: createSchemaCatalog(db.pool),
     authorize: async () => ({ allow: true }),
   });

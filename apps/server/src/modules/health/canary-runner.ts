@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import { parseSchedule } from '../../platform/jobs/index.js';
-import { canaryScheduleFromSpec } from '../resources/index.js';
+import { canaryScheduleFromSpec } from './canary-kind.js';
 import type {
   CheckLogger,
   CheckMetric,

@@ -1,3 +1,4 @@
+import { dataApiAllowlist } from '../../modules.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -7,7 +8,7 @@ import {
   createPerson,
 } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { dataApiRoutes, defaultDataApiAllowlist } from '../../data-api/index.js';
+import { dataApiRoutes } from '../../data-api/index.js';
 import { registerErrorHandling } from '../../platform/http/errors.js';
 import { authPlugin, createDataApiAuthorizer } from '../auth/index.js';
 import {
@@ -35,7 +36,7 @@ beforeAll(async () => {
   await app.register(dataApiRoutes, {
     prefix: '/api/db',
     pool: db.pool,
-    allowlist: defaultDataApiAllowlist,
+    allowlist: dataApiAllowlist,
     authorize: createDataApiAuthorizer({ pool: db.pool }),
     actingPerson: (request) => request.auth?.person.id,
   });

@@ -12,3 +12,4 @@ export {
 } from './routes.js';
 export { MCP_TOOLS, describeTool, type ToolDefinition } from './tools.js';
 export { RPC_ERRORS } from './json-rpc.js';
+export { mcpModule } from './module.js';

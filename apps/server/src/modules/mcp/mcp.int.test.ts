@@ -1,3 +1,4 @@
+import { dataApiAllowlist } from '../../modules.js';
 import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,7 +80,7 @@ beforeAll(async () => {
     }
   });
   await app.register(authPlugin, { pool: db.pool, config: testAuthConfig() });
-  await app.register(mcpRoutes, { pool: db.pool });
+  await app.register(mcpRoutes, { pool: db.pool, allowlist: dataApiAllowlist });
   app.post('/api/other', async (request) => ({ body: request.body }));
   await app.ready();
 

@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import {
   createSchemaCatalog,
   DataApiEngine,
-  defaultDataApiAllowlist,
   type DataApiAllowlist,
   type SchemaCatalog,
 } from '../../data-api/index.js';
@@ -43,8 +42,8 @@ export interface McpRoutesOptions {
   paths?: readonly string[];
   /** Share the data API's catalog; one is created from `pool` when absent. */
   catalog?: SchemaCatalog;
-  /** Default: the data API's default allowlist (hidden columns stay hidden). */
-  allowlist?: DataApiAllowlist;
+  /** The data API's allowlist (hidden columns stay hidden): the app's, merged from every module. */
+  allowlist: DataApiAllowlist;
   /** Rows a tool may read per relation. Default 1000. */
   maxRows?: number;
   /** Default 15000 ms. */
@@ -84,7 +83,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     pool,
     readPool: null,
     catalog: options.catalog ?? createSchemaCatalog(pool),
-    allowlist: options.allowlist ?? defaultDataApiAllowlist,
+    allowlist: options.allowlist,
     maxRows: options.maxRows ?? 1000,
     statementTimeoutMs: options.statementTimeoutMs ?? 15_000,
   });

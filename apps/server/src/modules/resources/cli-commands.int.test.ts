@@ -139,7 +139,7 @@ describe('opsdeck apply and get', () => {
     const unknown = buffer();
     expect(await getCommand(db.pool, 'widgets', unknown)).toBe(1);
     expect(unknown.text()).toMatch(
-      /^error: Unknown resource kind "widgets". Supported: teams, connections, canaries/,
+      /^error: Unknown resource kind "widgets". Supported: teams, permissions, connections, secrets, configmaps, canaries/,
     );
   });
 });

@@ -16,11 +16,11 @@ export {
   type ResourceDirectoryWatcherOptions,
 } from './directory-watcher.js';
 export { parseResourceDocuments, type DocumentOrigin, type ResourceDocument } from './documents.js';
-export { RESOURCE_KINDS } from './kinds/index.js';
-export { canaryScheduleFromSpec } from './kinds/canary.js';
 export {
   describeSupportedKinds,
   findResourceKind,
+  registerResourceKinds,
+  resourceKinds,
   kindAliases,
   kindForDocument,
   resolveResourceKind,
@@ -55,7 +55,15 @@ export {
   type StoredResource,
 } from './resource-store.js';
 export { resourceSchemaRoutes, resourceSpecJsonSchema } from './schema-routes.js';
-export { durationField, scheduleField, stringMapField, valueSourceField } from './spec-fields.js';
+export {
+  durationField,
+  resourceSelectorField,
+  scheduleField,
+  stringMapField,
+  textOrNull,
+  valueSourceField,
+  type ValueSource,
+} from './spec-fields.js';
 export { stableHash, stableStringify } from '../../platform/stable-hash.js';
 export { createRowSealer, sealRowSecrets, SEALED_SPEC_TABLES } from './sealed-specs.js';
 export {
@@ -77,6 +85,7 @@ export {
 } from './value-from.js';
 export { secretKind, secretValues } from './kinds/secret.js';
 export { configMapKind } from './kinds/config-map.js';
+export { connectionKind } from './kinds/connection.js';
 export { API_SOURCE, resourceRoutes, type ResourceRoutesOptions } from './resource-routes.js';
 export {
   createConnectionResolver,
@@ -84,3 +93,4 @@ export {
   type ConnectionResolver,
   type OpenedConnection,
 } from './connection-resolver.js';
+export { resourcesModule } from './module.js';

@@ -1,7 +1,6 @@
 import { withTransaction, type Pool, type PoolClient } from '../../platform/db/pool.js';
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
-import { RESOURCE_KINDS } from './kinds/index.js';
-import { findResourceKind, resolveResourceKind } from './registry.js';
+import { resourceKinds, findResourceKind, resolveResourceKind } from './registry.js';
 import { sealSecretFields } from '../../platform/secret-fields.js';
 import { openedSpec, SEALED_SPEC_TABLES } from './sealed-specs.js';
 import { isSealedValue, type JsonObject, type ResourceKind, type SecretBox } from './resource-kind.js';
@@ -304,7 +303,7 @@ async function softDeleteEach(
   parameters: (definition: ResourceKind) => unknown[],
 ): Promise<DeletedResource[]> {
   const deleted: DeletedResource[] = [];
-  for (const definition of RESOURCE_KINDS) {
+  for (const definition of resourceKinds()) {
     const { rows } = await pool.query<{ id: string; namespace: string; name: string; source: string }>(
       `UPDATE ${quoteIdentifier(definition.table)} t SET deleted_at = now()
         WHERE t.deleted_at IS NULL AND ${condition}
@@ -354,7 +353,7 @@ export async function deleteResourcesOfVanishedSources(
 
 /** Rows in every resource table, deleted ones included: zero only for a database never used. */
 export async function countAllResources(db: Pool | PoolClient): Promise<number> {
-  const counts = RESOURCE_KINDS.map(
+  const counts = resourceKinds().map(
     (definition) => `(SELECT count(*) FROM ${quoteIdentifier(definition.table)})`,
   );
   const { rows } = await db.query<{ total: number }>(`SELECT ${counts.join(' + ')} AS total`);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
-import { RESOURCE_KINDS } from './kinds/index.js';
+import { resourceKinds } from './registry.js';
 import { schemaNames } from './schema-routes.js';
 
 // The ecosystem's editors ask for the spec schemas by these names (API.md §2).
@@ -34,7 +34,7 @@ describe('resource spec schemas at the names the ecosystem editors request (issu
   });
 
   it('gives every registered kind a .spec and a -spec name in the same style', async () => {
-    for (const kind of RESOURCE_KINDS) {
+    for (const kind of resourceKinds()) {
       const base = kind.kind.toLowerCase();
       expect(schemaNames(kind)).toEqual(expect.arrayContaining([`${base}.spec`, `${base}-spec`]));
       for (const name of [`${base}.spec`, `${base}-spec`]) {

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RESOURCE_KINDS } from './kinds/index.js';
+import { resourceKinds } from './registry.js';
 import { resourceSchemaRoutes } from './schema-routes.js';
 
 describe('GET /api/schemas/:kind.schema.json', () => {
@@ -33,7 +33,7 @@ describe('GET /api/schemas/:kind.schema.json', () => {
   });
 
   it('serves a schema for every kind under each of its names', async () => {
-    for (const kind of RESOURCE_KINDS) {
+    for (const kind of resourceKinds()) {
       for (const name of [kind.kind.toLowerCase(), kind.table]) {
         const response = await app.inject({ url: `/api/schemas/${name}.schema.json` });
         expect(response.statusCode, name).toBe(200);

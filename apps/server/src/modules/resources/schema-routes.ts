@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { RESOURCE_KINDS } from './kinds/index.js';
-import { kindAliases } from './registry.js';
+import { resourceKinds, kindAliases } from './registry.js';
 import type { ResourceKind } from './resource-kind.js';
 
 const schemas = new Map<ResourceKind, Record<string, unknown>>();
@@ -50,7 +49,7 @@ export function schemaNames(kind: ResourceKind): string[] {
 /** The kind whose schema is served at `name` (case-insensitive), if any. */
 export function findSchemaKind(name: string): ResourceKind | undefined {
   const wanted = name.trim().toLowerCase();
-  return RESOURCE_KINDS.find((kind) => schemaNames(kind).includes(wanted));
+  return resourceKinds().find((kind) => schemaNames(kind).includes(wanted));
 }
 
 /**
@@ -61,7 +60,9 @@ export async function resourceSchemaRoutes(app: FastifyInstance): Promise<void> 
   app.get<{ Params: { kind: string } }>('/api/schemas/:kind.schema.json', async (request, reply) => {
     const kind = findSchemaKind(request.params.kind);
     if (!kind) {
-      const known = RESOURCE_KINDS.map((candidate) => candidate.kind.toLowerCase()).join(', ');
+      const known = resourceKinds()
+        .map((candidate) => candidate.kind.toLowerCase())
+        .join(', ');
       return reply
         .status(404)
         .send({ error: `No schema for "${request.params.kind}". Known kinds: ${known}` });

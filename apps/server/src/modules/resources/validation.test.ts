@@ -4,8 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parseResourceDocuments, type ResourceDocument } from './documents.js';
 import { connectionKind } from './kinds/connection.js';
-import { RESOURCE_KINDS } from './kinds/index.js';
-import { findResourceKind, kindAliases, resolveResourceKind } from './registry.js';
+import { resourceKinds, findResourceKind, kindAliases, resolveResourceKind } from './registry.js';
 import { collectResourceFiles, readResourceFile } from './resource-files.js';
 import { formatFieldPath, resourceRowIssues, validateResource, type ValidationIssue } from './validation.js';
 
@@ -87,7 +86,7 @@ describe('validateResource', () => {
     );
     expect(issue.path).toBe('kind');
     expect(issue.message).toContain('unknown resource kind "Widget" (apiVersion example.com/v1)');
-    for (const kind of RESOURCE_KINDS)
+    for (const kind of resourceKinds())
       expect(issue.message).toContain(`${kind.kind} (${kind.apiVersions[0]})`);
   });
 
@@ -173,7 +172,11 @@ describe('kind registry', () => {
   });
 
   it('has thirteen kinds with distinct names and tables', () => {
-    expect(RESOURCE_KINDS.map((kind) => kind.kind).sort()).toEqual(
+    expect(
+      resourceKinds()
+        .map((kind) => kind.kind)
+        .sort(),
+    ).toEqual(
       [
         'Canary',
         'ConfigMap',
@@ -190,7 +193,7 @@ describe('kind registry', () => {
         'View',
       ].sort(),
     );
-    const aliases = RESOURCE_KINDS.flatMap(kindAliases);
+    const aliases = resourceKinds().flatMap(kindAliases);
     expect(new Set(aliases).size).toBe(aliases.length);
   });
 });

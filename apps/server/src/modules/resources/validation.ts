@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
-import { kindForDocument } from './registry.js';
-import { RESOURCE_KINDS } from './kinds/index.js';
+import { kindForDocument, resourceKinds } from './registry.js';
 import type { JsonObject, ResourceKind, SpecIssue } from './resource-kind.js';
 import { stringMapField } from './spec-fields.js';
 
@@ -180,7 +179,7 @@ export function resourceKey(identity: { kind: string; namespace: string; name: s
  * Empty for other tables.
  */
 export function resourceRowIssues(table: string, row: Readonly<Record<string, unknown>>): SpecIssue[] {
-  const definition = RESOURCE_KINDS.find((kind) => kind.table === table);
+  const definition = resourceKinds().find((kind) => kind.table === table);
   if (!definition) return [];
   const derived = (definition.derivedColumns ?? []).filter((column) => column in row);
   if (!('spec' in row)) {

@@ -1,3 +1,4 @@
+import { dataApiAllowlistInput } from '../../../modules.js';
 import {
   RESOURCE_OBJECTS,
   RESOURCES,
@@ -7,7 +8,6 @@ import {
 } from '@opsdeck/contracts';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { Pool } from '../../../platform/db/pool.js';
-import { defaultDataApiAllowlistInput } from '../../../data-api/allowlist.js';
 
 /**
  * Every door of the auth test app (buildAuthTestApp) that a caller's rights decide: reads of
@@ -45,9 +45,9 @@ export async function accessProbes(pool: Pool, options: { mcp?: boolean } = {}):
     `SELECT table_name, column_name FROM information_schema.columns
       WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
   );
-  const tables = Object.entries(defaultDataApiAllowlistInput.tables ?? {});
-  const views = Object.keys(defaultDataApiAllowlistInput.views ?? {});
-  const hiddenEverywhere = new Set(defaultDataApiAllowlistInput.hiddenEverywhere ?? []);
+  const tables = Object.entries(dataApiAllowlistInput.tables ?? {});
+  const views = Object.keys(dataApiAllowlistInput.views ?? {});
+  const hiddenEverywhere = new Set(dataApiAllowlistInput.hiddenEverywhere ?? []);
   const probes: Probe[] = [];
 
   for (const relation of [...tables.map(([name]) => name), ...views]) {

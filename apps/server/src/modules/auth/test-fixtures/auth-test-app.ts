@@ -1,3 +1,4 @@
+import { dataApiAllowlist } from '../../../modules.js';
 import { RESOURCES, TOKEN_SCOPE_OBJECTS, type Role } from '@opsdeck/contracts';
 import Fastify, {
   type FastifyInstance,
@@ -6,7 +7,7 @@ import Fastify, {
   type LightMyRequestResponse,
 } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { dataApiRoutes, defaultDataApiAllowlist } from '../../../data-api/index.js';
+import { dataApiRoutes } from '../../../data-api/index.js';
 import { withTransaction, type Pool } from '../../../platform/db/pool.js';
 import { registerErrorHandling } from '../../../platform/http/errors.js';
 import { createAccessToken } from '../access-tokens.js';
@@ -68,7 +69,7 @@ export async function buildAuthTestApp(
   await app.register(dataApiRoutes, {
     prefix: '/api/db',
     pool,
-    allowlist: defaultDataApiAllowlist,
+    allowlist: dataApiAllowlist,
     authorize: createDataApiAuthorizer({ pool }),
   });
   for (const resource of RESOURCES) {

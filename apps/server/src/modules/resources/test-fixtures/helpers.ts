@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Pool } from '../../../platform/db/pool.js';
-import { RESOURCE_KINDS } from '../kinds/index.js';
+import { resourceKinds } from '../registry.js';
 import type { SecretBox } from '../resource-kind.js';
 import type { ResourceLogger } from '../resource-logger.js';
 
@@ -51,7 +51,7 @@ export function testSecretBox(): SecretBox {
 /** Empties every resource table (and the demo marker) so the tests of one file share a database. */
 export async function resetResourceTables(pool: Pool): Promise<void> {
   // DELETE rather than TRUNCATE: on a few small tables it is much faster.
-  const tables = [...RESOURCE_KINDS.map((kind) => kind.table)].reverse();
+  const tables = [...resourceKinds().map((kind) => kind.table)].reverse();
   await pool.query(
     [
       ...tables.map((table) => `DELETE FROM ${table}`),

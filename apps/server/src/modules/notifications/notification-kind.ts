@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { textOrNull } from '../spec-fields.js';
+import { defineResourceKind, textOrNull } from '../resources/index.js';
 
 /** Notification (`mission-control.flanksource.com/v1`): which events are sent where. */
 export const notificationSpec = z.looseObject({

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { resourceSelectorField } from '../spec-fields.js';
+import { defineResourceKind, resourceSelectorField } from '../resources/index.js';
 
 /** IncidentRule (`mission-control.flanksource.com/v1`): opens incidents for matching health. */
 export const incidentRuleSpec = z.looseObject({

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseResourceDocuments } from '../documents.js';
-import { resourceSpecJsonSchema } from '../schema-routes.js';
-import { validateResource, type ValidationIssue } from '../validation.js';
-import { canaryKind } from './canary.js';
+import {
+  parseResourceDocuments,
+  resourceSpecJsonSchema,
+  validateResource,
+  type ValidationIssue,
+} from '../resources/index.js';
+import { canaryKind } from './canary-kind.js';
 
 function validate(yaml: string): { ok: true } | { ok: false; issues: ValidationIssue[] } {
   const [document] = parseResourceDocuments(yaml, 'checks.yaml');

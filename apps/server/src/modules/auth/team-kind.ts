@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { resourceSelectorField } from '../spec-fields.js';
+import { defineResourceKind, resourceSelectorField } from '../resources/index.js';
 
 /** The icon of a team that names none (settings spec §3, "Managed resources"). */
 export const DEFAULT_TEAM_ICON = 'group';

@@ -1,10 +1,8 @@
 import { resourceSeveritySchema } from '@opsdeck/contracts';
 import { z } from 'zod';
 // Known exception, left for issue 19 §2: this kind moves into its module, which registers it.
-// eslint-disable-next-line no-restricted-imports
-import { CHECK_TYPES } from '../../health/checks/registry.js';
-import { defineResourceKind } from '../resource-kind.js';
-import { scheduleField, stringMapField, textOrNull } from '../spec-fields.js';
+import { CHECK_TYPES } from './checks/registry.js';
+import { defineResourceKind, scheduleField, stringMapField, textOrNull } from '../resources/index.js';
 
 /** Check types whose entries are validated on apply (those that publish their schema). */
 const VALIDATED_CHECK_TYPES = CHECK_TYPES.filter((checkType) => checkType.schema !== undefined);

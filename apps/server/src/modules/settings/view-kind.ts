@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { textOrNull } from '../spec-fields.js';
+import { defineResourceKind, textOrNull } from '../resources/index.js';
 
 /** View (`mission-control.flanksource.com/v1`): a table and panels built from queries. */
 export const viewSpec = z.looseObject({

@@ -5,8 +5,7 @@ import {
   PLAYBOOK_PERMISSION_ACTIONS,
 } from '@opsdeck/contracts';
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { resourceSelectorField, stringMapField, textOrNull } from '../spec-fields.js';
+import { defineResourceKind, resourceSelectorField, stringMapField, textOrNull } from '../resources/index.js';
 
 /** Subject kinds, global objects and actions come from the one permission model in contracts. */
 export const PERMISSION_SUBJECT_KINDS = PERMISSION_SUBJECT_TYPES;

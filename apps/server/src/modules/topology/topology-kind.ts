@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { scheduleField, textOrNull } from '../spec-fields.js';
+import { defineResourceKind, scheduleField, textOrNull } from '../resources/index.js';
 
 /** Topology (`canaries.flanksource.com/v1`): a tree of components built on a schedule. */
 export const topologySpec = z.looseObject({

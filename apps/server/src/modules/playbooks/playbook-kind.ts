@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
-import { resourceSelectorField, textOrNull } from '../spec-fields.js';
+import { defineResourceKind, resourceSelectorField, textOrNull } from '../resources/index.js';
 
 /** Parameter types of the playbook run form (settings spec §3); absent means text. */
 export const PLAYBOOK_PARAMETER_TYPES = [

@@ -1,0 +1,3 @@
+/** The topology module: Topology resources and their components (see README.md). */
+export { topologyKind } from './topology-kind.js';
+export { topologyModule } from './module.js';

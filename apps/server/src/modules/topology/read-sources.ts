@@ -1,0 +1,32 @@
+import type { ReadSource } from '../../data-api/index.js';
+
+/** `topologies_with_status` (migration 0090) over the caller's visible components. */
+export const topologiesWithStatusSource: ReadSource = ({ relation, restrict }) =>
+  `SELECT t.id, t.name, t.namespace, t.icon, t.schedule, t.labels, t.spec, t.source, t.agent_id,
+       t.created_by, t.created_at, t.updated_at, t.deleted_at,
+       jsonb_build_object('healthy', coalesce(c.healthy, 0), 'unhealthy', coalesce(c.unhealthy, 0),
+                          'warning', coalesce(c.warning, 0), 'unknown', coalesce(c.unknown, 0)) AS summary,
+       coalesce(c.total, 0) AS components,
+       CASE WHEN coalesce(c.unhealthy, 0) > 0 THEN 'unhealthy'
+            WHEN coalesce(c.warning, 0) > 0 THEN 'warning'
+            WHEN coalesce(c.healthy, 0) > 0 AND coalesce(c.unknown, 0) = 0 THEN 'healthy'
+            ELSE 'unknown' END AS status,
+       j.status AS job_status, j.time_start AS job_time_start, j.time_end AS job_time_end,
+       j.details AS job_details
+FROM ${relation('topologies')} t
+LEFT JOIN LATERAL (
+  SELECT count(*)::int AS total,
+         count(*) FILTER (WHERE co.health = 'healthy')::int AS healthy,
+         count(*) FILTER (WHERE co.health = 'unhealthy')::int AS unhealthy,
+         count(*) FILTER (WHERE co.health = 'warning')::int AS warning,
+         count(*) FILTER (WHERE co.health IS NULL OR co.health NOT IN ('healthy', 'unhealthy', 'warning'))::int AS unknown
+  FROM ${relation('components')} co
+  WHERE co.topology_id = t.id AND co.deleted_at IS NULL${restrict('components', 'co')}
+) c ON true
+LEFT JOIN LATERAL (
+  SELECT jh.status, jh.time_start, jh.time_end, jh.details
+  FROM ${relation('job_history')} jh
+  WHERE jh.resource_type = 'topology' AND jh.resource_id = t.id::text
+  ORDER BY jh.time_start DESC
+  LIMIT 1
+) j ON true`;

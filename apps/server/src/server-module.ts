@@ -1,0 +1,73 @@
+import type { FastifyInstance } from 'fastify';
+import type { OpsdeckConfig } from './config.js';
+import type { DataApiAllowlist, DataApiAllowlistInput, RowChecker } from './data-api/index.js';
+import type { Pool } from './platform/db/pool.js';
+import type { JobsService } from './platform/jobs/index.js';
+import type { Logger } from './platform/logger.js';
+import type { SecretBox } from './platform/secrets.js';
+import type { Metrics } from './platform/telemetry/metrics.js';
+import type { ResourceKind } from './modules/resources/index.js';
+
+/**
+ * What a module gives the server, in one place: `modules/<area>/module.ts` exports one value of
+ * this type and `src/modules.ts` lists it once. app.ts and workers.ts know no module by name:
+ * they register every module's relations, kinds, routes and workers from the list.
+ *
+ * A module reaches another only through that module's `index.js` (lint enforces it); the
+ * composition here is the only place that sees them all.
+ */
+export interface ServerModule {
+  /** The folder name under `modules/`. */
+  readonly name: string;
+  /**
+   * The data-API relations this module owns (its tables and views, with read SQL for views that
+   * aggregate rows a caller may not see) and the functions it exposes. Merged with every other
+   * module's into the one allowlist; a relation listed by two modules is a start-up error.
+   */
+  readonly dataApi?: DataApiAllowlistInput;
+  /** Checks on rows written through the data API, for this module's relations (or any). */
+  readonly dataApiRowChecks?: RowChecker;
+  /** The resource kinds (YAML `kind:`) whose table this module owns, in listing order. */
+  readonly kinds?: readonly ResourceKind[];
+  /**
+   * Registers the module's HTTP routes. Called after the auth plugin (every /api route has a
+   * caller) and the data API, in the order of `src/modules.ts`.
+   */
+  readonly routes?: (app: FastifyInstance, context: ModuleContext) => Promise<void>;
+  /**
+   * Starts the module's schedules and event-queue consumers in a process that runs workers
+   * (WORKERS is not false). Stopped in reverse order at shutdown.
+   */
+  readonly startWorkers?: (context: WorkerContext) => Promise<ModuleWorkers>;
+  /** Runs before /metrics is answered (drop series of things deleted meanwhile). */
+  readonly beforeMetricsScrape?: (context: ModuleContext) => Promise<void>;
+}
+
+export interface ModuleWorkers {
+  stop(): Promise<void> | void;
+}
+
+/** What every module's routes get from the composition. */
+export interface ModuleContext {
+  pool: Pool;
+  logger: Logger;
+  /** Seals secrets at rest and opens them for a run. */
+  secrets: SecretBox;
+  /** Records job history for work a route starts (Run Now). */
+  jobs: Pick<JobsService, 'startJob'>;
+  metrics: Metrics;
+  /** The app's configuration (the parts modules read). */
+  config: Pick<OpsdeckConfig, 'auth'>;
+  /** The one data-API allowlist, merged from every module's relations. */
+  dataApi: DataApiAllowlist;
+}
+
+/** What every module's workers get from the composition. */
+export interface WorkerContext {
+  pool: Pool;
+  /** The module's own child logger (`component: <module name>`). */
+  logger: Logger;
+  jobs: JobsService;
+  metrics: Metrics;
+  secrets?: SecretBox;
+}

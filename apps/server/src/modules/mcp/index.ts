@@ -1,15 +1,16 @@
 /**
- * The MCP endpoint: JSON-RPC 2.0 over HTTP POST at `/mcp` (and `/api/mcp`) for MCP clients,
- * with read-only tools over health checks, the catalog and incidents. See README.md.
+ * The MCP endpoint: MCP's Streamable HTTP transport (the SDK's, stateless, JSON answers) at
+ * `/mcp` (and `/api/mcp`) for MCP clients, with read-only tools over health checks, the catalog
+ * and incidents. See README.md.
  */
 export {
   mcpRoutes,
   LATEST_PROTOCOL_VERSION,
+  MCP_FORBIDDEN,
   MCP_PROTOCOL_VERSIONS,
   MCP_SCOPE_REQUIRED_MESSAGE,
   MCP_SERVER_NAME,
   type McpRoutesOptions,
 } from './routes.js';
 export { MCP_TOOLS, describeTool, type ToolDefinition } from './tools.js';
-export { RPC_ERRORS } from './json-rpc.js';
 export { mcpModule } from './module.js';

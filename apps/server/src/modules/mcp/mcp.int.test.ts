@@ -1,5 +1,9 @@
 import { dataApiAllowlist } from '../../modules.js';
 import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,6 +18,40 @@ import { OPSDECK_VERSION } from '../../platform/version.js';
 import { authPlugin } from '../auth/index.js';
 import { createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
 import { mcpRoutes, MCP_SCOPE_REQUIRED_MESSAGE } from './index.js';
+
+/**
+ * The headers and answers of the SDK's StreamableHTTPClientTransport, POST only (that transport
+ * cannot load under vitest: the workspace's `source` resolve condition makes Node load
+ * eventsource-parser's TypeScript sources). The SDK's Client does the protocol on top.
+ */
+function httpTransport(url: string, token: string): Transport {
+  let protocolVersion: string | undefined;
+  const transport: Transport = {
+    async start() {},
+    async close() {
+      transport.onclose?.();
+    },
+    setProtocolVersion(version) {
+      protocolVersion = version;
+    },
+    async send(message: JSONRPCMessage) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          ...(protocolVersion ? { 'mcp-protocol-version': protocolVersion } : {}),
+        },
+        body: JSON.stringify(message),
+      });
+      if (response.status === 202) return;
+      const answer = (await response.json()) as JSONRPCMessage | JSONRPCMessage[];
+      for (const item of Array.isArray(answer) ? answer : [answer]) transport.onmessage?.(item);
+    },
+  };
+  return transport;
+}
 
 let db: TestDatabase;
 let app: FastifyInstance;
@@ -201,22 +239,27 @@ describe('JSON-RPC errors', () => {
     expect(response.json()).toEqual({ error: 'The request body is not valid JSON', field: 'body' });
   });
 
-  it('answers malformed messages with -32600', async () => {
+  it('refuses malformed messages with 400 (the SDK transport: -32700; an empty batch: -32600)', async () => {
     const noVersion = await rpc({ id: 1, method: 'ping' }, { token: tokens.mcp });
     expect(noVersion.statusCode).toBe(400);
     expect(noVersion.json<Body>()).toMatchObject({
-      id: 1,
-      error: { code: -32600, message: 'Invalid request: The jsonrpc member must be exactly "2.0"' },
+      id: null,
+      error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' },
     });
     const badParams = await rpc(
       { jsonrpc: '2.0', id: 2, method: 'ping', params: [1] },
       { token: tokens.mcp },
     );
-    expect(badParams.json<Body>().error?.code).toBe(-32600);
+    expect(badParams.statusCode).toBe(400);
+    expect(badParams.json<Body>().error?.code).toBe(-32700);
     const badId = await rpc({ jsonrpc: '2.0', id: { x: 1 }, method: 'ping' }, { token: tokens.mcp });
-    expect(badId.json<Body>()).toMatchObject({ id: null, error: { code: -32600 } });
+    expect(badId.json<Body>()).toMatchObject({ id: null, error: { code: -32700 } });
     const emptyBatch = await rpc([], { token: tokens.mcp });
-    expect(emptyBatch.json<Body>().error?.code).toBe(-32600);
+    expect(emptyBatch.statusCode).toBe(400);
+    expect(emptyBatch.json<Body>().error).toEqual({
+      code: -32600,
+      message: 'Invalid request: the batch is empty',
+    });
   });
 
   it('answers a batch with one response per request, skipping notifications', async () => {
@@ -225,7 +268,6 @@ describe('JSON-RPC errors', () => {
         { jsonrpc: '2.0', id: 1, method: 'ping' },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
         { jsonrpc: '2.0', id: 2, method: 'nope' },
-        42,
       ],
       { token: tokens.mcp },
     );
@@ -233,12 +275,11 @@ describe('JSON-RPC errors', () => {
     expect(response.json()).toEqual([
       { jsonrpc: '2.0', id: 1, result: {} },
       { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found: nope' } },
-      {
-        jsonrpc: '2.0',
-        id: null,
-        error: { code: -32600, message: 'Invalid request: A JSON-RPC message must be an object' },
-      },
     ]);
+    // The SDK refuses a batch with a malformed member as a whole.
+    const mixed = await rpc([{ jsonrpc: '2.0', id: 1, method: 'ping' }, 42], { token: tokens.mcp });
+    expect(mixed.statusCode).toBe(400);
+    expect(mixed.json<Body>().error?.code).toBe(-32700);
   });
 
   it('refuses an unsupported MCP-Protocol-Version header', async () => {
@@ -247,12 +288,30 @@ describe('JSON-RPC errors', () => {
       { token: tokens.mcp, headers: { 'mcp-protocol-version': '2000-01-01' } },
     );
     expect(response.statusCode).toBe(400);
-    expect(response.json<Body>().error?.message).toContain('Unsupported MCP-Protocol-Version 2000-01-01');
+    expect(response.json<Body>().error?.message).toContain('Unsupported protocol version: 2000-01-01');
     const supported = await rpc(
       { jsonrpc: '2.0', id: 1, method: 'ping' },
       { token: tokens.mcp, headers: { 'mcp-protocol-version': '2025-06-18' } },
     );
     expect(supported.statusCode).toBe(200);
+  });
+
+  it('serves clients that send no Accept header or another content type (the SDK would answer 406/415)', async () => {
+    for (const headers of [
+      { 'content-type': 'application/json' },
+      { 'content-type': 'text/plain', accept: 'application/json' },
+      { 'content-type': 'application/json', accept: 'text/event-stream' },
+    ]) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { ...headers, authorization: `Bearer ${tokens.mcp}` },
+        payload: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'ping' }),
+      });
+      expect(response.statusCode, JSON.stringify(headers)).toBe(200);
+      expect(response.headers['content-type']).toContain('application/json');
+      expect(response.json()).toEqual({ jsonrpc: '2.0', id: 11, result: {} });
+    }
   });
 
   it('answers GET and DELETE with 405 and a clear message', async () => {
@@ -510,6 +569,25 @@ describe('tools', () => {
     });
     const incidents = await call(tokens.noRole, 'get_incident', { id: incident.id });
     expect(incidents.result?.isError).toBe(true);
+  });
+
+  it("serves the SDK's own client over HTTP", async () => {
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+    const client = new Client({ name: 'opsdeck-test', version: '1' });
+    const transport = httpTransport(`http://127.0.0.1:${port}/api/mcp`, tokens.mcp);
+    try {
+      await client.connect(transport);
+      expect(client.getServerVersion()).toMatchObject({ name: 'opsdeck', version: OPSDECK_VERSION });
+      expect(client.getServerCapabilities()).toEqual({ tools: {} });
+      const { tools } = await client.listTools();
+      expect(tools).toHaveLength(6);
+      const result = await client.callTool({ name: 'list_health_checks', arguments: { name: tag } });
+      expect(result.isError).toBe(false);
+      expect(result.structuredContent).toMatchObject({ total: 2 });
+    } finally {
+      await client.close();
+    }
   });
 
   it('follows feature flags', async () => {

@@ -1,5 +1,14 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import {
   createSchemaCatalog,
   DataApiEngine,
@@ -12,24 +21,16 @@ import type { Logger } from '../../platform/logger.js';
 import { OPSDECK_VERSION } from '../../platform/version.js';
 import { hasTokenScope, type AuthContext } from '../auth/index.js';
 import { createDataReader, ToolError } from './data-reader.js';
-import {
-  classifyMessage,
-  errorResponse,
-  idOf,
-  invalidParams,
-  resultResponse,
-  RPC_ERRORS,
-  RpcError,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from './json-rpc.js';
 import { describeTool, MCP_TOOLS } from './tools.js';
 
-/** MCP revisions this server speaks, newest first. */
-export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
-export const LATEST_PROTOCOL_VERSION = MCP_PROTOCOL_VERSIONS[0];
+/** MCP revisions this server speaks, newest first: the SDK's. */
+export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+export { LATEST_PROTOCOL_VERSION };
 
 export const MCP_SERVER_NAME = 'opsdeck';
+
+/** Server-defined JSON-RPC error: the caller may not use the MCP endpoint (token scope). */
+export const MCP_FORBIDDEN = -32001;
 
 /** The refusal for a token whose scopes do not include mcp:*. */
 export const MCP_SCOPE_REQUIRED_MESSAGE =
@@ -55,7 +56,29 @@ const INSTRUCTIONS =
   'search_catalog and get_config_item for catalog (configuration) items, list_incidents and get_incident ' +
   'for incidents. Every tool only reads, with the rights of the token owner.';
 
+const CAPABILITIES = { tools: {} };
+
 const TOOLS_BY_NAME = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
+
+/**
+ * A JSON-RPC error a handler throws: the SDK answers with its `code`, `message` (as is, unlike
+ * McpError's "MCP error -32602: ..." wording) and `data`.
+ */
+class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'RpcError';
+  }
+}
+
+/** -32602 naming the parameter that is wrong. */
+function invalidParams(message: string, field: string): RpcError {
+  return new RpcError(ErrorCode.InvalidParams, message, { field });
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -66,15 +89,30 @@ function fieldOf(issue: z.core.$ZodIssue | undefined, prefix: string): string {
   return path ? `${prefix}.${path}` : prefix;
 }
 
-interface CallContext {
-  auth: AuthContext;
-  request: FastifyRequest;
-}
+/*
+ * The SDK parses a request with the schema its handler was registered with, and answers a
+ * mismatch as an internal error (-32603). These two take any params and check them here, so a
+ * client error is -32602 naming the field (and `initialize` stays as lenient as MCP clients are:
+ * capabilities and clientInfo may be left out).
+ */
+const InitializeRequest = z.object({
+  method: z.literal('initialize'),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+const ListToolsRequest = z.object({
+  method: z.literal('tools/list'),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
+/** Answers are always plain JSON (`enableJsonResponse`), so the Accept check only refuses old clients. */
+const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
 
 /**
- * MCP over "Streamable HTTP" with plain JSON answers: POST carries one JSON-RPC message (or a
- * batch); requests get a JSON answer, notifications and responses 202 without a body. GET
- * (server-sent events) and DELETE (sessions) are not offered: 405. The server keeps no session.
+ * MCP over "Streamable HTTP" through the SDK (`@modelcontextprotocol/sdk`): its transport, in
+ * stateless mode with plain JSON answers, frames the JSON-RPC messages (batches, notifications,
+ * 202s, the MCP-Protocol-Version header) and its `Server` answers initialize, ping and unknown
+ * methods; this module adds the caller checks, the body limits and the tools. GET (server-sent
+ * events) and DELETE (sessions) are not offered: 405.
  */
 export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
   const { pool } = options;
@@ -92,9 +130,28 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  const methods: Record<string, (params: Record<string, unknown>, context: CallContext) => Promise<unknown>> =
-    {
-      async initialize(params) {
+  /** One SDK server per HTTP request (stateless), acting for that request's caller. */
+  function createServer(auth: AuthContext, request: FastifyRequest): Server {
+    const server = new Server(
+      { name: MCP_SERVER_NAME, title: 'Opsdeck', version: OPSDECK_VERSION },
+      { capabilities: CAPABILITIES, instructions: INSTRUCTIONS },
+    );
+    /** Our errors pass through; anything else is logged and answered without its details. */
+    const guarded =
+      <A extends unknown[], R>(method: string, handler: (...args: A) => Promise<R>) =>
+      async (...args: A): Promise<R> => {
+        try {
+          return await handler(...args);
+        } catch (error) {
+          if (error instanceof RpcError) throw error;
+          request.log.error({ err: error, method }, 'MCP request failed');
+          throw new RpcError(ErrorCode.InternalError, 'Internal error');
+        }
+      };
+
+    server.setRequestHandler(
+      InitializeRequest,
+      guarded('initialize', async ({ params = {} }) => {
         const requested = params.protocolVersion;
         if (typeof requested !== 'string' || requested === '') {
           throw invalidParams('protocolVersion is required (e.g. "2024-11-05")', 'params.protocolVersion');
@@ -105,20 +162,19 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         if (params.clientInfo !== undefined && !isRecord(params.clientInfo)) {
           throw invalidParams('clientInfo must be an object with name and version', 'params.clientInfo');
         }
-        const protocolVersion = (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(requested)
-          ? requested
-          : LATEST_PROTOCOL_VERSION;
+        // The SDK's negotiation: a version it speaks is echoed, any other gets its latest.
         return {
-          protocolVersion,
-          capabilities: { tools: {} },
+          protocolVersion: MCP_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION,
+          capabilities: CAPABILITIES,
           serverInfo: { name: MCP_SERVER_NAME, title: 'Opsdeck', version: OPSDECK_VERSION },
           instructions: INSTRUCTIONS,
         };
-      },
-      async ping() {
-        return {};
-      },
-      async 'tools/list'(params) {
+      }),
+    );
+
+    server.setRequestHandler(
+      ListToolsRequest,
+      guarded('tools/list', async ({ params = {} }) => {
         if (params.cursor !== undefined && typeof params.cursor !== 'string') {
           throw invalidParams('cursor must be a string', 'params.cursor');
         }
@@ -127,20 +183,21 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
           throw invalidParams('Unknown cursor: tools/list has a single page', 'params.cursor');
         }
         return { tools: MCP_TOOLS.map(describeTool) };
-      },
-      async 'tools/call'(params, context) {
-        const name = params.name;
-        if (typeof name !== 'string' || name === '') throw invalidParams('name is required', 'params.name');
-        const tool = TOOLS_BY_NAME.get(name);
+      }),
+    );
+
+    // The SDK checks the request (a name, arguments an object) and the result's shape.
+    server.setRequestHandler(
+      CallToolRequestSchema,
+      guarded('tools/call', async ({ params }): Promise<CallToolResult> => {
+        const tool = TOOLS_BY_NAME.get(params.name);
         if (!tool) {
           throw invalidParams(
-            `Unknown tool: ${name}. Tools: ${MCP_TOOLS.map((known) => known.name).join(', ')}`,
+            `Unknown tool: ${params.name}. Tools: ${MCP_TOOLS.map((known) => known.name).join(', ')}`,
             'params.name',
           );
         }
-        const rawArguments = params.arguments ?? {};
-        if (!isRecord(rawArguments)) throw invalidParams('arguments must be an object', 'params.arguments');
-        const parsed = tool.schema.safeParse(rawArguments);
+        const parsed = tool.schema.safeParse(params.arguments ?? {});
         if (!parsed.success) {
           const issue = parsed.error.issues[0];
           const field = fieldOf(issue, 'params.arguments');
@@ -156,12 +213,11 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         const read = createDataReader({
           engine,
           pool,
-          auth: context.auth,
-          onInternalError: (error) =>
-            context.request.log.error({ err: error, tool: tool.name }, 'MCP tool failed'),
+          auth,
+          onInternalError: (error) => request.log.error({ err: error, tool: tool.name }, 'MCP tool failed'),
         });
         try {
-          const result = await tool.run(parsed.data, read);
+          const result = (await tool.run(parsed.data, read)) as Record<string, unknown>;
           return {
             content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
             structuredContent: result,
@@ -173,39 +229,22 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
           }
           throw error;
         }
-      },
-    };
+      }),
+    );
 
-  async function answer(request: JsonRpcRequest, context: CallContext): Promise<JsonRpcResponse> {
-    const handler = Object.hasOwn(methods, request.method) ? methods[request.method] : undefined;
-    if (!handler) {
-      return errorResponse(request.id, {
-        code: RPC_ERRORS.METHOD_NOT_FOUND,
-        message: `Method not found: ${request.method}`,
-      });
-    }
-    try {
-      return resultResponse(request.id, await handler(request.params ?? {}, context));
-    } catch (error) {
-      if (error instanceof RpcError) {
-        return errorResponse(request.id, {
-          code: error.code,
-          message: error.message,
-          ...(error.data !== undefined ? { data: error.data } : {}),
-        });
-      }
-      context.request.log.error({ err: error, method: request.method }, 'MCP request failed');
-      return errorResponse(request.id, { code: RPC_ERRORS.INTERNAL_ERROR, message: 'Internal error' });
-    }
+    // Any other method (the SDK's own answer would say only "Method not found").
+    server.fallbackRequestHandler = async (message) => {
+      throw new RpcError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    };
+    server.onerror = (error) => request.log.debug({ err: error }, 'MCP transport');
+    return server;
   }
 
   async function handlePost(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
     const text = typeof request.body === 'string' ? request.body : '';
     // Within the depth, size and NUL limits of every API body (a deeper text is a parse error).
     const result = parseJsonWithinLimits(text);
-    const parsed = result.ok;
     const body: unknown = result.ok ? result.value : undefined;
-    const limitProblem = result.ok ? undefined : result.problem;
 
     const auth = request.auth;
     if (!auth)
@@ -213,79 +252,66 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       return reply
         .status(401)
         .header('www-authenticate', 'Bearer realm="opsdeck"')
-        .send(errorResponse(null, { code: RPC_ERRORS.FORBIDDEN, message: 'Unauthorized' }));
+        .send(rpcError(null, MCP_FORBIDDEN, 'Unauthorized'));
     if (!hasTokenScope(auth, 'mcp')) {
-      return reply.status(403).send(
-        errorResponse(parsed ? idOf(body) : null, {
-          code: RPC_ERRORS.FORBIDDEN,
-          message: MCP_SCOPE_REQUIRED_MESSAGE,
-        }),
-      );
+      const id =
+        isRecord(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+      return reply.status(403).send(rpcError(id, MCP_FORBIDDEN, MCP_SCOPE_REQUIRED_MESSAGE));
     }
 
-    if (!parsed) {
-      return reply.status(400).send(
-        errorResponse(null, {
-          code: RPC_ERRORS.PARSE_ERROR,
-          message:
+    if (!result.ok) {
+      return reply
+        .status(400)
+        .send(
+          rpcError(
+            null,
+            ErrorCode.ParseError,
             text.trim() === ''
               ? 'Parse error: the request body is empty'
-              : limitProblem
-                ? `Parse error: ${limitProblem.message}`
+              : result.problem
+                ? `Parse error: ${result.problem.message}`
                 : 'Parse error: the body is not valid JSON',
-        }),
-      );
-    }
-
-    const versionHeader = request.headers['mcp-protocol-version'];
-    if (
-      typeof versionHeader === 'string' &&
-      !(MCP_PROTOCOL_VERSIONS as readonly string[]).includes(versionHeader)
-    ) {
-      return reply.status(400).send(
-        errorResponse(idOf(body), {
-          code: RPC_ERRORS.INVALID_REQUEST,
-          message: `Unsupported MCP-Protocol-Version ${versionHeader}; supported: ${MCP_PROTOCOL_VERSIONS.join(', ')}`,
-        }),
-      );
-    }
-
-    const batch = Array.isArray(body);
-    const messages: unknown[] = batch ? (body as unknown[]) : [body];
-    if (batch && messages.length === 0) {
-      return reply.status(400).send(
-        errorResponse(null, {
-          code: RPC_ERRORS.INVALID_REQUEST,
-          message: 'Invalid request: the batch is empty',
-        }),
-      );
-    }
-
-    const context: CallContext = { auth, request };
-    const responses: JsonRpcResponse[] = [];
-    for (const message of messages) {
-      const classified = classifyMessage(message);
-      if (classified.kind === 'invalid') {
-        responses.push(
-          errorResponse(classified.id, {
-            code: RPC_ERRORS.INVALID_REQUEST,
-            message: `Invalid request: ${classified.message}`,
-          }),
+          ),
         );
-      } else if (classified.kind === 'request') {
-        responses.push(await answer(classified.message, context));
-      }
-      // Notifications (notifications/initialized, cancelled, ...) and responses need no answer.
+    }
+    // JSON-RPC 2.0 §6: an empty batch is one invalid request (the transport would answer 202).
+    if (Array.isArray(body) && body.length === 0) {
+      return reply
+        .status(400)
+        .send(rpcError(null, ErrorCode.InvalidRequest, 'Invalid request: the batch is empty'));
     }
 
-    if (responses.length === 0) return reply.status(202).send();
-    reply.header('content-type', 'application/json; charset=utf-8');
-    if (!batch) {
-      const single = responses[0] as JsonRpcResponse;
-      const invalid = 'error' in single && single.error.code === RPC_ERRORS.INVALID_REQUEST;
-      return reply.status(invalid ? 400 : 200).send(single);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) {
+      if (typeof value === 'string') headers.set(name, value);
     }
-    return reply.status(200).send(responses);
+    // The body is already parsed as JSON whatever its declared type, and every answer is JSON:
+    // the transport's Accept (406) and Content-Type (415) checks would only refuse clients that
+    // this endpoint has always served.
+    headers.set('accept', TRANSPORT_ACCEPT);
+    headers.set('content-type', 'application/json');
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    const server = createServer(auth, request);
+    try {
+      await server.connect(transport);
+      const answer = await transport.handleRequest(
+        new Request(new URL(request.url, 'http://opsdeck.local'), { method: 'POST', headers }),
+        { parsedBody: body },
+      );
+      // Through Fastify's reply (not a hijacked socket), so the app's onSend hooks (security
+      // headers, x-request-id) and metrics see MCP answers like any other.
+      reply.status(answer.status);
+      answer.headers.forEach((value, name) => {
+        if (name !== 'content-length') reply.header(name, value);
+      });
+      const payload = await answer.text();
+      return payload === '' ? reply.send() : reply.send(payload);
+    } finally {
+      await server.close();
+    }
   }
 
   const notAllowed = async (request: FastifyRequest, reply: FastifyReply) =>
@@ -304,4 +330,8 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     app.get(path, notAllowed);
     app.delete(path, notAllowed);
   }
+}
+
+function rpcError(id: string | number | null, code: number, message: string) {
+  return { jsonrpc: '2.0', id, error: { code, message } };
 }

@@ -1,3 +1,4 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CHECK_STATUSES } from '@opsdeck/contracts';
 import { z } from 'zod';
 import { likeLiteral, ToolError, type DataReader } from './data-reader.js';
@@ -296,8 +297,8 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
 ];
 
 /** A tool as tools/list describes it (JSON Schema of its arguments, read-only hint). */
-export function describeTool(tool: ToolDefinition): Record<string, unknown> {
-  const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as Record<string, unknown>;
+export function describeTool(tool: ToolDefinition): Tool {
+  const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as Tool['inputSchema'];
   delete schema.$schema;
   return {
     name: tool.name,

@@ -7,7 +7,6 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireBinary, startDaemon, type Daemon } from '../test-fixtures/daemons.js';
-import { encodeFilter } from './ldap-client.js';
 import { runCheck, type RunCheckOptions } from './registry.js';
 
 const SLAPD = '/usr/sbin/slapd';
@@ -113,6 +112,10 @@ beforeAll(async () => {
       person('alice', 'Alice Smith', 'alice-secret'),
       person('bob', 'Bob Jones', 'bob-secret'),
       person('carol', 'Carol Smith', 'carol-secret'),
+      // More members than a run keeps (100), for the size limit.
+      ...Array.from({ length: 105 }, (_, index) =>
+        person(`member-${String(index + 1).padStart(3, '0')}`, `Member ${index + 1}`, 'member-secret'),
+      ),
     ].join('\n'),
   );
   await promisify(execFile)(SLAPADD, ['-f', config, '-l', path.join(workDir, 'data.ldif')]);
@@ -281,9 +284,53 @@ describe('ldap check against slapd', () => {
     }
   });
 
-  it('encodes filters per RFC 4515', () => {
-    expect(encodeFilter('(uid=a\\2ab)').toString('hex')).toBe('a30a0403756964040361' + '2a62');
-    expect(encodeFilter('objectClass=*').toString('hex')).toBe('870b6f626a656374436c617373');
-    expect(() => encodeFilter('(&)')).toThrow(/at least one filter/);
+  it('sends escaped filter values as their bytes', async () => {
+    const run = await runCheck(
+      'ldap',
+      {
+        name: 'escaped',
+        host: ldapUrl,
+        bindDN: SUFFIX,
+        userSearch: '(cn=Alice\\20Smi*)',
+        test: { expr: 'count == 1' },
+      },
+      options,
+    );
+    expect(run.result, run.result.error).toMatchObject({ pass: true });
+    const bad = await runCheck(
+      'ldap',
+      { name: 'bad-escape', host: ldapUrl, bindDN: SUFFIX, userSearch: '(uid=a\\zz)' },
+      options,
+    );
+    expect(bad.result.invalid).toBe(true);
+    expect(bad.result.error).toMatch(/^invalid ldap check: userSearch: /);
+  });
+
+  it('keeps at most 100 entries and says when the directory held more', async () => {
+    const many = await runCheck(
+      'ldap',
+      { name: 'members', host: ldapUrl, bindDN: SUFFIX, userSearch: '(sn=1*)' },
+      options,
+    );
+    expect(many.result, many.result.error).toMatchObject({ pass: true });
+    // member-001 .. member-105 have sn "1", "10".."19", "100".."105": 1 + 10 + 6 = 17 entries.
+    expect(many.result.detail).toMatchObject({ count: 17, sizeLimitExceeded: false });
+    const all = await runCheck(
+      'ldap',
+      {
+        name: 'all-members',
+        host: ldapUrl,
+        bindDN: `ou=people,${SUFFIX}`,
+        userSearch: '(uid=member-*)',
+        test: { expr: 'count == 100 && results.sizeLimitExceeded' },
+      },
+      options,
+    );
+    expect(all.result, all.result.error).toMatchObject({ pass: true });
+    const detail = all.result.detail as { entries: Array<{ attributes: Record<string, unknown> }> };
+    expect(detail.entries).toHaveLength(100);
+    // One value or many, an attribute is a list of strings.
+    expect(detail.entries[0].attributes.sn).toEqual([expect.any(String)]);
+    expect(detail.entries[0].attributes.objectClass).toEqual(['inetOrgPerson']);
   });
 });

@@ -244,17 +244,17 @@ export type Flow = z.infer<typeof flowSchema>;
  * What a finished submit answers instead of a flow: where the browser goes next, and (after a
  * registration whose address needs verifying) the verification flow to show.
  */
+/** A next step of a finished flow: `show_verification_ui` carries the verification flow to show. */
+export const continueWithSchema = z.object({
+  action: z.string(),
+  flow: z.object({ id: z.string() }).optional(),
+});
+export type ContinueWith = z.infer<typeof continueWithSchema>;
+
 export const flowDoneResponseSchema = z.object({
   return_to: z.string().optional(),
   redirect_browser_to: z.string().optional(),
-  continue_with: z
-    .array(
-      z.object({
-        action: z.string(),
-        flow: z.object({ id: z.string() }).optional(),
-      }),
-    )
-    .optional(),
+  continue_with: z.array(continueWithSchema).optional(),
 });
 export type FlowDoneResponse = z.infer<typeof flowDoneResponseSchema>;
 
@@ -262,8 +262,9 @@ export type FlowDoneResponse = z.infer<typeof flowDoneResponseSchema>;
 export const flowErrorBodySchema = z.object({
   error: z.object({
     id: z.string().optional(),
-    code: z.number(),
-    status: z.string(),
+    /** The HTTP status again, and its text ('Gone'): always sent, not needed to read the error. */
+    code: z.number().optional(),
+    status: z.string().optional(),
     message: z.string(),
     reason: z.string().optional(),
   }),

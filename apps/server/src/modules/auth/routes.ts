@@ -5,7 +5,16 @@ import {
   inviteUserRequestSchema,
   personUpdateRequestSchema,
   updateRolesRequestSchema,
+  type AccessTokensResponse,
+  type CreateTokenResponse,
+  type DeletePersonResponse,
+  type DeleteTokenResponse,
+  type InviteUserResponse,
+  type PersonView,
   type Role,
+  type TokenPermissionsResponse,
+  type UpdateRolesResponse,
+  type WhoamiResponse,
 } from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -101,7 +110,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     if (issue) throw new HttpError(403, issue, 'roles');
   }
 
-  app.get('/api/auth/whoami', async (request) => {
+  app.get('/api/auth/whoami', async (request): Promise<WhoamiResponse> => {
     const auth = caller(request);
     const { rows } = await pool.query<{ database: string }>('SELECT current_database() AS database');
     const person = await pool.query<{ avatar: string | null }>(`SELECT avatar FROM people WHERE id = $1`, [
@@ -125,52 +134,61 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       schema: { body: inviteUserRequestSchema },
       preHandler: [accountCallerOnly, requirePermission('identities', 'write')],
     },
-    async (request) => invitePerson(deps, request.body, caller(request).person),
+    async (request): Promise<InviteUserResponse> => invitePerson(deps, request.body, caller(request).person),
   );
 
-  typed.post('/api/auth/create_token', { schema: { body: createTokenRequestSchema } }, async (request) => {
-    const auth = caller(request);
-    if (auth.via === 'token') throw new HttpError(403, 'A token cannot create tokens: sign in to create one');
-    if (auth.via === 'public') throw new HttpError(403, 'Tokens cannot be created without signing in');
-    const input = request.body;
-    try {
-      const { token } = await createAccessToken(pool, {
-        name: input.name,
-        personId: auth.person.id,
-        createdBy: auth.person.id,
-        expiresAt: parseExpiry(input.expiry),
-        scopes: input.scope,
-      });
-      return { payload: { token } };
-    } catch (error) {
-      if (error instanceof TokenInputError) throw new HttpError(400, error.message, error.field);
-      throw error;
-    }
-  });
+  typed.post(
+    '/api/auth/create_token',
+    { schema: { body: createTokenRequestSchema } },
+    async (request): Promise<CreateTokenResponse> => {
+      const auth = caller(request);
+      if (auth.via === 'token')
+        throw new HttpError(403, 'A token cannot create tokens: sign in to create one');
+      if (auth.via === 'public') throw new HttpError(403, 'Tokens cannot be created without signing in');
+      const input = request.body;
+      try {
+        const { token } = await createAccessToken(pool, {
+          name: input.name,
+          personId: auth.person.id,
+          createdBy: auth.person.id,
+          expiresAt: parseExpiry(input.expiry),
+          scopes: input.scope,
+        });
+        return { payload: { token } };
+      } catch (error) {
+        if (error instanceof TokenInputError) throw new HttpError(400, error.message, error.field);
+        throw error;
+      }
+    },
+  );
 
-  app.get('/api/auth/tokens', async (request) => {
+  app.get('/api/auth/tokens', async (request): Promise<AccessTokensResponse> => {
     const auth = caller(request);
     assertAccountCaller(auth);
     const everyone = authorize(auth, 'rbac', 'write').allow;
     return { payload: await listAccessTokens(pool, everyone ? undefined : auth.person.id) };
   });
 
-  typed.delete('/api/auth/token/:id', { schema: { params: accountIdParamsSchema } }, async (request) => {
-    const auth = caller(request);
-    assertAccountCaller(auth);
-    const { id } = request.params;
-    const token = await getAccessToken(pool, id);
-    if (!token) throw new HttpError(404, 'Token not found');
-    if (!isTokenOwnerOrAdmin(auth, token.personId, 'write'))
-      throw new HttpError(403, 'You are not allowed to revoke this token');
-    await deleteAccessToken(pool, id);
-    return { message: 'Token deleted' };
-  });
+  typed.delete(
+    '/api/auth/token/:id',
+    { schema: { params: accountIdParamsSchema } },
+    async (request): Promise<DeleteTokenResponse> => {
+      const auth = caller(request);
+      assertAccountCaller(auth);
+      const { id } = request.params;
+      const token = await getAccessToken(pool, id);
+      if (!token) throw new HttpError(404, 'Token not found');
+      if (!isTokenOwnerOrAdmin(auth, token.personId, 'write'))
+        throw new HttpError(403, 'You are not allowed to revoke this token');
+      await deleteAccessToken(pool, id);
+      return { message: 'Token deleted' };
+    },
+  );
 
   typed.get(
     '/api/rbac/token/:id/permissions',
     { schema: { params: accountIdParamsSchema } },
-    async (request) => {
+    async (request): Promise<TokenPermissionsResponse> => {
       const auth = caller(request);
       assertAccountCaller(auth);
       const { id } = request.params;
@@ -202,25 +220,29 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     },
   );
 
-  typed.post('/api/people/update', { schema: { body: personUpdateRequestSchema } }, async (request) => {
-    const auth = caller(request);
-    assertAccountCaller(auth);
-    const update = request.body;
-    const self = update.id === auth.person.id;
-    const adminOnly = update.email !== undefined || update.roles !== undefined;
-    if (!self || adminOnly) {
-      const decision = authorize(auth, 'identities', 'write');
-      if (!decision.allow) throw new HttpError(403, decision.message);
-    }
-    if (update.roles !== undefined) {
-      const decision = authorize(auth, 'rbac', 'write');
-      if (!decision.allow) throw new HttpError(403, decision.message);
-      await refuseRoleEscalation(auth, update.id, update.roles);
-    }
-    await updatePerson(pool, update);
-    if (update.roles !== undefined) await assignRoles(pool, update.id, update.roles);
-    return personView(pool, update.id);
-  });
+  typed.post(
+    '/api/people/update',
+    { schema: { body: personUpdateRequestSchema } },
+    async (request): Promise<PersonView> => {
+      const auth = caller(request);
+      assertAccountCaller(auth);
+      const update = request.body;
+      const self = update.id === auth.person.id;
+      const adminOnly = update.email !== undefined || update.roles !== undefined;
+      if (!self || adminOnly) {
+        const decision = authorize(auth, 'identities', 'write');
+        if (!decision.allow) throw new HttpError(403, decision.message);
+      }
+      if (update.roles !== undefined) {
+        const decision = authorize(auth, 'rbac', 'write');
+        if (!decision.allow) throw new HttpError(403, decision.message);
+        await refuseRoleEscalation(auth, update.id, update.roles);
+      }
+      await updatePerson(pool, update);
+      if (update.roles !== undefined) await assignRoles(pool, update.id, update.roles);
+      return personView(pool, update.id);
+    },
+  );
 
   typed.delete(
     '/api/people/:id',
@@ -228,7 +250,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       schema: { params: accountIdParamsSchema },
       preHandler: [accountCallerOnly, requirePermission('identities', 'write')],
     },
-    async (request) => {
+    async (request): Promise<DeletePersonResponse> => {
       const { id } = request.params;
       const person = await personView(pool, id);
       await deletePerson(pool, id, caller(request).person.id);
@@ -242,7 +264,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       schema: { params: accountIdParamsSchema, body: updateRolesRequestSchema },
       preHandler: [accountCallerOnly, requirePermission('rbac', 'write')],
     },
-    async (request) => {
+    async (request): Promise<UpdateRolesResponse> => {
       const { id } = request.params;
       const { roles } = request.body;
       await refuseRoleEscalation(caller(request), id, roles);

@@ -8,4 +8,6 @@ export * from './health.js';
 export * from './catalog.js';
 export * from './schedules.js';
 export * from './time-ranges.js';
+export * from './auth.js';
+export * from './settings.js';
 export * from './rows.js';

@@ -1,4 +1,12 @@
 import type { z } from 'zod';
+import {
+  accessTokenRowSchema,
+  personRolesRowSchema,
+  personRowSchema,
+  teamMemberRowSchema,
+  teamRowSchema,
+} from './auth.js';
+import { propertyRowSchema } from './settings.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -8,7 +16,14 @@ import type { z } from 'zod';
  * Web features pass them to `fetchRows`/`fetchCounted`/`fetchEveryRow` (apps/web/src/lib/data-api.ts)
  * and derive their row types with `RelationRow<'relation'>`, never declaring a row interface.
  */
-export const relationRowSchemas = {} satisfies Record<string, z.ZodObject>;
+export const relationRowSchemas = {
+  people: personRowSchema,
+  people_roles: personRolesRowSchema,
+  teams: teamRowSchema,
+  team_members: teamMemberRowSchema,
+  access_tokens: accessTokenRowSchema,
+  properties: propertyRowSchema,
+} satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;
 export type RelationRow<R extends Relation> = z.infer<(typeof relationRowSchemas)[R]>;

@@ -1,5 +1,4 @@
-import { isRole, ROLES, type Role } from '@opsdeck/contracts';
-import { z } from 'zod';
+import type { InviteUser, PersonUpdate, PersonView, Role } from '@opsdeck/contracts';
 import { withTransaction, type Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { ADMIN_ROLES_LOCK_KEY } from './bootstrap.js';
@@ -11,7 +10,6 @@ import {
   findActivePersonByEmail,
   getIdentityView,
   getRoles,
-  isEmailAddress,
   setRoles,
   updateTraits,
   type IdentityTraits,
@@ -19,35 +17,15 @@ import {
 } from './identity-store.js';
 import { revokeOtherSessions } from './session-store.js';
 
-/** People administration behind /api/auth/invite_user, /api/people/* and role assignment. */
-
-/** Turns the first zod issue into a 400 `{error, field}`. */
-export function parseOrThrow<T>(schema: z.ZodType<T>, value: unknown): T {
-  const parsed = schema.safeParse(value ?? {});
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
-  const field = issue?.path.map(String).join('.') || undefined;
-  throw new HttpError(400, issue?.message ?? 'Invalid request', field);
-}
-
-const roleSchema = z
-  .string({ error: 'Role is required' })
-  .refine(isRole, { message: `Role must be one of ${ROLES.join(', ')}` });
-
-export const inviteSchema = z.object({
-  firstName: z.string().trim().max(200).default(''),
-  lastName: z.string().trim().max(200).default(''),
-  email: z
-    .string({ error: 'Email is required' })
-    .trim()
-    .min(1, 'Email is required')
-    .refine(isEmailAddress, { message: 'Email must be a valid email address' }),
-  role: roleSchema,
-});
+/**
+ * People administration behind /api/auth/invite_user, /api/people/* and role assignment. The
+ * requests are validated by the routes' contract schemas (`@opsdeck/contracts`, auth.ts) before
+ * these run.
+ */
 
 export async function invitePerson(
   deps: FlowDeps,
-  input: z.infer<typeof inviteSchema>,
+  input: InviteUser,
   invitedBy: { name: string },
 ): Promise<{ link: string }> {
   if (await findActivePersonByEmail(deps.pool, input.email)) {
@@ -60,7 +38,7 @@ export async function invitePerson(
         email: input.email,
         firstName: input.firstName,
         lastName: input.lastName,
-        roles: [input.role as Role],
+        roles: [input.role],
         verified: false,
       }),
     );
@@ -93,12 +71,8 @@ async function adminCount(db: Queryable, excluding: string): Promise<number> {
   return rows[0]?.count ?? 0;
 }
 
-export const rolesSchema = z.object({
-  roles: z.array(roleSchema, { error: 'Roles must be a list of role names' }).max(ROLES.length),
-});
-
 /** Replaces a person's roles; the last admin keeps theirs. */
-export async function assignRoles(pool: Pool, personId: string, roles: Role[]): Promise<Role[]> {
+export async function assignRoles(pool: Pool, personId: string, roles: readonly Role[]): Promise<Role[]> {
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [ADMIN_ROLES_LOCK_KEY]);
     if (!(await findActivePerson(client, personId))) throw new HttpError(404, 'Person not found');
@@ -110,29 +84,6 @@ export async function assignRoles(pool: Pool, personId: string, roles: Role[]): 
     await setRoles(client, personId, unique);
     return getRoles(client, personId);
   });
-}
-
-export const personUpdateSchema = z.object({
-  id: z.guid({ error: 'id must be a person id' }),
-  name: z.string().trim().min(1, 'Name is required').max(200).optional(),
-  firstName: z.string().trim().max(200).optional(),
-  lastName: z.string().trim().max(200).optional(),
-  email: z
-    .string()
-    .trim()
-    .refine(isEmailAddress, { message: 'Email must be a valid email address' })
-    .optional(),
-  avatar: z.string().max(2048).nullable().optional(),
-  roles: z.array(roleSchema).max(ROLES.length).optional(),
-});
-export type PersonUpdate = z.infer<typeof personUpdateSchema>;
-
-export interface PersonView {
-  id: string;
-  name: string;
-  email: string | null;
-  avatar: string | null;
-  roles: Role[];
 }
 
 export async function personView(db: Queryable, personId: string): Promise<PersonView> {

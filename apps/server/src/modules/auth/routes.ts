@@ -1,8 +1,23 @@
 import os from 'node:os';
-import { createTokenRequestSchema, type Role } from '@opsdeck/contracts';
+import {
+  accountIdParamsSchema,
+  createTokenRequestSchema,
+  inviteUserRequestSchema,
+  personUpdateRequestSchema,
+  updateRolesRequestSchema,
+  type AccessTokensResponse,
+  type CreateTokenResponse,
+  type DeletePersonResponse,
+  type DeleteTokenResponse,
+  type InviteUserResponse,
+  type PersonView,
+  type Role,
+  type TokenPermissionsResponse,
+  type UpdateRolesResponse,
+  type WhoamiResponse,
+} from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/logger.js';
@@ -15,17 +30,7 @@ import {
   parseExpiry,
   TokenInputError,
 } from './access-tokens.js';
-import {
-  assignRoles,
-  deletePerson,
-  invitePerson,
-  inviteSchema,
-  parseOrThrow,
-  personUpdateSchema,
-  personView,
-  rolesSchema,
-  updatePerson,
-} from './account-service.js';
+import { assignRoles, deletePerson, invitePerson, personView, updatePerson } from './account-service.js';
 import { loadAuthConfig, type AuthConfig } from './auth-config.js';
 import { requirePermission } from './authorization.js';
 import type { FlowDeps } from './flows/flow-context.js';
@@ -44,8 +49,6 @@ export interface AuthRoutesOptions {
   /** Seals TOTP secrets with SECRET_KEY (pass the app's SecretBox); plain storage without it. */
   secrets?: SecretBox;
 }
-
-const idParams = z.object({ id: z.guid({ error: 'id must be a uuid' }) });
 
 /** The signed-in caller; the auth plugin has already answered 401 when there is none. */
 function caller(request: FastifyRequest): AuthContext {
@@ -107,7 +110,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     if (issue) throw new HttpError(403, issue, 'roles');
   }
 
-  app.get('/api/auth/whoami', async (request) => {
+  app.get('/api/auth/whoami', async (request): Promise<WhoamiResponse> => {
     const auth = caller(request);
     const { rows } = await pool.query<{ database: string }>('SELECT current_database() AS database');
     const person = await pool.query<{ avatar: string | null }>(`SELECT avatar FROM people WHERE id = $1`, [
@@ -125,124 +128,147 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     };
   });
 
-  app.post(
+  typed.post(
     '/api/auth/invite_user',
-    { preHandler: [accountCallerOnly, requirePermission('identities', 'write')] },
-    async (request) => {
-      const input = parseOrThrow(inviteSchema, request.body);
-      return invitePerson(deps, input, caller(request).person);
+    {
+      schema: { body: inviteUserRequestSchema },
+      preHandler: [accountCallerOnly, requirePermission('identities', 'write')],
+    },
+    async (request): Promise<InviteUserResponse> => invitePerson(deps, request.body, caller(request).person),
+  );
+
+  typed.post(
+    '/api/auth/create_token',
+    { schema: { body: createTokenRequestSchema } },
+    async (request): Promise<CreateTokenResponse> => {
+      const auth = caller(request);
+      if (auth.via === 'token')
+        throw new HttpError(403, 'A token cannot create tokens: sign in to create one');
+      if (auth.via === 'public') throw new HttpError(403, 'Tokens cannot be created without signing in');
+      const input = request.body;
+      try {
+        const { token } = await createAccessToken(pool, {
+          name: input.name,
+          personId: auth.person.id,
+          createdBy: auth.person.id,
+          expiresAt: parseExpiry(input.expiry),
+          scopes: input.scope,
+        });
+        return { payload: { token } };
+      } catch (error) {
+        if (error instanceof TokenInputError) throw new HttpError(400, error.message, error.field);
+        throw error;
+      }
     },
   );
 
-  typed.post('/api/auth/create_token', { schema: { body: createTokenRequestSchema } }, async (request) => {
-    const auth = caller(request);
-    if (auth.via === 'token') throw new HttpError(403, 'A token cannot create tokens: sign in to create one');
-    if (auth.via === 'public') throw new HttpError(403, 'Tokens cannot be created without signing in');
-    const input = request.body;
-    try {
-      const { token } = await createAccessToken(pool, {
-        name: input.name,
-        personId: auth.person.id,
-        createdBy: auth.person.id,
-        expiresAt: parseExpiry(input.expiry),
-        scopes: input.scope,
-      });
-      return { payload: { token } };
-    } catch (error) {
-      if (error instanceof TokenInputError) throw new HttpError(400, error.message, error.field);
-      throw error;
-    }
-  });
-
-  app.get('/api/auth/tokens', async (request) => {
+  app.get('/api/auth/tokens', async (request): Promise<AccessTokensResponse> => {
     const auth = caller(request);
     assertAccountCaller(auth);
     const everyone = authorize(auth, 'rbac', 'write').allow;
     return { payload: await listAccessTokens(pool, everyone ? undefined : auth.person.id) };
   });
 
-  app.delete('/api/auth/token/:id', async (request) => {
-    const auth = caller(request);
-    assertAccountCaller(auth);
-    const { id } = parseOrThrow(idParams, request.params);
-    const token = await getAccessToken(pool, id);
-    if (!token) throw new HttpError(404, 'Token not found');
-    if (!isTokenOwnerOrAdmin(auth, token.personId, 'write'))
-      throw new HttpError(403, 'You are not allowed to revoke this token');
-    await deleteAccessToken(pool, id);
-    return { message: 'Token deleted' };
-  });
+  typed.delete(
+    '/api/auth/token/:id',
+    { schema: { params: accountIdParamsSchema } },
+    async (request): Promise<DeleteTokenResponse> => {
+      const auth = caller(request);
+      assertAccountCaller(auth);
+      const { id } = request.params;
+      const token = await getAccessToken(pool, id);
+      if (!token) throw new HttpError(404, 'Token not found');
+      if (!isTokenOwnerOrAdmin(auth, token.personId, 'write'))
+        throw new HttpError(403, 'You are not allowed to revoke this token');
+      await deleteAccessToken(pool, id);
+      return { message: 'Token deleted' };
+    },
+  );
 
-  app.get('/api/rbac/token/:id/permissions', async (request) => {
-    const auth = caller(request);
-    assertAccountCaller(auth);
-    const { id } = parseOrThrow(idParams, request.params);
-    const token = await getAccessToken(pool, id);
-    if (!token) throw new HttpError(404, 'Token not found');
-    if (!isTokenOwnerOrAdmin(auth, token.personId, 'read'))
-      throw new HttpError(403, 'You are not allowed to read this token');
-    if (token.scopes.length > 0) {
-      return {
-        payload: token.scopes.map((scope) => ({
-          subject: token.id,
-          object: scope.object,
-          action: scope.action,
-          deny: false,
-        })),
+  typed.get(
+    '/api/rbac/token/:id/permissions',
+    { schema: { params: accountIdParamsSchema } },
+    async (request): Promise<TokenPermissionsResponse> => {
+      const auth = caller(request);
+      assertAccountCaller(auth);
+      const { id } = request.params;
+      const token = await getAccessToken(pool, id);
+      if (!token) throw new HttpError(404, 'Token not found');
+      if (!isTokenOwnerOrAdmin(auth, token.personId, 'read'))
+        throw new HttpError(403, 'You are not allowed to read this token');
+      if (token.scopes.length > 0) {
+        return {
+          payload: token.scopes.map((scope) => ({
+            subject: token.id,
+            object: scope.object,
+            action: scope.action,
+            deny: false,
+          })),
+        };
+      }
+      // An unscoped token acts with its owner's rights.
+      const owner = await personView(pool, token.personId);
+      const roles = owner.roles;
+      const person = { id: owner.id, name: owner.name, email: owner.email };
+      const ownerContext: AuthContext = {
+        person,
+        roles,
+        permissions: await loadGrantedPermissions(pool, person, roles),
+        via: 'token',
       };
-    }
-    // An unscoped token acts with its owner's rights.
-    const owner = await personView(pool, token.personId);
-    const roles = owner.roles;
-    const person = { id: owner.id, name: owner.name, email: owner.email };
-    const ownerContext: AuthContext = {
-      person,
-      roles,
-      permissions: await loadGrantedPermissions(pool, person, roles),
-      via: 'token',
-    };
-    return { payload: listEffectivePermissions(ownerContext) };
-  });
+      return { payload: listEffectivePermissions(ownerContext) };
+    },
+  );
 
-  app.post('/api/people/update', async (request) => {
-    const auth = caller(request);
-    assertAccountCaller(auth);
-    const update = parseOrThrow(personUpdateSchema, request.body);
-    const self = update.id === auth.person.id;
-    const adminOnly = update.email !== undefined || update.roles !== undefined;
-    if (!self || adminOnly) {
-      const decision = authorize(auth, 'identities', 'write');
-      if (!decision.allow) throw new HttpError(403, decision.message);
-    }
-    if (update.roles !== undefined) {
-      const decision = authorize(auth, 'rbac', 'write');
-      if (!decision.allow) throw new HttpError(403, decision.message);
-      await refuseRoleEscalation(auth, update.id, update.roles as Role[]);
-    }
-    await updatePerson(pool, update);
-    if (update.roles !== undefined) await assignRoles(pool, update.id, update.roles as Role[]);
-    return personView(pool, update.id);
-  });
+  typed.post(
+    '/api/people/update',
+    { schema: { body: personUpdateRequestSchema } },
+    async (request): Promise<PersonView> => {
+      const auth = caller(request);
+      assertAccountCaller(auth);
+      const update = request.body;
+      const self = update.id === auth.person.id;
+      const adminOnly = update.email !== undefined || update.roles !== undefined;
+      if (!self || adminOnly) {
+        const decision = authorize(auth, 'identities', 'write');
+        if (!decision.allow) throw new HttpError(403, decision.message);
+      }
+      if (update.roles !== undefined) {
+        const decision = authorize(auth, 'rbac', 'write');
+        if (!decision.allow) throw new HttpError(403, decision.message);
+        await refuseRoleEscalation(auth, update.id, update.roles);
+      }
+      await updatePerson(pool, update);
+      if (update.roles !== undefined) await assignRoles(pool, update.id, update.roles);
+      return personView(pool, update.id);
+    },
+  );
 
-  app.delete(
+  typed.delete(
     '/api/people/:id',
-    { preHandler: [accountCallerOnly, requirePermission('identities', 'write')] },
-    async (request) => {
-      const { id } = parseOrThrow(idParams, request.params);
+    {
+      schema: { params: accountIdParamsSchema },
+      preHandler: [accountCallerOnly, requirePermission('identities', 'write')],
+    },
+    async (request): Promise<DeletePersonResponse> => {
+      const { id } = request.params;
       const person = await personView(pool, id);
       await deletePerson(pool, id, caller(request).person.id);
       return { message: `${person.name} deleted`, payload: { id } };
     },
   );
 
-  app.post(
+  typed.post(
     '/api/rbac/:id/update_role',
-    { preHandler: [accountCallerOnly, requirePermission('rbac', 'write')] },
-    async (request) => {
-      const { id } = parseOrThrow(idParams, request.params);
-      const { roles } = parseOrThrow(rolesSchema, request.body);
-      await refuseRoleEscalation(caller(request), id, roles as Role[]);
-      const updated = await assignRoles(pool, id, roles as Role[]);
+    {
+      schema: { params: accountIdParamsSchema, body: updateRolesRequestSchema },
+      preHandler: [accountCallerOnly, requirePermission('rbac', 'write')],
+    },
+    async (request): Promise<UpdateRolesResponse> => {
+      const { id } = request.params;
+      const { roles } = request.body;
+      await refuseRoleEscalation(caller(request), id, roles);
+      const updated = await assignRoles(pool, id, roles);
       return { message: 'success', payload: { id, roles: updated } };
     },
   );

@@ -1,7 +1,9 @@
+import type { PropertiesResponse } from '@opsdeck/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { Pool } from '../../platform/db/pool.js';
 import { listProperties } from './properties-store.js';
 
 export async function settingsRoutes(app: FastifyInstance, opts: { pool: Pool }): Promise<void> {
-  app.get('/api/properties', async () => listProperties(opts.pool));
+  // The answer is the contract's (settings.ts): its route test parses it with propertiesResponseSchema.
+  app.get('/api/properties', async (): Promise<PropertiesResponse> => listProperties(opts.pool));
 }

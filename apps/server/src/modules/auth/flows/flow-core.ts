@@ -1,3 +1,4 @@
+import type { FlowType } from '@opsdeck/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthConfig } from '../auth-config.js';
 import { FLOW_CSRF_COOKIE, isSecureRequest } from '../http.js';
@@ -10,8 +11,8 @@ import type { Aal } from '../session-store.js';
  * name, type, value, required and messages), its errors and its CSRF binding to one browser.
  */
 
-export const FLOW_TYPES = ['login', 'registration', 'recovery', 'verification', 'settings'] as const;
-export type FlowType = (typeof FLOW_TYPES)[number];
+// The flow types are the contracts' (auth.ts), which also describe the flow the screens render.
+export { FLOW_TYPES, type FlowType } from '@opsdeck/contracts';
 
 export interface UiText {
   id: string;

@@ -1,36 +1,20 @@
-import { ApiError, apiFetch } from '../../../lib/api-client';
+import {
+  continueWithSchema,
+  flowDoneResponseSchema,
+  flowErrorBodySchema,
+  flowSchema,
+  type Flow,
+  type FlowType,
+} from '@opsdeck/contracts';
+import { ApiError, apiFetch, parseResponse } from '../../../lib/api-client';
 
-/** The self-service identity flows of the server (apps/server/src/modules/auth/README.md). */
-export type FlowType = 'login' | 'registration' | 'recovery' | 'verification' | 'settings';
-
-export interface UiText {
-  id: string;
-  text: string;
-  type: 'info' | 'error' | 'success';
-}
-
-export interface UiNode {
-  group: string;
-  name: string;
-  type: string;
-  value?: unknown;
-  required?: boolean;
-  disabled?: boolean;
-  label?: string;
-  autocomplete?: string;
-  messages: UiText[];
-}
-
-export interface Flow {
-  id: string;
-  type: FlowType;
-  state: string | null;
-  return_to: string | null;
-  refresh: boolean;
-  requested_aal: 'aal1' | 'aal2';
-  csrf_token: string;
-  ui: { action: string; method: string; nodes: UiNode[]; messages: UiText[] };
-}
+/**
+ * The self-service identity flows of the server (apps/server/src/modules/auth/README.md). Their
+ * shapes are the contracts' (`@opsdeck/contracts` auth.ts); every answer is parsed with them, so
+ * a flow that drifted fails with ApiResponseError naming the field instead of rendering a
+ * broken form.
+ */
+export type { Flow, FlowType, UiNode, UiText } from '@opsdeck/contracts';
 
 /** `{error: {id, code, status, message}, redirect_browser_to?, use_flow_id?}` of a failed flow call. */
 export interface FlowErrorInfo {
@@ -47,11 +31,9 @@ export type SubmitResult =
 
 const BASE = '/api/auth/self-service';
 
-export function isFlow(value: unknown): value is Flow {
-  if (!value || typeof value !== 'object') return false;
-  const record = value as Record<string, unknown>;
-  const ui = record.ui as Record<string, unknown> | undefined;
-  return typeof record.id === 'string' && typeof ui === 'object' && ui !== null && Array.isArray(ui.nodes);
+/** Whether an answer is a flow (it has a form): such an answer is parsed as one, never as "done". */
+export function isFlow(value: unknown): boolean {
+  return !!value && typeof value === 'object' && 'ui' in value;
 }
 
 /** Reads the error answer of a flow call; a network failure has status 0. */
@@ -59,13 +41,15 @@ export function flowErrorOf(error: unknown): FlowErrorInfo {
   if (!(error instanceof ApiError)) {
     return { status: 0, message: 'Network Error. Please try again.', body: String(error) };
   }
-  const body = error.body && typeof error.body === 'object' ? (error.body as Record<string, unknown>) : {};
-  const inner = body.error && typeof body.error === 'object' ? (body.error as Record<string, unknown>) : {};
   const info: FlowErrorInfo = { status: error.status, message: error.message, body: error.body };
-  if (typeof inner.id === 'string') info.id = inner.id;
-  if (typeof inner.message === 'string') info.message = inner.message;
-  if (typeof body.redirect_browser_to === 'string') info.redirectTo = body.redirect_browser_to;
-  if (typeof body.use_flow_id === 'string') info.useFlowId = body.use_flow_id;
+  // Not every refusal is a flow error (a proxy's 502, the API's `{error}`): those keep ApiError's message.
+  const parsed = flowErrorBodySchema.safeParse(error.body);
+  if (!parsed.success) return info;
+  const { error: inner, redirect_browser_to: redirectTo, use_flow_id: useFlowId } = parsed.data;
+  if (inner.id !== undefined) info.id = inner.id;
+  info.message = inner.message;
+  if (redirectTo !== undefined) info.redirectTo = redirectTo;
+  if (useFlowId !== undefined) info.useFlowId = useFlowId;
   return info;
 }
 
@@ -83,11 +67,15 @@ export function createFlow(type: FlowType, query: FlowQuery = {}): Promise<Flow>
   if (query.refresh) params.set('refresh', 'true');
   if (query.aal) params.set('aal', query.aal);
   const search = params.toString();
-  return apiFetch<Flow>(`${BASE}/${type}/browser${search ? `?${search}` : ''}`, {}, quiet);
+  return apiFetch(
+    `${BASE}/${type}/browser${search ? `?${search}` : ''}`,
+    {},
+    { ...quiet, schema: flowSchema },
+  );
 }
 
 export function getFlow(type: FlowType, id: string): Promise<Flow> {
-  return apiFetch<Flow>(`${BASE}/${type}/flows?id=${encodeURIComponent(id)}`, {}, quiet);
+  return apiFetch(`${BASE}/${type}/flows?id=${encodeURIComponent(id)}`, {}, { ...quiet, schema: flowSchema });
 }
 
 /**
@@ -99,10 +87,9 @@ export function getFlow(type: FlowType, id: string): Promise<Flow> {
 export function continueWithLocation(continueWith: unknown, returnTo: string): string | undefined {
   if (!Array.isArray(continueWith)) return undefined;
   for (const item of continueWith as unknown[]) {
-    if (!item || typeof item !== 'object') continue;
-    const entry = item as { action?: unknown; flow?: { id?: unknown } };
-    if (entry.action === 'show_verification_ui' && typeof entry.flow?.id === 'string') {
-      const params = new URLSearchParams({ flow: entry.flow.id, return_to: returnTo });
+    const entry = continueWithSchema.safeParse(item);
+    if (entry.success && entry.data.action === 'show_verification_ui' && entry.data.flow) {
+      const params = new URLSearchParams({ flow: entry.data.flow.id, return_to: returnTo });
       return `/verification?${params.toString()}`;
     }
   }
@@ -118,25 +105,18 @@ export async function submitFlow(
   id: string,
   body: Record<string, unknown>,
 ): Promise<SubmitResult> {
+  const path = `${BASE}/${type}?flow=${encodeURIComponent(id)}`;
+  let answer: unknown;
   try {
-    const answer = await apiFetch<unknown>(
-      `${BASE}/${type}?flow=${encodeURIComponent(id)}`,
-      { method: 'POST', body: JSON.stringify(body) },
-      quiet,
-    );
-    if (isFlow(answer)) return { kind: 'flow', flow: answer, status: 200 };
-    const record = answer && typeof answer === 'object' ? (answer as Record<string, unknown>) : {};
-    const redirectTo =
-      typeof record.redirect_browser_to === 'string'
-        ? record.redirect_browser_to
-        : typeof record.return_to === 'string'
-          ? record.return_to
-          : '/';
-    return { kind: 'done', redirectTo: continueWithLocation(record.continue_with, redirectTo) ?? redirectTo };
+    answer = await apiFetch<unknown>(path, { method: 'POST', body: JSON.stringify(body) }, quiet);
   } catch (error) {
     if (error instanceof ApiError && error.status === 400 && isFlow(error.body)) {
-      return { kind: 'flow', flow: error.body, status: 400 };
+      return { kind: 'flow', flow: parseResponse(path, error.body, flowSchema), status: 400 };
     }
     throw error;
   }
+  if (isFlow(answer)) return { kind: 'flow', flow: parseResponse(path, answer, flowSchema), status: 200 };
+  const done = parseResponse(path, answer ?? {}, flowDoneResponseSchema);
+  const redirectTo = done.redirect_browser_to ?? done.return_to ?? '/';
+  return { kind: 'done', redirectTo: continueWithLocation(done.continue_with, redirectTo) ?? redirectTo };
 }

@@ -1,10 +1,6 @@
+import { logoutBrowserResponseSchema } from '@opsdeck/contracts';
 import { apiFetch } from '../../../lib/api-client';
 import { assignLocation, currentPathAndQuery, isAuthScreen, loginPath } from '../lib/navigation';
-
-interface LogoutBrowser {
-  logout_token: string;
-  logout_url: string;
-}
 
 /** Send the browser to the login screen, coming back to the current path and query afterwards. */
 export function redirectToLogin(): void {
@@ -21,10 +17,10 @@ export function redirectToLogin(): void {
 export async function signOut(returnTo: string = currentPathAndQuery()): Promise<void> {
   const target = loginPath(isAuthScreen(returnTo) ? '/' : returnTo);
   try {
-    const { logout_token: token } = await apiFetch<LogoutBrowser>(
+    const { logout_token: token } = await apiFetch(
       '/api/auth/self-service/logout/browser',
       {},
-      { ignoreUnauthorized: true },
+      { ignoreUnauthorized: true, schema: logoutBrowserResponseSchema },
     );
     await apiFetch<unknown>(
       `/api/auth/self-service/logout?token=${encodeURIComponent(token)}`,

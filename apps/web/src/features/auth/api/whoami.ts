@@ -1,23 +1,22 @@
+import {
+  whoamiResponseSchema,
+  type WhoamiPermission,
+  type WhoamiResponse,
+  type WhoamiUser,
+} from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, apiFetch } from '../../../lib/api-client';
 
-export interface CurrentUserIdentity {
-  id: string;
-  name: string;
-  email: string;
-  avatar?: string;
-}
+/** The signed-in person as the shell shows them: the name falls back to the email, no null email. */
+export type CurrentUserIdentity = Pick<WhoamiUser, 'id' | 'name'> & { email: string; avatar?: string };
 
-export interface CurrentUserPermission {
-  subject: string;
-  object: string;
-  action: string;
-  deny: boolean;
-}
+/** One permission of the caller, as `GET /api/auth/whoami` lists it (contracts auth.ts). */
+export type CurrentUserPermission = WhoamiPermission;
 
 export interface CurrentUser {
   status: 'loading' | 'signed-in' | 'signed-out';
   user?: CurrentUserIdentity;
+  /** The caller's roles (`Role` names); plain strings for the access checks that compare them. */
   roles: string[];
   permissions: CurrentUserPermission[];
 }
@@ -25,62 +24,37 @@ export interface CurrentUser {
 /** TanStack Query key of `GET /api/auth/whoami`; invalidate it after sign-in and sign-out. */
 export const CURRENT_USER_QUERY_KEY = ['auth', 'whoami'] as const;
 
-interface WhoamiAnswer {
-  payload?: {
-    user?: Record<string, unknown>;
-    roles?: unknown;
-    permissions?: unknown;
-  };
-}
-
 type Whoami = Omit<CurrentUser, 'status'> & { signedIn: boolean };
 
-const asString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const SIGNED_OUT: Whoami = { signedIn: false, roles: [], permissions: [] };
 
-function parsePermissions(value: unknown): CurrentUserPermission[] {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((row: unknown) => {
-    if (!row || typeof row !== 'object') return [];
-    const record = row as Record<string, unknown>;
-    return [
-      {
-        subject: asString(record.subject) ?? '',
-        object: asString(record.object) ?? '',
-        action: asString(record.action) ?? '',
-        deny: record.deny === true,
-      },
-    ];
-  });
-}
-
-export function parseWhoami(answer: WhoamiAnswer): Whoami {
-  const user = answer.payload?.user;
-  const id = asString(user?.id);
-  if (!user || !id) return { signedIn: false, roles: [], permissions: [] };
-  const avatar = asString(user.avatar);
+/** The parsed whoami answer as the current user. */
+export function parseWhoami(answer: WhoamiResponse): Whoami {
+  const { user, roles, permissions } = answer.payload;
   return {
     signedIn: true,
     user: {
-      id,
-      name: asString(user.name) ?? asString(user.email) ?? '',
-      email: asString(user.email) ?? '',
-      ...(avatar ? { avatar } : {}),
+      id: user.id,
+      name: user.name || user.email || '',
+      email: user.email ?? '',
+      ...(user.avatar ? { avatar: user.avatar } : {}),
     },
-    roles: Array.isArray(answer.payload?.roles)
-      ? answer.payload.roles.filter((role): role is string => typeof role === 'string')
-      : [],
-    permissions: parsePermissions(answer.payload?.permissions),
+    roles: [...roles],
+    permissions,
   };
 }
 
-/** A 401 is an answer ("nobody"), not an error: the query resolves to signed out. */
+/**
+ * A 401 is an answer ("nobody"), not an error: the query resolves to signed out. The answer is
+ * parsed with the contract: one that drifted rejects with ApiResponseError naming the field.
+ */
 export async function fetchWhoami(): Promise<Whoami> {
   try {
-    return parseWhoami(await apiFetch<WhoamiAnswer>('/api/auth/whoami', {}, { ignoreUnauthorized: true }));
+    return parseWhoami(
+      await apiFetch('/api/auth/whoami', {}, { ignoreUnauthorized: true, schema: whoamiResponseSchema }),
+    );
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) {
-      return { signedIn: false, roles: [], permissions: [] };
-    }
+    if (error instanceof ApiError && error.status === 401) return SIGNED_OUT;
     throw error;
   }
 }

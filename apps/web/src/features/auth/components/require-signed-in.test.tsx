@@ -39,9 +39,11 @@ describe('useCurrentUser and RequireSignedIn', () => {
       body: {
         message: 'ok',
         payload: {
-          user: { id: 'p1', name: 'Ada', email: 'ada@example.com' },
+          user: { id: 'p1', name: 'Ada', email: 'ada@example.com', avatar: null },
           roles: ['admin'],
           permissions: [{ subject: 'admin', object: 'canaries', action: 'read', deny: false }],
+          hostname: 'opsdeck-1',
+          database: 'opsdeck',
         },
       },
     }));

@@ -8,7 +8,7 @@ const browser = vi.hoisted(() => ({
 }));
 vi.mock('@simplewebauthn/browser', () => browser);
 
-const node = (group: string, name: string, type: string, value?: unknown): UiNode => ({
+const node = (group: string, name: string, type: UiNode['type'], value?: unknown): UiNode => ({
   group,
   name,
   type,

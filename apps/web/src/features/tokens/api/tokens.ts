@@ -1,27 +1,25 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateTokenRequest, TokenScope } from '@opsdeck/contracts';
+import {
+  accessTokensResponseSchema,
+  createTokenResponseSchema,
+  deleteTokenResponseSchema,
+  type AccessTokenView,
+  type CreateTokenRequest,
+  type TokenPerson as ContractTokenPerson,
+} from '@opsdeck/contracts';
 import { apiFetch } from '../../../lib/api-client';
 
-/** A person as the token list shows them. */
-export interface TokenPerson {
-  id: string;
-  name: string;
-  email: string | null;
-  avatar: string | null;
-}
+/**
+ * The token API (settings spec §3 and §5). Shapes are the contracts' (`@opsdeck/contracts`
+ * auth.ts); every answer is parsed with them, so one that drifted fails with ApiResponseError
+ * naming the field instead of showing a wrong list.
+ */
 
-/** A row of GET /api/auth/tokens (never the secret). */
-export interface AccessToken {
-  id: string;
-  name: string;
-  scope: TokenScope[];
-  created_at: string;
-  expires_at: string | null;
-  person: TokenPerson | null;
-  created_by: TokenPerson | null;
-  /** Shown when the server reports it. */
-  last_used_at?: string | null;
-}
+/** A person as the token list shows them. */
+export type TokenPerson = ContractTokenPerson;
+
+/** A row of GET /api/auth/tokens (never the secret); `last_used_at` only when the server reports it. */
+export type AccessToken = AccessTokenView;
 
 export const TOKENS_QUERY_KEY = ['auth', 'tokens'] as const;
 
@@ -29,20 +27,19 @@ export const tokensQueryOptions = () =>
   queryOptions({
     queryKey: TOKENS_QUERY_KEY,
     queryFn: async ({ signal }) => {
-      const body = await apiFetch<{ payload?: AccessToken[] }>('/api/auth/tokens', { signal });
-      return body?.payload ?? [];
+      const body = await apiFetch('/api/auth/tokens', { signal }, { schema: accessTokensResponseSchema });
+      return body.payload;
     },
   });
 
 /** POST /api/auth/create_token → the token string, shown once. */
 export async function createToken(request: CreateTokenRequest): Promise<string> {
-  const body = await apiFetch<{ payload?: { token?: string } }>('/api/auth/create_token', {
-    method: 'POST',
-    body: JSON.stringify(request),
-  });
-  const token = body?.payload?.token;
-  if (!token) throw new Error('The server did not return a token');
-  return token;
+  const body = await apiFetch(
+    '/api/auth/create_token',
+    { method: 'POST', body: JSON.stringify(request) },
+    { schema: createTokenResponseSchema },
+  );
+  return body.payload.token;
 }
 
 export function useCreateToken() {
@@ -57,7 +54,11 @@ export function useDeleteToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiFetch<{ message?: string }>(`/api/auth/token/${encodeURIComponent(id)}`, { method: 'DELETE' }),
+      apiFetch(
+        `/api/auth/token/${encodeURIComponent(id)}`,
+        { method: 'DELETE' },
+        { schema: deleteTokenResponseSchema },
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: TOKENS_QUERY_KEY }),
   });
 }

@@ -1,4 +1,11 @@
 import type { z } from 'zod';
+import { canaryWithStatusRowSchema } from './canaries.js';
+import {
+  checkComponentRelationshipRowSchema,
+  checkConfigRelationshipRowSchema,
+  checkRowSchema,
+} from './health.js';
+import { jobHistoryNameRowSchema, jobHistoryRowSchema } from './jobs.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -8,7 +15,14 @@ import type { z } from 'zod';
  * Web features pass them to `fetchRows`/`fetchCounted`/`fetchEveryRow` (apps/web/src/lib/data-api.ts)
  * and derive their row types with `RelationRow<'relation'>`, never declaring a row interface.
  */
-export const relationRowSchemas = {} satisfies Record<string, z.ZodObject>;
+export const relationRowSchemas = {
+  canaries_with_status: canaryWithStatusRowSchema,
+  check_component_relationships: checkComponentRelationshipRowSchema,
+  check_config_relationships: checkConfigRelationshipRowSchema,
+  checks: checkRowSchema,
+  job_histories: jobHistoryRowSchema,
+  job_history_names: jobHistoryNameRowSchema,
+} satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;
 export type RelationRow<R extends Relation> = z.infer<(typeof relationRowSchemas)[R]>;

@@ -275,3 +275,27 @@ export const checkConfigRelationshipRowSchema = z.object({
   config_id: z.string(),
   ...checkRelationshipColumns,
 });
+
+// ---------------------------------------------------------------------------------------------
+// Webhook pushes (`POST /webhook/{id}`): other tools push a result to a webhook check. The body is
+// the result itself, of any content type, so it has no schema: JSON bodies are parsed by the route.
+
+/** The path parameters of `POST /webhook/{id}`: the check's id, or its name in the canary spec. */
+export const webhookPushParamsSchema = z.object({ id: z.string().min(1) });
+
+/** The query of `POST /webhook/{id}`: the check's token, when not sent as a `Webhook-Token` header. */
+export const webhookPushQuerySchema = z.object({ token: z.string().optional() });
+
+/** The body of a push's answer. */
+export const webhookPushResponseSchema = z.object({
+  message: z.literal('ok'),
+  /** The webhook check's id. */
+  id: z.string(),
+  /** The recorded outcome. */
+  pass: z.boolean(),
+  /** Why it failed, when it did. */
+  error: z.string().optional(),
+  /** How many results the check's transform made from the push (recorded as checks of their own). */
+  derived: z.number().int(),
+});
+export type WebhookPushResponse = z.infer<typeof webhookPushResponseSchema>;

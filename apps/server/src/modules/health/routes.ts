@@ -155,8 +155,8 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     '/api/canary/api/summary',
     {
       preValidation: readCanaries,
-      // The body may be left out; its fields win over the query's.
-      schema: { querystring: checkSummaryQuerySchema, body: checkSummaryQuerySchema.optional() },
+      // The body may be left out (Fastify gives null for an empty one); its fields win over the query's.
+      schema: { querystring: checkSummaryQuerySchema, body: checkSummaryQuerySchema.nullish() },
     },
     async (request, reply) => summaryHandler({ ...request.query, ...request.body }, reply),
   );

@@ -5,6 +5,7 @@ export * from './permissions.js';
 export * from './time.js';
 export * from './incidents.js';
 export * from './health.js';
+export * from './canaries.js';
 export * from './catalog.js';
 export * from './schedules.js';
 export * from './time-ranges.js';

@@ -7,6 +7,13 @@ import {
   teamRowSchema,
 } from './auth.js';
 import { propertyRowSchema } from './settings.js';
+import { canaryWithStatusRowSchema } from './canaries.js';
+import {
+  checkComponentRelationshipRowSchema,
+  checkConfigRelationshipRowSchema,
+  checkRowSchema,
+} from './health.js';
+import { jobHistoryNameRowSchema, jobHistoryRowSchema } from './jobs.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -23,6 +30,12 @@ export const relationRowSchemas = {
   team_members: teamMemberRowSchema,
   access_tokens: accessTokenRowSchema,
   properties: propertyRowSchema,
+  canaries_with_status: canaryWithStatusRowSchema,
+  check_component_relationships: checkComponentRelationshipRowSchema,
+  check_config_relationships: checkConfigRelationshipRowSchema,
+  checks: checkRowSchema,
+  job_histories: jobHistoryRowSchema,
+  job_history_names: jobHistoryNameRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

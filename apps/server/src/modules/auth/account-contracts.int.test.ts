@@ -44,7 +44,9 @@ let browser: TestBrowser;
 beforeAll(async () => {
   db = await createTestDatabase();
   testApp = await buildAuthTestApp(db.pool, {
-    register: (app) => app.register(settingsRoutes, { pool: db.pool }),
+    register: async (app) => {
+      await app.register(settingsRoutes, { pool: db.pool });
+    },
   });
   admin = await createTestPerson(db.pool, { roles: ['admin'] });
   browser = new TestBrowser(testApp.app);

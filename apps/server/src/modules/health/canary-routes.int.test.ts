@@ -1,3 +1,4 @@
+import { canaryDetailSchema } from '@opsdeck/contracts';
 import type { FastifyInstance } from 'fastify';
 import Fastify from 'fastify';
 import { pino } from 'pino';
@@ -80,6 +81,9 @@ describe('canary editor routes', () => {
     const read = await send('GET', `/api/canaries/${canary.id}`, undefined, viewer);
     expect(read.statusCode).toBe(200);
     expect(read.json()).toMatchObject({ id: canary.id, name: 'web' });
+    // The answers are the contract's, key for key (parsing drops keys the schema does not name).
+    expect(canaryDetailSchema.parse(created.json())).toEqual(created.json());
+    expect(canaryDetailSchema.parse(read.json())).toEqual(read.json());
     const { rows } = await db.pool.query('SELECT schedule FROM canaries WHERE id = $1', [canary.id]);
     expect(rows[0].schedule).toBe('@every 1m');
   });
@@ -108,11 +112,24 @@ describe('canary editor routes', () => {
     const noName = await send('POST', '/api/canaries', { spec: {} });
     expect(noName.statusCode).toBe(400);
     expect(noName.json()).toMatchObject({ field: 'metadata.name' });
+    // The body's envelope is the route schema's: 400 {error, field} naming the body's field.
     const labels = await send('POST', '/api/canaries', { name: 'x', labels: ['a'], spec: {} });
-    expect(labels.json()).toMatchObject({
-      field: 'metadata.labels',
-      error: 'metadata.labels: Labels must be a JSON object',
+    expect(labels.statusCode).toBe(400);
+    expect(labels.json()).toEqual({ field: 'labels', error: 'Labels must be a JSON object' });
+    const labelValue = await send('POST', '/api/canaries', { name: 'x', labels: { a: 1 }, spec: {} });
+    expect(labelValue.json()).toEqual({
+      field: 'labels.a',
+      error: 'labels.a: Invalid input: expected string, received number',
     });
+    const spec = await send('POST', '/api/canaries', { name: 'x', spec: 'http: []' });
+    expect(spec.json()).toEqual({ field: 'spec', error: 'Spec must be a YAML object' });
+    const name = await send('POST', '/api/canaries', { name: 7, spec: {} });
+    expect(name.json()).toEqual({
+      field: 'name',
+      error: 'name: Invalid input: expected string, received number',
+    });
+    const notAnObject = await send('POST', '/api/canaries', ['x']);
+    expect(notAnObject.statusCode).toBe(400);
     const { rows } = await db.pool.query(`SELECT 1 FROM canaries WHERE name IN ('bad', 'x')`);
     expect(rows).toHaveLength(0);
   });
@@ -125,6 +142,7 @@ describe('canary editor routes', () => {
     });
     expect(updated.statusCode, updated.body).toBe(200);
     expect(updated.json()).toMatchObject({ labels: { env: 'x' }, spec: { schedule: '@every 2m' } });
+    expect(canaryDetailSchema.parse(updated.json())).toEqual(updated.json());
     expect(await liveChecks(created.id)).toEqual(['other']);
 
     const moved = await send('PUT', `/api/canaries/${created.id}`, { namespace: 'elsewhere', spec: SPEC });
@@ -166,6 +184,13 @@ describe('canary editor routes', () => {
     expect((await send('DELETE', `/api/canaries/${rows[0].id}`)).statusCode).toBe(409);
     expect((await send('POST', '/api/canaries', { name: 'v', spec: {} }, viewer)).statusCode).toBe(403);
     expect((await send('DELETE', `/api/canaries/${rows[0].id}`, undefined, viewer)).statusCode).toBe(403);
-    expect((await send('GET', '/api/canaries/not-a-uuid')).statusCode).toBe(404);
+    const malformed = await send('GET', '/api/canaries/not-a-uuid');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'id must be a canary id (a UUID)', field: 'id' });
+    expect((await send('PUT', '/api/canaries/not-a-uuid', { spec: {} })).json()).toMatchObject({
+      field: 'id',
+    });
+    // Permission is checked before the input.
+    expect((await send('DELETE', '/api/canaries/not-a-uuid', undefined, viewer)).statusCode).toBe(403);
   });
 });

@@ -1,6 +1,9 @@
+import { canaryIdParamsSchema, canaryInputSchema } from '@opsdeck/contracts';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { maskSealedStrings } from '../../platform/secret-fields.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Pool } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/logger.js';
 import { requirePermission } from '../auth/index.js';
@@ -12,7 +15,6 @@ import {
   type ValidationIssue,
 } from '../resources/index.js';
 import { loadCanary, syncCanaryChecks } from './canary-sync.js';
-import { isUuid } from './health-service.js';
 
 /** The `source` of canaries created and edited in the UI. */
 export const UI_SOURCE = 'UI';
@@ -26,13 +28,8 @@ export interface CanaryEditorRoutesOptions {
   secrets?: SecretBox;
 }
 
-/** What the editor sends: the resource's metadata fields and its spec. */
-interface CanaryInput {
-  name?: unknown;
-  namespace?: unknown;
-  labels?: unknown;
-  spec?: unknown;
-}
+/** What the editor sends, as the route schema read it: the resource's metadata fields and its spec. */
+type CanaryInput = z.output<typeof canaryInputSchema>;
 
 interface CanaryRecord {
   id: string;
@@ -58,10 +55,6 @@ function invalid(reply: FastifyReply, issues: readonly Pick<ValidationIssue, 'pa
   });
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Rows that came from a watched file or `opsdeck apply` belong to that source: the UI would be
  * overwritten at the next sync, so it may only change rows it owns, or demo rows (loaded once).
@@ -75,8 +68,15 @@ async function loadRecord(pool: Pool, id: string): Promise<CanaryRecord | undefi
     `SELECT ${RECORD_COLUMNS} FROM canaries WHERE id = $1 AND deleted_at IS NULL`,
     [id],
   );
-  // Secrets read as the mask; sent back unchanged, the mask keeps the stored secret.
-  return rows[0] ? (maskSealedStrings(rows[0]) as CanaryRecord) : undefined;
+  const row = rows[0];
+  if (!row) return undefined;
+  // Secrets read as the mask; sent back unchanged, the mask keeps the stored secret. Only the
+  // JSON columns are walked: the walk would turn the Date columns into {}.
+  return {
+    ...row,
+    labels: maskSealedStrings(row.labels) as CanaryRecord['labels'],
+    spec: maskSealedStrings(row.spec) as CanaryRecord['spec'],
+  };
 }
 
 /**
@@ -89,7 +89,12 @@ async function loadRecord(pool: Pool, id: string): Promise<CanaryRecord | undefi
  * - `PUT /api/canaries/{id}` `{name?, namespace?, labels?, spec}` → the stored canary
  * - `DELETE /api/canaries/{id}` → 204
  *
- * Errors: 400 `{error, field, issues}` for an invalid body (field is the path, such as
+ * The body's envelope and the id are the contracts' schemas (`canaryInputSchema`,
+ * `canaryIdParamsSchema`): a body that is not an object, labels that are not a map of texts or a
+ * spec that is not an object, or an id that is not a UUID, is a 400 `{error, field}` from the
+ * one error handler. The document is then validated as `opsdeck apply` validates it.
+ *
+ * Errors: 400 `{error, field, issues}` for an invalid document (field is the path, such as
  * `spec.http[0].url`), 404 unknown id, 409 name taken in the namespace or row owned by a file.
  */
 export async function canaryEditorRoutes(
@@ -97,6 +102,7 @@ export async function canaryEditorRoutes(
   options: CanaryEditorRoutesOptions,
 ): Promise<void> {
   const { pool, logger } = options;
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   const readCanaries = requirePermission('canaries', 'read');
   // One verb per route, as the data API decides /api/db/canaries (insert → create, PATCH →
   // update, DELETE → delete): a `canaries:create` token may create here too, and nothing more.
@@ -106,24 +112,7 @@ export async function canaryEditorRoutes(
 
   /** Validates the body as a Canary document; the reply is sent when it is refused. */
   const validate = (input: CanaryInput, reply: FastifyReply) => {
-    if (!isPlainObject(input)) {
-      invalid(reply, [{ path: '', message: 'the body must be a JSON object' }]);
-      return undefined;
-    }
-    if (input.labels !== undefined && input.labels !== null && !isPlainObject(input.labels)) {
-      invalid(reply, [{ path: 'metadata.labels', message: 'Labels must be a JSON object' }]);
-      return undefined;
-    }
-    if (input.spec !== undefined && !isPlainObject(input.spec)) {
-      invalid(reply, [{ path: 'spec', message: 'Spec must be a YAML object' }]);
-      return undefined;
-    }
-    const namespace =
-      typeof input.namespace === 'string' && input.namespace.trim() !== ''
-        ? input.namespace.trim()
-        : input.namespace === undefined || input.namespace === null || input.namespace === ''
-          ? DEFAULT_NAMESPACE
-          : input.namespace;
+    const namespace = input.namespace?.trim() || DEFAULT_NAMESPACE;
     const validation = validateResource({
       origin: { file: UI_SOURCE, document: 1 },
       yamlErrors: [],
@@ -131,7 +120,7 @@ export async function canaryEditorRoutes(
         apiVersion: API_VERSION,
         kind: 'Canary',
         metadata: {
-          name: typeof input.name === 'string' ? input.name.trim() : input.name,
+          name: input.name?.trim(),
           namespace,
           ...(input.labels ? { labels: input.labels } : {}),
         },
@@ -169,47 +158,54 @@ export async function canaryEditorRoutes(
     return loadRecord(pool, result.id);
   };
 
-  app.get<{ Params: { id: string } }>(
+  // Permission first, then the route schema: a caller without the right learns nothing of the input.
+  typed.get(
     '/api/canaries/:id',
-    { preHandler: readCanaries },
+    { preValidation: readCanaries, schema: { params: canaryIdParamsSchema } },
     async (request, reply) => {
-      const record = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
+      const record = await loadRecord(pool, request.params.id);
       if (!record) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
       return record;
     },
   );
 
-  app.post<{ Body: CanaryInput }>('/api/canaries', { preHandler: createCanaries }, async (request, reply) => {
-    const resource = validate(request.body ?? {}, reply);
-    if (!resource) return reply;
-    const { rows } = await pool.query<{ source: string }>(
-      'SELECT source FROM canaries WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL',
-      [resource.namespace, resource.name],
-    );
-    if (rows.length > 0) {
-      return reply.status(409).send({
-        error: `A canary named "${resource.name}" already exists in namespace "${resource.namespace}"`,
-        field: 'metadata.name',
-      });
-    }
-    const saved = await store(reply, resource, false);
-    if (!saved) return reply;
-    logger.info({ canary: resourceKey({ kind: 'Canary', ...resource }) }, 'canary created from the UI');
-    return reply.status(201).send(saved);
-  });
-
-  app.put<{ Params: { id: string }; Body: CanaryInput }>(
-    '/api/canaries/:id',
-    { preHandler: updateCanaries },
+  typed.post(
+    '/api/canaries',
+    { preValidation: createCanaries, schema: { body: canaryInputSchema } },
     async (request, reply) => {
-      const existing = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
-      if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
-      const body = { ...(request.body ?? {}) };
-      if (isPlainObject(body)) {
-        body.name ??= existing.name;
-        body.namespace ??= existing.namespace;
+      const resource = validate(request.body, reply);
+      if (!resource) return reply;
+      const { rows } = await pool.query<{ source: string }>(
+        'SELECT source FROM canaries WHERE namespace = $1 AND name = $2 AND deleted_at IS NULL',
+        [resource.namespace, resource.name],
+      );
+      if (rows.length > 0) {
+        return reply.status(409).send({
+          error: `A canary named "${resource.name}" already exists in namespace "${resource.namespace}"`,
+          field: 'metadata.name',
+        });
       }
-      const resource = validate(body, reply);
+      const saved = await store(reply, resource, false);
+      if (!saved) return reply;
+      logger.info({ canary: resourceKey({ kind: 'Canary', ...resource }) }, 'canary created from the UI');
+      return reply.status(201).send(saved);
+    },
+  );
+
+  typed.put(
+    '/api/canaries/:id',
+    { preValidation: updateCanaries, schema: { params: canaryIdParamsSchema, body: canaryInputSchema } },
+    async (request, reply) => {
+      const existing = await loadRecord(pool, request.params.id);
+      if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
+      const resource = validate(
+        {
+          ...request.body,
+          name: request.body.name ?? existing.name,
+          namespace: request.body.namespace ?? existing.namespace,
+        },
+        reply,
+      );
       if (!resource) return reply;
       if (resource.namespace !== existing.namespace) {
         return invalid(reply, [
@@ -232,11 +228,11 @@ export async function canaryEditorRoutes(
     },
   );
 
-  app.delete<{ Params: { id: string } }>(
+  typed.delete(
     '/api/canaries/:id',
-    { preHandler: deleteCanaries },
+    { preValidation: deleteCanaries, schema: { params: canaryIdParamsSchema } },
     async (request, reply) => {
-      const existing = isUuid(request.params.id) ? await loadRecord(pool, request.params.id) : undefined;
+      const existing = await loadRecord(pool, request.params.id);
       if (!existing) return reply.status(404).send({ error: `Canary ${request.params.id} not found` });
       if (!editableFromUi(existing.source)) {
         return reply.status(409).send({

@@ -1,3 +1,9 @@
+import type {
+  CheckGraphPoint,
+  CheckGraphResponse,
+  CheckStatusRecord,
+  RunCheckResponse,
+} from '@opsdeck/contracts';
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
 import { readTimeParameter } from '../../platform/time/index.js';
@@ -94,20 +100,11 @@ export interface HealthServiceOptions extends Omit<CanaryRunnerOptions, 'pool'> 
   summaryRecentRows?: number;
 }
 
-export interface RunNowResult {
-  total: number;
-  failed: number;
-  success: number;
-  errors: string[];
-}
+/** Run Now's answer, as `POST /api/canary/run/check/{id}` sends it. */
+export type RunNowResult = RunCheckResponse;
 
-export interface StatusRecord {
-  time: string;
-  duration: number | null;
-  status: boolean;
-  message?: string | null;
-  error?: string | null;
-}
+/** A run in `GET /api/canary/api`; message and error only when asked for. */
+export type StatusRecord = CheckStatusRecord;
 
 export interface GraphQuery {
   checkId: string;
@@ -117,24 +114,10 @@ export interface GraphQuery {
   count: number;
 }
 
-export interface GraphPoint {
-  /** Start of the bucket. */
-  time: string;
-  /** True when every run in the bucket passed. */
-  status: boolean;
-  /** Mean duration of the bucket's runs, ms. */
-  duration: number | null;
-  passed: number;
-  failed: number;
-}
+export type GraphPoint = CheckGraphPoint;
 
-export interface CheckGraph {
-  /** Bucket width in seconds: 60 up to 2 h, 900 up to 24 h, 3600 up to 7 d, 14400 beyond. */
-  bucketSeconds: number;
-  status: GraphPoint[];
-  latency: CheckSummary['latency'];
-  uptime: CheckSummary['uptime'];
-}
+/** The body of `GET /api/canary/api/graph`. */
+export type CheckGraph = CheckGraphResponse;
 
 /** The graph's bucket width for a range (API.md §2 'bucketed by range'). */
 export function graphBucketSeconds(rangeMs: number): number {

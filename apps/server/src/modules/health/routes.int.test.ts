@@ -1,3 +1,8 @@
+import {
+  checkGraphResponseSchema,
+  checkStatusesResponseSchema,
+  runCheckResponseSchema,
+} from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +92,8 @@ describe('POST /api/canary/run/check/:id', () => {
     });
     expect(editor.statusCode).toBe(200);
     expect(editor.json()).toEqual({ total: 1, failed: 0, success: 1, errors: [] });
+    // The answer is the contract's, key for key.
+    expect(runCheckResponseSchema.parse(editor.json())).toEqual(editor.json());
     // Only the requested check ran.
     expect(target.hits.get('/fail') ?? 0).toBe(hitsBefore);
 
@@ -125,6 +132,21 @@ describe('POST /api/canary/run/check/:id', () => {
       headers: bearer(tokens.editor),
     });
     expect(missing.statusCode).toBe(404);
+
+    // The route's params schema refuses an id that is not a UUID, naming it; permission comes first.
+    const malformed = await app.inject({
+      method: 'POST',
+      url: '/api/canary/run/check/not-a-uuid',
+      headers: bearer(tokens.editor),
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'id must be a check id (a UUID)', field: 'id' });
+    const malformedByViewer = await app.inject({
+      method: 'POST',
+      url: '/api/canary/run/check/not-a-uuid',
+      headers: bearer(tokens.viewer),
+    });
+    expect(malformedByViewer.statusCode).toBe(403);
   });
 });
 
@@ -219,6 +241,29 @@ describe('GET|POST /api/canary/api/summary and GET /api/canary/api', () => {
       headers: bearer(tokens.viewer),
     });
     expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      field: 'start',
+      error: expect.stringMatching(/^start: "yesterday-ish" is not a time/),
+    });
+    const badBody = await app.inject({
+      method: 'POST',
+      url: '/api/canary/api/summary',
+      headers: bearer(tokens.viewer),
+      payload: { start: '1h', deleteFrom: true },
+    });
+    expect(badBody.statusCode).toBe(400);
+    expect(badBody.json()).toEqual({
+      error: 'deleteFrom: must be a time such as now-1h, 24h or an ISO 8601 time',
+      field: 'deleteFrom',
+    });
+    const reversed = await app.inject({
+      method: 'GET',
+      url: '/api/canary/api/summary?start=now-1h&end=now-2h',
+      headers: bearer(tokens.viewer),
+    });
+    expect(reversed.json()).toEqual({ error: 'start must be before end', field: 'start' });
+    const anonymous = await app.inject({ method: 'GET', url: '/api/canary/api/summary?start=nonsense' });
+    expect(anonymous.statusCode).toBe(401);
 
     const statuses = await app.inject({
       method: 'GET',
@@ -226,6 +271,8 @@ describe('GET|POST /api/canary/api/summary and GET /api/canary/api', () => {
       headers: bearer(tokens.viewer),
     });
     expect(statuses.statusCode).toBe(200);
+    // The answer is the contract's, key for key (parsing drops keys the schema does not name).
+    expect(checkStatusesResponseSchema.parse(statuses.json())).toEqual(statuses.json());
     const checks = statuses.json<{
       checks: Array<{
         id: string;
@@ -253,6 +300,23 @@ describe('GET|POST /api/canary/api/summary and GET /api/canary/api', () => {
     const first = withoutMessages.json<{ checks: Array<{ checkStatuses: Record<string, unknown>[] }> }>()
       .checks[0].checkStatuses[0];
     expect(Object.keys(first).sort()).toEqual(['duration', 'status', 'time']);
+
+    for (const [query, field, error] of [
+      ['check=not-a-uuid', 'check', 'check must be a check id (a UUID)'],
+      ['includeMessages=maybe', 'includeMessages', /^includeMessages: Invalid option/],
+      ['end=1x', 'end', /^end: "1x" is not a time/],
+    ] as const) {
+      const refused = await app.inject({
+        method: 'GET',
+        url: `/api/canary/api?${query}`,
+        headers: bearer(tokens.viewer),
+      });
+      expect(refused.statusCode, query).toBe(400);
+      expect(refused.json(), query).toEqual({
+        error: typeof error === 'string' ? error : expect.stringMatching(error),
+        field,
+      });
+    }
   });
 });
 
@@ -300,6 +364,7 @@ describe('GET /api/canary/api/graph', () => {
     ]);
     expect(body.uptime).toEqual({ passed: 2, failed: 1 });
     expect(body.latency.p95).toBeGreaterThan(30);
+    expect(checkGraphResponseSchema.parse(body)).toEqual(body);
 
     const latest = (await get(`check=${check.id}&start=2h&count=1`)).json() as typeof body;
     expect(latest.status.map((point) => point.duration)).toEqual([50]);
@@ -308,11 +373,17 @@ describe('GET /api/canary/api/graph', () => {
     expect(days.bucketSeconds).toBe(3600);
     expect(days.status.reduce((sum, point) => sum + point.passed + point.failed, 0)).toBe(3);
 
-    expect((await get('start=1h')).statusCode).toBe(400);
+    expect((await get('start=1h')).json()).toEqual({ error: 'check is required', field: 'check' });
     const badCount = await get(`check=${check.id}&count=0`);
     expect(badCount.statusCode).toBe(400);
-    expect(badCount.json()).toEqual({ error: 'count must be a whole number from 1 to 10000' });
+    expect(badCount.json()).toEqual({
+      error: 'count must be a whole number from 1 to 10000',
+      field: 'count',
+    });
+    expect((await get(`check=${check.id}&count=many`)).json()).toMatchObject({ field: 'count' });
     expect((await get('check=00000000-0000-4000-8000-000000000001')).statusCode).toBe(404);
-    expect((await get('check=not-a-uuid')).statusCode).toBe(404);
+    const malformed = await get('check=not-a-uuid');
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: 'check must be a check id (a UUID)', field: 'check' });
   });
 });

@@ -1,10 +1,20 @@
 import os from 'node:os';
-import { createCoalescer } from '../../platform/coalesce.js';
-import { RUN_NOW_ROLES } from '@opsdeck/contracts';
+import {
+  checkGraphQuerySchema,
+  checkStatusesQuerySchema,
+  checkSummaryQuerySchema,
+  RUN_NOW_ROLES,
+  runCheckParamsSchema,
+  type ParsedTime,
+} from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { createCoalescer } from '../../platform/coalesce.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
 import type { Logger } from '../../platform/logger.js';
+import { resolveTime, TimeParseError } from '../../platform/time/index.js';
 import { authorize, hasTokenScope, requirePermission } from '../auth/index.js';
 import type { CanaryRunnerOptions } from './canary-runner.js';
 import {
@@ -12,7 +22,6 @@ import {
   HealthRequestError,
   isUuid,
   parseLabelsParameter,
-  parseTimeParameter,
   type HealthService,
   type SummaryQuery,
 } from './health-service.js';
@@ -29,29 +38,33 @@ export interface HealthRoutesOptions {
 
 /** The summary's default range when `start` is absent (the health page's default). */
 const DEFAULT_RANGE_MS = 3_600_000;
-/** Check graph count (spec core §9: 'Check graph count 300'). */
-const GRAPH_DEFAULT_COUNT = 300;
-const GRAPH_MAX_COUNT = 10_000;
 
-type Parameters = Record<string, unknown>;
+/** The summary's parameters as the route schema read them (times parsed, not yet resolved). */
+type SummaryInput = z.output<typeof checkSummaryQuerySchema>;
 
-function parameters(value: unknown): Parameters {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Parameters) : {};
+/** A parsed time parameter against `now`; absent gives `fallback`, out of range a 400 naming it. */
+function resolveParameter(parsed: ParsedTime | undefined, fallback: Date, field: string, now: Date): Date {
+  if (!parsed) return fallback;
+  try {
+    return resolveTime(parsed, now);
+  } catch (error) {
+    if (error instanceof TimeParseError)
+      throw new HealthRequestError(`${field}: ${error.message}`, 400, field);
+    throw error;
+  }
 }
 
-function summaryQuery(input: Parameters, logger: Logger): SummaryQuery {
+function summaryQuery(input: SummaryInput, logger: Logger): SummaryQuery {
   const now = new Date();
-  const end = parseTimeParameter(input.end, now, 'end', now);
-  const start = parseTimeParameter(input.start, new Date(end.getTime() - DEFAULT_RANGE_MS), 'start', now);
-  if (start.getTime() > end.getTime()) throw new HealthRequestError('start must be before end', 400);
+  const end = resolveParameter(input.end, now, 'end', now);
+  const start = resolveParameter(input.start, new Date(end.getTime() - DEFAULT_RANGE_MS), 'start', now);
+  if (start.getTime() > end.getTime()) throw new HealthRequestError('start must be before end', 400, 'start');
   const query: SummaryQuery = { start, end };
   const { labels, invalid } = parseLabelsParameter(input.labels);
   // Spec core §5: an invalid labels parameter is logged and ignored.
   if (invalid !== undefined) logger.warn({ labels: invalid }, 'ignoring an invalid labels parameter');
   else if (labels && Object.keys(labels).length > 0) query.labels = labels;
-  if (input.deleteFrom !== undefined && input.deleteFrom !== '') {
-    query.deletedFrom = parseTimeParameter(input.deleteFrom, start, 'deleteFrom', now);
-  }
+  if (input.deleteFrom) query.deletedFrom = resolveParameter(input.deleteFrom, start, 'deleteFrom', now);
   return query;
 }
 
@@ -73,7 +86,8 @@ async function requireRunNow(
 ): Promise<FastifyReply | undefined> {
   const auth = request.auth;
   if (!auth) return reply.status(401).send({ error: 'Unauthorized' });
-  const id = parameters(request.params).id;
+  // Runs before the route schema (callers without the right learn nothing of the input's shape).
+  const id = (request.params as { id?: unknown } | undefined)?.id;
   const target = typeof id === 'string' && isUuid(id) ? { check_id: id } : undefined;
   const byRole = auth.roles.some((role) => RUN_NOW_ROLES.includes(role));
   const byPermission = authorize(auth, 'canaries', 'write', { target }).allow;
@@ -86,7 +100,11 @@ async function requireRunNow(
   return undefined;
 }
 
-/** The health API of API.md §2: summary, statuses in a range, Run Now. */
+/**
+ * The health API of API.md §2: summary, statuses in a range, graph, Run Now. Each route's query,
+ * body or path parameters are the contracts' schemas (`@opsdeck/contracts` health.ts), checked
+ * before the handler after the caller's permission (a refused request is a 400 naming the field).
+ */
 export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOptions): Promise<void> {
   const service: HealthService = createHealthService({
     ...options.runner,
@@ -95,20 +113,23 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     logger: options.logger,
     retentionDays: options.retentionDays,
   });
+  const typed = app.withTypeProvider<ZodTypeProvider>();
   const runnerName = os.hostname();
   const readCanaries = requirePermission('canaries', 'read');
 
   const coalesceSummaries = createCoalescer<Buffer>();
-  const summaryHandler = async (input: Parameters, reply: FastifyReply) => {
+  const summaryHandler = async (input: SummaryInput, reply: FastifyReply) => {
     const started = performance.now();
     try {
       // The checks come as JSON text (10,000 checks: serialising objects cost more than reading them).
       // Identical summaries asked at once share one read that starts after they arrived (the
       // reader runs one read at a time: 200 clients of the landing page queued behind each other).
+      // The times are parsed, not resolved, so `start=1h` asked twice is the same key.
       const checks = await coalesceSummaries(JSON.stringify(input), () =>
         service.summaryJson(summaryQuery(input, options.logger)),
       );
       const duration = Math.round(performance.now() - started);
+      // checkSummaryResponseSchema describes this text; summary-reader.int.test.ts parses it.
       return reply
         .type('application/json; charset=utf-8')
         .send(
@@ -125,55 +146,60 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
     }
   };
 
-  app.get('/api/canary/api/summary', { preHandler: readCanaries }, async (request, reply) =>
-    summaryHandler(parameters(request.query), reply),
+  typed.get(
+    '/api/canary/api/summary',
+    { preValidation: readCanaries, schema: { querystring: checkSummaryQuerySchema } },
+    async (request, reply) => summaryHandler(request.query, reply),
   );
-  app.post('/api/canary/api/summary', { preHandler: readCanaries }, async (request, reply) =>
-    summaryHandler({ ...parameters(request.query), ...parameters(request.body) }, reply),
+  typed.post(
+    '/api/canary/api/summary',
+    {
+      preValidation: readCanaries,
+      // The body may be left out (Fastify gives null for an empty one); its fields win over the query's.
+      schema: { querystring: checkSummaryQuerySchema, body: checkSummaryQuerySchema.nullish() },
+    },
+    async (request, reply) => summaryHandler({ ...request.query, ...request.body }, reply),
   );
 
-  app.get('/api/canary/api', { preHandler: readCanaries }, async (request, reply) => {
-    const input = parameters(request.query);
-    try {
-      const query = summaryQuery(input, options.logger);
-      const check = input.check;
-      if (typeof check === 'string' && check !== '') {
-        if (!isUuid(check)) return { checks: [] };
-        query.checkIds = [check];
-      }
-      const includeMessages = input.includeMessages === 'true' || input.includeMessages === true;
-      return { checks: await service.checksWithStatuses({ ...query, includeMessages }) };
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-
-  app.get('/api/canary/api/graph', { preHandler: readCanaries }, async (request, reply) => {
-    const input = parameters(request.query);
-    try {
-      const { start, end } = summaryQuery(input, options.logger);
-      const check = typeof input.check === 'string' ? input.check : '';
-      if (check === '') throw new HealthRequestError('check is required', 400);
-      const count =
-        input.count === undefined || input.count === '' ? GRAPH_DEFAULT_COUNT : Number(input.count);
-      if (!Number.isInteger(count) || count < 1 || count > GRAPH_MAX_COUNT) {
-        throw new HealthRequestError(`count must be a whole number from 1 to ${GRAPH_MAX_COUNT}`, 400);
-      }
-      const graph = await service.graph({ checkId: check, start, end, count });
-      if (!graph) throw new HealthRequestError(`check ${check} not found`, 404);
-      return graph;
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
-
-  app.post(
-    '/api/canary/run/check/:id',
-    { preHandler: [readCanaries, requireRunNow] },
+  typed.get(
+    '/api/canary/api',
+    { preValidation: readCanaries, schema: { querystring: checkStatusesQuerySchema } },
     async (request, reply) => {
-      const { id } = request.params as { id: string };
+      const { check, includeMessages, ...input } = request.query;
       try {
-        return await service.runNow(id);
+        const query = summaryQuery(input, options.logger);
+        if (check) query.checkIds = [check];
+        return {
+          checks: await service.checksWithStatuses({ ...query, includeMessages: includeMessages ?? false }),
+        };
+      } catch (error) {
+        return sendError(reply, error);
+      }
+    },
+  );
+
+  typed.get(
+    '/api/canary/api/graph',
+    { preValidation: readCanaries, schema: { querystring: checkGraphQuerySchema } },
+    async (request, reply) => {
+      const { check, count, ...input } = request.query;
+      try {
+        const { start, end } = summaryQuery(input, options.logger);
+        const graph = await service.graph({ checkId: check, start, end, count });
+        if (!graph) throw new HealthRequestError(`check ${check} not found`, 404);
+        return graph;
+      } catch (error) {
+        return sendError(reply, error);
+      }
+    },
+  );
+
+  typed.post(
+    '/api/canary/run/check/:id',
+    { preValidation: [readCanaries, requireRunNow], schema: { params: runCheckParamsSchema } },
+    async (request, reply) => {
+      try {
+        return await service.runNow(request.params.id);
       } catch (error) {
         return sendError(reply, error);
       }

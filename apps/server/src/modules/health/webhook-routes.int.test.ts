@@ -1,3 +1,4 @@
+import { webhookPushResponseSchema } from '@opsdeck/contracts';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
@@ -106,7 +107,10 @@ describe('POST /webhook/{id}', () => {
     );
     expect(response.status, await response.clone().text()).toBe(200);
     const check = await checkRow(canaryId, 'deploy-hook');
-    expect(await response.json()).toMatchObject({ message: 'ok', id: check.id, pass: true });
+    const answer: unknown = await response.json();
+    expect(answer).toMatchObject({ message: 'ok', id: check.id, pass: true });
+    // The answer is the contract's, key for key.
+    expect(webhookPushResponseSchema.parse(answer)).toEqual(answer);
     expect(check).toMatchObject({ status: 'healthy', endpoint: '/webhook/deploy-hook' });
     const [row] = await statuses(check.id);
     expect(row).toMatchObject({ status: true, message: 'api is ok', error: null });
@@ -125,7 +129,9 @@ describe('POST /webhook/{id}', () => {
       'webhook-token': 's3cret',
     });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ pass: false, error: 'test expression returned false' });
+    const answer: unknown = await response.json();
+    expect(answer).toMatchObject({ pass: false, error: 'test expression returned false' });
+    expect(webhookPushResponseSchema.parse(answer)).toEqual(answer);
     expect((await checkRow(canaryId, 'deploy-hook')).status).toBe('unhealthy');
     const rows = await statuses(check.id);
     expect(rows.map((row) => row.status)).toEqual([true, false]);
@@ -147,6 +153,13 @@ describe('POST /webhook/{id}', () => {
       'webhook-token': 'guess',
     });
     expect(wrong.status).toBe(401);
+    // The query is the route schema's: a token given twice is a 400 naming it, before any check.
+    const twice = await push('deploy-hook', '{}', { 'content-type': 'application/json' }, '?token=a&token=b');
+    expect(twice.status).toBe(400);
+    expect(await twice.json()).toEqual({
+      error: 'token: Invalid input: expected string, received array',
+      field: 'token',
+    });
     expect((await statuses(check.id)).length).toBe(before);
   });
 

@@ -1,5 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
+import {
+  webhookPushParamsSchema,
+  webhookPushQuerySchema,
+  type WebhookPushResponse,
+} from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { parseJsonWithinLimits } from '../../platform/http/json-limits.js';
@@ -144,6 +150,10 @@ function readPayload(request: FastifyRequest): WebhookPayload {
  * request (headers, `json` or `content`) becomes the check's `results`; the spec's transform,
  * display and test apply, and the outcome is recorded like any run. When the spec has a token,
  * the push must carry it as `?token=` or a `Webhook-Token` header.
+ *
+ * The path parameter and the query are the contracts' schemas (health.ts; `?token=a&token=b` is
+ * a 400 naming `token`); the body is the pushed result itself, any content type, read as text.
+ * The answer is `webhookPushResponseSchema`; refusals are the usual `{error, field}`.
  */
 export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutesOptions): Promise<void> {
   const { pool, logger } = options;
@@ -155,9 +165,12 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
     (_request, body, done) => done(null, body),
   );
 
-  app.post<{ Params: { id: string }; Querystring: { token?: string } }>(
+  app.withTypeProvider<ZodTypeProvider>().post(
     '/webhook/:id',
-    { bodyLimit: WEBHOOK_BODY_LIMIT },
+    {
+      bodyLimit: WEBHOOK_BODY_LIMIT,
+      schema: { params: webhookPushParamsSchema, querystring: webhookPushQuerySchema },
+    },
     async (request, reply) => {
       const idOrName = request.params.id;
       const found = await findTarget(pool, idOrName);
@@ -262,13 +275,14 @@ export async function webhookRoutes(app: FastifyInstance, options: WebhookRoutes
           derived,
         );
       }
-      return reply.send({
+      const answer: WebhookPushResponse = {
         message: 'ok',
         id: target.checkId,
         pass: run.result.pass,
         ...(run.result.error ? { error: run.result.error } : {}),
         derived: run.derived.length,
-      });
+      };
+      return reply.send(answer);
     },
   );
 }

@@ -1,23 +1,30 @@
-import type { CheckStatus } from '@opsdeck/contracts';
+import {
+  canaryDetailSchema,
+  relationRowSchemas,
+  type CanaryDetail,
+  type CanaryInput as CanaryInputContract,
+} from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import type { JsonSchema } from '../../../components/code-editor/json-schema';
 import { apiFetch } from '../../../lib/api-client';
 import { fetchCounted } from '../../../lib/data-api';
 
-/** A row of the `canaries_with_status` view: the canary and how its checks are doing. */
-export interface CanaryRow {
-  id: string;
-  name: string;
-  namespace: string;
-  schedule: string | null;
-  source: string | null;
-  spec: Record<string, unknown> | null;
-  labels: Record<string, string> | null;
-  checks: { healthy: number; unhealthy: number; unknown: number } | null;
-  status: CheckStatus | 'unknown' | null;
-  last_runtime: string | null;
-  updated_at: string;
-}
+/** The columns of `canaries_with_status` the list shows: the canary and how its checks are doing. */
+const canaryRowSchema = relationRowSchemas.canaries_with_status.pick({
+  id: true,
+  name: true,
+  namespace: true,
+  schedule: true,
+  source: true,
+  spec: true,
+  labels: true,
+  checks: true,
+  status: true,
+  last_runtime: true,
+  updated_at: true,
+});
+export type CanaryRow = z.infer<typeof canaryRowSchema>;
 
 export interface CanaryListPage {
   pageIndex: number;
@@ -40,7 +47,7 @@ export const CANARY_SORTABLE_COLUMNS = [
 export function canaryListSearch(page: CanaryListPage): URLSearchParams {
   const sortBy = CANARY_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
   return new URLSearchParams({
-    select: 'id,name,namespace,schedule,source,spec,labels,checks,status,last_runtime,updated_at',
+    select: Object.keys(canaryRowSchema.shape).join(','),
     deleted_at: 'is.null',
     order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'namespace.asc,name.asc,id.asc',
     limit: String(page.pageSize),
@@ -55,27 +62,19 @@ export const useCanaryList = (page: CanaryListPage) => {
   return useQuery({
     queryKey: [...CANARY_LIST_KEY, search.toString()],
     queryFn: ({ signal }) =>
-      fetchCounted<CanaryRow>(`/api/db/canaries_with_status?${search.toString()}`, signal),
+      fetchCounted(`/api/db/canaries_with_status?${search.toString()}`, signal, canaryRowSchema),
     placeholderData: keepPreviousData,
   });
 };
 
 /** A canary as the editor API returns it. */
-export interface CanaryDetail {
-  id: string;
-  name: string;
-  namespace: string;
-  labels: Record<string, string>;
-  spec: Record<string, unknown>;
-  source: string;
-  created_at: string;
-  updated_at: string;
-}
+export type { CanaryDetail };
 
 export const canaryQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['canary', id],
-    queryFn: ({ signal }) => apiFetch<CanaryDetail>(`/api/canaries/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) =>
+      apiFetch(`/api/canaries/${encodeURIComponent(id)}`, { signal }, { schema: canaryDetailSchema }),
   });
 
 export const useCanary = (id: string, enabled: boolean) => useQuery({ ...canaryQueryOptions(id), enabled });
@@ -96,12 +95,8 @@ export function isFileOwned(source: string | null | undefined): boolean {
   return Boolean(source) && source !== 'UI' && !source?.startsWith('demo/');
 }
 
-export interface CanaryInput {
-  name: string;
-  namespace: string;
-  labels: Record<string, string>;
-  spec: Record<string, unknown>;
-}
+/** What the editor saves: name and namespace (fixed once saved), labels and spec. */
+export type CanaryInput = Required<Pick<CanaryInputContract, 'name' | 'namespace' | 'labels' | 'spec'>>;
 
 /** Creates (POST) or updates (PUT) through the editor API, which validates like `opsdeck apply`. */
 export function useSaveCanary(id: string | undefined) {
@@ -109,11 +104,19 @@ export function useSaveCanary(id: string | undefined) {
   return useMutation({
     mutationFn: (input: CanaryInput) =>
       id
-        ? apiFetch<CanaryDetail>(`/api/canaries/${encodeURIComponent(id)}`, {
-            method: 'PUT',
-            body: JSON.stringify({ labels: input.labels, spec: input.spec }),
-          })
-        : apiFetch<CanaryDetail>('/api/canaries', { method: 'POST', body: JSON.stringify(input) }),
+        ? apiFetch(
+            `/api/canaries/${encodeURIComponent(id)}`,
+            {
+              method: 'PUT',
+              body: JSON.stringify({ labels: input.labels, spec: input.spec } satisfies CanaryInputContract),
+            },
+            { schema: canaryDetailSchema },
+          )
+        : apiFetch(
+            '/api/canaries',
+            { method: 'POST', body: JSON.stringify(input satisfies CanaryInputContract) },
+            { schema: canaryDetailSchema },
+          ),
     onSuccess: (saved) => {
       client.setQueryData(canaryQueryOptions(saved.id).queryKey, saved);
       void client.invalidateQueries({ queryKey: CANARY_LIST_KEY });

@@ -1,37 +1,39 @@
+import {
+  checkStatusesResponseSchema,
+  relationRowSchemas,
+  type CheckStatusRecord,
+  type CheckWithStatuses,
+} from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { apiFetch } from '../../../lib/api-client';
-import type { CheckSummary } from '../lib/checks';
+import { fetchRows } from '../../../lib/data-api';
 
-export interface CheckStatus {
-  time: string;
-  duration: number | null;
-  status: boolean;
-  message?: string | null;
-  error?: string | null;
-}
-
-export interface CheckWithStatuses extends CheckSummary {
-  checkStatuses: CheckStatus[];
-}
+/** A run of a check in the panel's history (`GET /api/canary/api`). */
+export type CheckStatus = CheckStatusRecord;
+export type { CheckWithStatuses };
 
 /** The parts of a `checks` row the summary lacks: canary, severity, next run and spec. */
-export interface CheckRow {
-  id: string;
-  canary_id: string;
-  severity: string | null;
-  next_runtime: string | null;
-  spec: unknown;
-}
+const checkRowSchema = relationRowSchemas.checks.pick({
+  id: true,
+  canary_id: true,
+  severity: true,
+  next_runtime: true,
+  spec: true,
+});
+export type CheckRow = z.infer<typeof checkRowSchema>;
 
 export const checkStatusesQueryOptions = (checkId: string, timeRange: string) =>
   queryOptions({
     queryKey: ['health', 'check', checkId, timeRange],
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({ check: checkId, start: timeRange, includeMessages: 'true' });
-      const body = await apiFetch<{ checks?: CheckWithStatuses[] }>(`/api/canary/api?${search.toString()}`, {
-        signal,
-      });
-      return body.checks?.[0] ?? null;
+      const body = await apiFetch(
+        `/api/canary/api?${search.toString()}`,
+        { signal },
+        { schema: checkStatusesResponseSchema },
+      );
+      return body.checks[0] ?? null;
     },
     refetchOnWindowFocus: false,
   });
@@ -45,9 +47,9 @@ export const checkRowQueryOptions = (checkId: string) =>
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({
         id: `eq.${checkId}`,
-        select: 'id,canary_id,severity,next_runtime,spec',
+        select: Object.keys(checkRowSchema.shape).join(','),
       });
-      const rows = await apiFetch<CheckRow[]>(`/api/db/checks?${search.toString()}`, { signal });
+      const rows = await fetchRows(`/api/db/checks?${search.toString()}`, signal, checkRowSchema);
       return rows[0] ?? null;
     },
   });

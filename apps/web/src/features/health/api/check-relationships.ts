@@ -1,19 +1,18 @@
+import { checkRelatedItemSchema, relationRowSchemas } from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
+import type { z } from 'zod';
+import { fetchRows } from '../../../lib/data-api';
 
-export interface RelatedItem {
-  id: string;
-  name: string | null;
-  type: string | null;
-  kind: 'component' | 'config';
-}
+/** A component or config item linked to a check, as the panel lists it. */
+export type RelatedItem = z.infer<typeof checkRelatedItemSchema> & { kind: 'component' | 'config' };
 
-interface ComponentLink {
-  component: { id: string; name: string | null; type: string | null } | null;
-}
-interface ConfigLink {
-  config: { id: string; name: string | null; type: string | null } | null;
-}
+// The relationship rows carry only their embed: the linked component or config item.
+const componentLinkSchema = relationRowSchemas.check_component_relationships
+  .pick({})
+  .extend({ component: checkRelatedItemSchema.nullable() });
+const configLinkSchema = relationRowSchemas.check_config_relationships
+  .pick({})
+  .extend({ config: checkRelatedItemSchema.nullable() });
 
 /** Components and config items linked to a check (check_component/config_relationships). */
 export const checkRelationshipsQueryOptions = (checkId: string) =>
@@ -22,15 +21,15 @@ export const checkRelationshipsQueryOptions = (checkId: string) =>
     queryFn: async ({ signal }): Promise<RelatedItem[]> => {
       const filter = `check_id=eq.${encodeURIComponent(checkId)}&deleted_at=is.null`;
       const [components, configs] = await Promise.all([
-        apiFetch<ComponentLink[]>(
+        fetchRows(
           `/api/db/check_component_relationships?${filter}&select=component:components(id,name,type)`,
-          { signal },
+          signal,
+          componentLinkSchema,
         ),
-        apiFetch<ConfigLink[]>(
+        fetchRows(
           `/api/db/check_config_relationships?${filter}&select=config:config_items(id,name,type)`,
-          {
-            signal,
-          },
+          signal,
+          configLinkSchema,
         ),
       ]);
       return [

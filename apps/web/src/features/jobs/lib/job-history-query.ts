@@ -1,4 +1,4 @@
-import type { JobStatus } from '@opsdeck/contracts';
+import { relationRowSchemas, type JobStatus } from '@opsdeck/contracts';
 
 /** Resource Type filter options (settings §2.1) and the stored resource types they stand for. */
 export const RESOURCE_TYPE_OPTIONS = [
@@ -38,8 +38,24 @@ export const SORTABLE_COLUMNS = [
   'error_count',
 ] as const;
 
-export const JOB_HISTORY_SELECT =
-  'id,name,agent_id,agent,resource_id,resource_type,resource_name,status,time_start,duration_millis,success_count,error_count,details';
+/** The columns of `job_histories` the page shows: its select, and the schema its rows are parsed with. */
+export const jobHistoryItemSchema = relationRowSchemas.job_histories.pick({
+  id: true,
+  name: true,
+  agent_id: true,
+  agent: true,
+  resource_id: true,
+  resource_type: true,
+  resource_name: true,
+  status: true,
+  time_start: true,
+  duration_millis: true,
+  success_count: true,
+  error_count: true,
+  details: true,
+});
+
+export const JOB_HISTORY_SELECT = Object.keys(jobHistoryItemSchema.shape).join(',');
 
 export interface JobHistoryFilters {
   name?: string;

@@ -33,8 +33,11 @@ export function isSealed(value: unknown): value is string {
 
 type Json = unknown;
 
+/** A JSON object (not an array, a Date, a Buffer or another class instance, which are kept as they are). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** Whether a string under a secret key is a secret to seal (not a mask, a seal or empty). */

@@ -41,10 +41,8 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** A loose check: the address has one @ with something on both sides and a dot after it. */
-export function isEmailAddress(value: string): boolean {
-  return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value.trim()) && value.length <= 254;
-}
+/** One check of an email address for the server and the web app: the contracts'. */
+export { isEmailAddress } from '@opsdeck/contracts';
 
 export function displayName(traits: Pick<IdentityTraits, 'name'>, email: string): string {
   const name = `${traits.name.first} ${traits.name.last}`.trim();

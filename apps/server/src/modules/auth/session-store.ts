@@ -2,7 +2,9 @@ import { isRole, type Role } from '@opsdeck/contracts';
 import type { Queryable } from './identity-store.js';
 import { randomSecret, sha256 } from './secrets.js';
 
-export type Aal = 'aal1' | 'aal2';
+import type { Aal } from '@opsdeck/contracts';
+
+export type { Aal };
 
 export interface AuthenticationMethod {
   method: string;

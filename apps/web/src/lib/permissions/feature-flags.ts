@@ -1,49 +1,33 @@
-import { featureDisableProperties, type Feature } from '@opsdeck/contracts';
+import {
+  featureDisableProperties,
+  propertiesResponseSchema,
+  type Feature,
+  type Property,
+} from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { apiFetch } from '../api-client';
 import { useCurrentAccess } from './access-context';
 
-/** A row of `GET /api/properties`. */
-export interface Property {
-  name: string;
-  value: string;
-  source?: string;
-  type?: string | null;
-  description?: string | null;
-}
+/** A row of `GET /api/properties` (the contract's shape). */
+export type { Property } from '@opsdeck/contracts';
 
 export const PROPERTIES_QUERY_KEY = ['properties'] as const;
-
-function parseProperties(body: unknown): Property[] {
-  if (!Array.isArray(body)) return [];
-  return body.flatMap((row: unknown) => {
-    if (!row || typeof row !== 'object') return [];
-    const record = row as Record<string, unknown>;
-    if (typeof record.name !== 'string') return [];
-    return [
-      {
-        name: record.name,
-        value: typeof record.value === 'string' ? record.value : String(record.value ?? ''),
-        source: typeof record.source === 'string' ? record.source : undefined,
-        type: typeof record.type === 'string' ? record.type : null,
-        description: typeof record.description === 'string' ? record.description : null,
-      },
-    ];
-  });
-}
 
 export const propertiesQueryOptions = () =>
   queryOptions({
     queryKey: PROPERTIES_QUERY_KEY,
-    queryFn: async () => parseProperties(await apiFetch<unknown>('/api/properties')),
+    queryFn: () => apiFetch('/api/properties', {}, { schema: propertiesResponseSchema }),
   });
 
 /**
  * Spec core §6: an area is off when the property '{feature}.disable' is 'true'; a few settings
  * areas also follow the area they belong to.
  */
-export function isFeatureEnabled(properties: readonly Property[], feature: Feature): boolean {
+export function isFeatureEnabled(
+  properties: readonly Pick<Property, 'name' | 'value'>[],
+  feature: Feature,
+): boolean {
   const disabling = featureDisableProperties(feature);
   return !properties.some(
     (property) => disabling.includes(property.name) && property.value.trim() === 'true',

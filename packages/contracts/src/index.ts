@@ -9,3 +9,4 @@ export * from './catalog.js';
 export * from './schedules.js';
 export * from './time-ranges.js';
 export * from './rows.js';
+export * from './resources.js';

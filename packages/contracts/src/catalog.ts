@@ -371,7 +371,7 @@ export const configItemRowSchema = z.object({
   last_scraped_time: z.string().nullable(),
   created_by: z.string().nullable(),
   created_at: z.string(),
-  updated_at: z.string().nullable(),
+  updated_at: z.string(),
   deleted_at: z.string().nullable(),
 });
 export type ConfigItemRow = z.infer<typeof configItemRowSchema>;

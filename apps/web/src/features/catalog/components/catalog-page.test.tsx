@@ -108,7 +108,7 @@ beforeEach(() => {
                 cost_total_7d: null,
                 cost_total_30d: null,
                 created_at: '2026-01-01T00:00:00Z',
-                updated_at: null,
+                updated_at: '2026-01-01T00:00:00Z',
                 deleted_at: null,
               },
             ],

@@ -1,11 +1,5 @@
 import { z } from 'zod';
-import {
-  isTimeInRange,
-  parseTimeExpression,
-  TIME_RANGE_TEXT,
-  TimeParseError,
-  type ParsedTime,
-} from './time.js';
+import { parsedTimeParameterSchema } from './time.js';
 
 /**
  * Health of a config item, component or connection, as the catalog stores it (`health`) and the
@@ -70,35 +64,6 @@ export type CheckSummaryResponse = z.infer<typeof checkSummaryResponseSchema>;
 /** `''` and a missing parameter are the same: the default applies. */
 const emptyAsMissing = (value: unknown) => (value === '' ? undefined : value);
 
-/**
- * A time parameter in the one time grammar (`time.ts`, ADR 0010): `now`, `now-1h`, `now-1mo/d`,
- * a duration before now (`1h`, `7d`, `1mo`), an ISO 8601 time, or epoch milliseconds (as text
- * or, in a JSON body, a number). Read, not resolved: the server resolves it against its `now`, so
- * identical requests stay identical (the summary shares one read among them). Empty means absent.
- */
-export function timeParameterSchema(field: string) {
-  const expected = `${field}: must be a time such as now-1h, 24h or an ISO 8601 time`;
-  return z.preprocess(
-    emptyAsMissing,
-    z
-      .union([z.string(), z.number()], { error: expected })
-      .transform((value, context): ParsedTime => {
-        try {
-          if (typeof value === 'string') return parseTimeExpression(value);
-          const time = new Date(value);
-          if (!isTimeInRange(time))
-            throw new TimeParseError(`${value} is out of range: times must be ${TIME_RANGE_TEXT}`);
-          return { kind: 'absolute', time };
-        } catch (error) {
-          if (!(error instanceof TimeParseError)) throw error;
-          context.addIssue({ code: 'custom', message: `${field}: ${error.message}`, input: value });
-          return z.NEVER;
-        }
-      })
-      .optional(),
-  );
-}
-
 /** A check id in a parameter: any UUID the database accepts. */
 function checkIdSchema(field: string) {
   return z.guid({
@@ -114,10 +79,10 @@ function checkIdSchema(field: string) {
  * and has no effect (the page sorts).
  */
 export const checkSummaryQuerySchema = z.object({
-  start: timeParameterSchema('start'),
-  end: timeParameterSchema('end'),
+  start: parsedTimeParameterSchema('start'),
+  end: parsedTimeParameterSchema('end'),
   /** Also list checks deleted since this time (default: the range's start). */
-  deleteFrom: timeParameterSchema('deleteFrom'),
+  deleteFrom: parsedTimeParameterSchema('deleteFrom'),
   labels: z.unknown().optional(),
   sortBy: z.string().optional(),
 });
@@ -137,8 +102,8 @@ const graphCountMessage = `count must be a whole number from 1 to ${CHECK_GRAPH_
 
 /** The query of `GET /api/canary/api/graph`. */
 export const checkGraphQuerySchema = z.object({
-  start: timeParameterSchema('start'),
-  end: timeParameterSchema('end'),
+  start: parsedTimeParameterSchema('start'),
+  end: parsedTimeParameterSchema('end'),
   check: checkIdSchema('check'),
   /** At most this many buckets, the latest ones. */
   count: z.preprocess(

@@ -12,3 +12,4 @@ export * from './time-ranges.js';
 export * from './auth.js';
 export * from './settings.js';
 export * from './rows.js';
+export * from './resources.js';

@@ -14,6 +14,34 @@ import {
   checkRowSchema,
 } from './health.js';
 import { jobHistoryNameRowSchema, jobHistoryRowSchema } from './jobs.js';
+import {
+  analysisTypeRowSchema,
+  changeTypeRowSchema,
+  checkSummaryForConfigRowSchema,
+  configAnalysisAnalyzerRowSchema,
+  configAnalysisItemRowSchema,
+  configAnalysisRowSchema,
+  configChangeRowSchema,
+  configItemRowSchema,
+  configParentRowSchema,
+  configScraperRowSchema,
+  configScraperWithStatusRowSchema,
+  configsRowSchema,
+  configTagRowSchema,
+  configTagsLabelsKeyRowSchema,
+  configTypeRowSchema,
+  relatedConfigRowSchema,
+} from './catalog.js';
+import {
+  commentRowSchema,
+  evidenceRowSchema,
+  hypothesisRowSchema,
+  incidentHistoryRowSchema,
+  incidentRowSchema,
+  incidentRuleRowSchema,
+  incidentSummaryRowSchema,
+  responderRowSchema,
+} from './incidents.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -36,6 +64,32 @@ export const relationRowSchemas = {
   checks: checkRowSchema,
   job_histories: jobHistoryRowSchema,
   job_history_names: jobHistoryNameRowSchema,
+  // catalog
+  config_items: configItemRowSchema,
+  configs: configsRowSchema,
+  config_changes: configChangeRowSchema,
+  config_analysis: configAnalysisRowSchema,
+  config_analysis_items: configAnalysisItemRowSchema,
+  config_scrapers: configScraperRowSchema,
+  config_scrapers_with_status: configScraperWithStatusRowSchema,
+  check_summary_for_config: checkSummaryForConfigRowSchema,
+  'rpc/related_configs_recursive': relatedConfigRowSchema,
+  'rpc/get_parents_by_location': configParentRowSchema,
+  config_tags_labels_keys: configTagsLabelsKeyRowSchema,
+  change_types: changeTypeRowSchema,
+  config_types: configTypeRowSchema,
+  config_tags: configTagRowSchema,
+  config_analysis_analyzers: configAnalysisAnalyzerRowSchema,
+  analysis_types: analysisTypeRowSchema,
+  // incidents
+  incidents: incidentRowSchema,
+  incident_summary: incidentSummaryRowSchema,
+  hypotheses: hypothesisRowSchema,
+  comments: commentRowSchema,
+  evidences: evidenceRowSchema,
+  responders: responderRowSchema,
+  incident_histories: incidentHistoryRowSchema,
+  incident_rules: incidentRuleRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 /**
  * The one duration grammar and the one relative-time grammar of Opsdeck (ADR 0010), shared by
  * the server and the web app. Pure TypeScript: no Node or DOM APIs.
@@ -297,4 +298,61 @@ export function resolveTime(parsed: ParsedTime, now: Date, source = ''): Date {
  */
 export function parseTime(text: string, now: Date = new Date()): Date {
   return resolveTime(parseTimeExpression(text), now, text.trim());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Time parameters of requests (route schemas): the grammar above, one message per field.
+
+const timeExpected = (field: string) => `${field}: must be a time such as now-1h, 24h or an ISO 8601 time`;
+
+/** A time parameter's value read (not resolved against now); a bad one throws TimeParseError. */
+function readTimeValue(value: string | number): ParsedTime {
+  if (typeof value === 'string') return parseTimeExpression(value);
+  const time = new Date(value);
+  if (!isTimeInRange(time))
+    throw new TimeParseError(`${value} is out of range: times must be ${TIME_RANGE_TEXT}`);
+  return { kind: 'absolute', time };
+}
+
+/**
+ * A time request parameter that is checked and kept as sent: `now`, `now-1h`, `now-1mo/d`, a
+ * duration meaning that long ago (`24h`), an ISO 8601 time, or epoch milliseconds (a number in a
+ * JSON body). Empty or null means none. A bad value is refused with `<field>: <what is wrong>`.
+ */
+export function timeParameterSchema(field: string) {
+  return z
+    .union([z.string(), z.number()], { error: timeExpected(field) })
+    .nullish()
+    .superRefine((value, context) => {
+      if (value === undefined || value === null || value === '') return;
+      try {
+        readTimeValue(value);
+      } catch (error) {
+        if (!(error instanceof TimeParseError)) throw error;
+        context.addIssue({ code: 'custom', message: `${field}: ${error.message}`, input: value });
+      }
+    });
+}
+
+/**
+ * The same parameter read into a `ParsedTime` (undefined when absent or empty), not resolved: the
+ * server resolves it against its `now`, so identical requests stay identical (the health summary
+ * shares one read among them).
+ */
+export function parsedTimeParameterSchema(field: string) {
+  return z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z
+      .union([z.string(), z.number()], { error: timeExpected(field) })
+      .transform((value, context): ParsedTime => {
+        try {
+          return readTimeValue(value);
+        } catch (error) {
+          if (!(error instanceof TimeParseError)) throw error;
+          context.addIssue({ code: 'custom', message: `${field}: ${error.message}`, input: value });
+          return z.NEVER;
+        }
+      })
+      .optional(),
+  );
 }

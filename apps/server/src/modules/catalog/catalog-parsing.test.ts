@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CatalogRequestError, parseTime, parseTristate } from './catalog-service.js';
+import { parseTime, parseTristate } from './catalog-filters.js';
+import { CatalogRequestError } from './catalog-request.js';
 import { parseAge } from './retention.js';
 import { planScrape } from './scrapers/registry.js';
 

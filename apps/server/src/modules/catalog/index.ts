@@ -5,15 +5,11 @@
  */
 
 export { catalogRoutes, type CatalogRoutesOptions } from './routes.js';
-export {
-  CatalogRequestError,
-  createCatalogService,
-  DEFAULT_CHANGE_DEPTH,
-  parseTristate,
-  type CatalogService,
-  type ChangeSearchResult,
-  type ConfigSummaryRow,
-} from './catalog-service.js';
+export { CatalogRequestError } from './catalog-request.js';
+export { createCatalogService, type CatalogService } from './catalog-service.js';
+export { DEFAULT_CHANGE_DEPTH, type ChangeSearchResult } from './change-search.js';
+export { parseTristate } from './catalog-filters.js';
+export { type ConfigSummaryRow } from './catalog-summary.js';
 export {
   createScraperScheduler,
   DEFAULT_SCRAPER_SCHEDULE,

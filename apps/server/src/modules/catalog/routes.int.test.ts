@@ -1,7 +1,14 @@
 import { promises as fs } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import {
+  catalogSummaryResponseSchema,
+  changeSearchResponseSchema,
+  savedScraperSchema,
+  scraperRunResponseSchema,
+} from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
+import type { z } from 'zod';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfigItem } from '../../../test/harness/factories.js';
@@ -18,6 +25,16 @@ import {
 import { catalogRoutes, startCatalogWorkers, scraperScheduleName } from './index.js';
 
 const logger = pino({ level: 'silent' });
+
+/**
+ * The real answer parsed with its contract schema (ADR 0011): the parse must succeed and give back
+ * the same value, so a key the schema does not name, or a value of another type, fails here.
+ */
+function expectContract(schema: z.ZodType, body: unknown): void {
+  const parsed = schema.safeParse(body);
+  expect(parsed.error).toBeUndefined();
+  expect(parsed.data).toEqual(body);
+}
 let db: TestDatabase;
 let app: FastifyInstance;
 let dir: string;
@@ -90,6 +107,7 @@ describe('POST /api/catalog/summary', () => {
       payload: { changes: { since: '7d' } },
     });
     expect(response.statusCode).toBe(200);
+    expectContract(catalogSummaryResponseSchema, response.json());
     expect(response.json()).toEqual([
       expect.objectContaining({
         config_class: 'Node',
@@ -199,6 +217,7 @@ describe('POST /api/catalog/changes', () => {
 
     const own = await post({ id: parent.id, from: 'now-7d' });
     expect(own.statusCode).toBe(200);
+    expectContract(changeSearchResponseSchema, own.json());
     expect(own.json()).toMatchObject({ total: 2, summary: { diff: 1, Restarted: 1 } });
     expect(own.json().changes.map((change: { change_type: string }) => change.change_type)).toEqual([
       'Restarted',
@@ -260,7 +279,7 @@ describe('POST /api/catalog/changes', () => {
 
     const bad = await post({ sort_by: 'nope' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ error: 'sort_by: "nope" is not a change column' });
+    expect(bad.json()).toEqual({ error: 'sort_by: "nope" is not a change column', field: 'sort_by' });
   });
 });
 
@@ -288,6 +307,7 @@ describe('POST /api/catalog/scrapers/:id/run and the scheduler', () => {
       headers: bearer(tokens.editor),
     });
     expect(ran.statusCode).toBe(200);
+    expectContract(scraperRunResponseSchema, ran.json());
     expect(ran.json()).toMatchObject({
       status: 'SUCCESS',
       scrape_summary: { 'Test::Run': { added: 2 } },
@@ -299,6 +319,7 @@ describe('POST /api/catalog/scrapers/:id/run and the scheduler', () => {
       url: `/api/catalog/scrapers/${k8s}/run`,
       headers: bearer(tokens.editor),
     });
+    expectContract(scraperRunResponseSchema, failed.json());
     expect(failed.json()).toMatchObject({
       status: 'FAILED',
       errors: ['kubernetes: scraper type not supported yet'],
@@ -411,6 +432,7 @@ describe('POST /api/catalog/scrapers and PUT /api/catalog/scrapers/:id', () => {
       payload: { name: 'edited', namespace: 'e2e', spec },
     });
     expect(created.statusCode, created.body).toBe(201);
+    expectContract(savedScraperSchema, created.json());
     const { id } = created.json<{ id: string }>();
     expect(created.json()).toMatchObject({
       name: 'edited',
@@ -597,5 +619,92 @@ describe('rpc functions', () => {
     void account;
     const children = await db.pool.query('SELECT name FROM get_children_by_location($1)', [cluster.id]);
     expect(children.rows).toEqual([{ name: 'l-pod' }]);
+  });
+});
+
+describe('request contracts', () => {
+  const send = (method: 'POST' | 'PUT', url: string, payload?: unknown, token = tokens.editor) =>
+    app.inject({
+      method,
+      url,
+      headers: bearer(token),
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+
+  it('refuses a bad summary or change search parameter with a 400 naming the field', async () => {
+    const cases: Array<
+      [Promise<{ statusCode: number; json: () => unknown }>, { error: string; field: string }]
+    > = [
+      [
+        send('POST', '/api/catalog/summary', { groupBy: 'type' }),
+        { field: 'groupBy', error: 'groupBy must be a list of names' },
+      ],
+      [
+        send('POST', '/api/catalog/summary', { analysis: { since: 'soon' } }),
+        {
+          field: 'analysis.since',
+          error: expect.stringMatching(/^analysis\.since: "soon" is not a time/) as never,
+        },
+      ],
+      [
+        send('POST', '/api/catalog/changes', { page_size: 0 }),
+        { field: 'page_size', error: 'page_size must be between 1 and 1000' },
+      ],
+      [
+        send('POST', '/api/catalog/changes?depth=deep&id=00000000-0000-4000-8000-000000000000', {}),
+        { field: 'depth', error: 'depth must be a whole number from 0 to 100' },
+      ],
+      [
+        send('POST', '/api/catalog/changes', { id: 'not-an-id' }),
+        { field: 'id', error: 'id must be a config item id' },
+      ],
+      [
+        send('POST', '/api/catalog/changes', { recursive: 'sideways' }),
+        { field: 'recursive', error: 'recursive must be one of upstream, downstream, all, none' },
+      ],
+      [
+        send('POST', '/api/catalog/changes', { severity: 3 }),
+        { field: 'severity', error: 'severity must be a string' },
+      ],
+      [
+        send('POST', '/api/catalog/changes', { tags: 'cluster' }),
+        { field: 'tags', error: 'tags: "cluster" is not key=value' },
+      ],
+    ];
+    for (const [pending, expected] of cases) {
+      const response = await pending;
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(expected);
+    }
+  });
+
+  it('refuses a bad scraper body or id with a 400 naming the field', async () => {
+    const spec = { file: [{ type: 'Test::Contract', id: '$.id', paths: ['x.json'] }] };
+    const cases: Array<
+      [Promise<{ statusCode: number; json: () => unknown }>, { error: string; field: string }]
+    > = [
+      [
+        send('POST', '/api/catalog/scrapers', { spec }),
+        { field: 'name', error: 'name: This field is required' },
+      ],
+      [
+        send('POST', '/api/catalog/scrapers', { name: 'contract', spec: ['file'] }),
+        { field: 'spec', error: 'spec: must be a mapping' },
+      ],
+      [
+        send('PUT', '/api/catalog/scrapers/00000000-0000-4000-8000-000000000000', { spec, labels: { a: 1 } }),
+        { field: 'labels.a', error: 'labels.a: Invalid input: expected string, received number' },
+      ],
+      [
+        send('PUT', '/api/catalog/scrapers/nope', { spec }),
+        { field: 'id', error: 'id must be a scraper id' },
+      ],
+      [send('POST', '/api/catalog/scrapers/nope/run'), { field: 'id', error: 'id must be a scraper id' }],
+    ];
+    for (const [pending, expected] of cases) {
+      const response = await pending;
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual(expected);
+    }
   });
 });

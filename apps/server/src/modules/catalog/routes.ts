@@ -1,11 +1,20 @@
-import type { SecretBox } from '../../platform/secrets.js';
+import {
+  catalogSummaryRequestSchema,
+  changeSearchRequestSchema,
+  scraperCreateRequestSchema,
+  scraperIdParamsSchema,
+  scraperUpdateRequestSchema,
+} from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import type { Logger } from '../../platform/logger.js';
 import { requirePermission } from '../auth/index.js';
-import { CatalogRequestError, createCatalogService, isUuid } from './catalog-service.js';
+import { CatalogRequestError } from './catalog-request.js';
+import { createCatalogService } from './catalog-service.js';
 import { createScraper, ScrapeConfigInvalidError, updateScraper } from './scraper-editor.js';
 import { loadScraper, runScrapeJob, SCRAPER_JOB_NAME, SCRAPER_RESOURCE_TYPE } from './scraper-scheduler.js';
 
@@ -19,12 +28,6 @@ export interface CatalogRoutesOptions {
   secrets?: SecretBox;
   /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
   openSecrets?: (spec: unknown) => unknown;
-}
-
-type Parameters = Record<string, unknown>;
-
-function parameters(value: unknown): Parameters {
-  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Parameters) : {};
 }
 
 function sendError(reply: FastifyReply, error: unknown): FastifyReply {
@@ -51,76 +54,106 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
   const updateScrapers = requirePermission('config_scrapers', 'update', { object: 'catalog' });
   const runScrapers = requirePermission('config_scrapers', 'write', { object: 'catalog' });
 
-  app.post('/api/catalog/summary', { preHandler: readCatalog }, async (request, reply) => {
-    try {
-      return await service.summary(parameters(request.body));
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+  // Every route's request is checked by its contract schema before the handler (a bad value is a
+  // 400 naming the field, from the one error handler); the handlers read the typed values.
+  const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/api/catalog/changes', { preHandler: readCatalog }, async (request, reply) => {
-    try {
-      return await service.changes({ ...parameters(request.query), ...parameters(request.body) });
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+  typed.post(
+    '/api/catalog/summary',
+    { preHandler: readCatalog, schema: { body: catalogSummaryRequestSchema.optional() } },
+    async (request, reply) => {
+      try {
+        return await service.summary(request.body ?? {});
+      } catch (error) {
+        return sendError(reply, error);
+      }
+    },
+  );
+
+  // The parameters may come in the query string, the body, or both (the body's win).
+  typed.post(
+    '/api/catalog/changes',
+    {
+      preHandler: readCatalog,
+      schema: { querystring: changeSearchRequestSchema, body: changeSearchRequestSchema.optional() },
+    },
+    async (request, reply) => {
+      try {
+        return await service.changes({ ...request.query, ...request.body });
+      } catch (error) {
+        return sendError(reply, error);
+      }
+    },
+  );
 
   // The scraper editor saves here rather than through /api/db so that every JSONPath and
   // expression of the spec is checked first (a broken one is refused with its field path).
-  app.post('/api/catalog/scrapers', { preHandler: createScrapers }, async (request, reply) => {
-    try {
-      const saved = await createScraper(
-        options.pool,
-        parameters(request.body),
-        request.auth?.person.id,
-        options.secrets,
-      );
-      return await reply.status(201).send(saved);
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+  typed.post(
+    '/api/catalog/scrapers',
+    { preHandler: createScrapers, schema: { body: scraperCreateRequestSchema } },
+    async (request, reply) => {
+      try {
+        const saved = await createScraper(
+          options.pool,
+          request.body,
+          request.auth?.person.id,
+          options.secrets,
+        );
+        return await reply.status(201).send(saved);
+      } catch (error) {
+        return sendError(reply, error);
+      }
+    },
+  );
 
-  app.put('/api/catalog/scrapers/:id', { preHandler: updateScrapers }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    try {
-      return await updateScraper(options.pool, id, parameters(request.body), options.secrets);
-    } catch (error) {
-      return sendError(reply, error);
-    }
-  });
+  typed.put(
+    '/api/catalog/scrapers/:id',
+    {
+      preHandler: updateScrapers,
+      schema: { params: scraperIdParamsSchema, body: scraperUpdateRequestSchema },
+    },
+    async (request, reply) => {
+      try {
+        return await updateScraper(options.pool, request.params.id, request.body, options.secrets);
+      } catch (error) {
+        return sendError(reply, error);
+      }
+    },
+  );
 
-  app.post('/api/catalog/scrapers/:id/run', { preHandler: runScrapers }, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const scraper = isUuid(id) ? await loadScraper(options.pool, id) : undefined;
-    if (!scraper || scraper.deleted_at !== null)
-      return reply.status(404).send({ error: 'Scraper not found' });
-    const job = await options.jobs.startJob({
-      name: SCRAPER_JOB_NAME,
-      resourceType: SCRAPER_RESOURCE_TYPE,
-      resourceId: scraper.id,
-      agentId: scraper.agent_id,
-    });
-    try {
-      const outcome = await runScrapeJob(options.pool, scraper, job, {
-        baseDir: options.baseDir,
-        openSecrets: options.openSecrets,
+  typed.post(
+    '/api/catalog/scrapers/:id/run',
+    { preHandler: runScrapers, schema: { params: scraperIdParamsSchema } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const scraper = await loadScraper(options.pool, id);
+      if (!scraper || scraper.deleted_at !== null)
+        return reply.status(404).send({ error: 'Scraper not found' });
+      const job = await options.jobs.startJob({
+        name: SCRAPER_JOB_NAME,
+        resourceType: SCRAPER_RESOURCE_TYPE,
+        resourceId: scraper.id,
+        agentId: scraper.agent_id,
       });
-      const status = await job.success();
-      return {
-        job_id: job.id,
-        status,
-        scrape_summary: outcome.scrapeSummary,
-        summary: outcome.summary,
-        errors: [],
-      };
-    } catch (error) {
-      const message = errorMessage(error);
-      options.logger.warn({ scraper: scraper.id, err: message }, 'scraper run failed');
-      const status = await job.failure(message);
-      return { job_id: job.id, status, errors: [message] };
-    }
-  });
+      try {
+        const outcome = await runScrapeJob(options.pool, scraper, job, {
+          baseDir: options.baseDir,
+          openSecrets: options.openSecrets,
+        });
+        const status = await job.success();
+        return {
+          job_id: job.id,
+          status,
+          scrape_summary: outcome.scrapeSummary,
+          summary: outcome.summary,
+          errors: [],
+        };
+      } catch (error) {
+        const message = errorMessage(error);
+        options.logger.warn({ scraper: scraper.id, err: message }, 'scraper run failed');
+        const status = await job.failure(message);
+        return { job_id: job.id, status, errors: [message] };
+      }
+    },
+  );
 }

@@ -2,7 +2,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { findResourceKind, resourceRowIssues, sealRowSecrets } from '../resources/index.js';
 import { maskSealedStrings } from '../../platform/secret-fields.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { CatalogRequestError, isUuid } from './catalog-service.js';
+import { CatalogRequestError, isUuid } from './catalog-request.js';
 import type { SpecIssue } from './spec-validation.js';
 
 /** A spec refused on save: the first problem names the field, all of them are listed. */
@@ -24,6 +24,14 @@ export interface SavedScraper {
 }
 
 const RETURNING = 'id, name, namespace, schedule, spec, source, updated_at';
+
+/**
+ * The saved row as answered: secret-shaped spec values masked. Only the spec is walked: masking
+ * the whole row turned `updated_at` (a Date, not a plain object) into `{}`.
+ */
+function savedView(row: SavedScraper): SavedScraper {
+  return { ...row, spec: maskSealedStrings(row.spec) as Record<string, unknown> };
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return Boolean(value) && typeof value === 'object' && !Array.isArray(value);
@@ -74,7 +82,7 @@ export async function updateScraper(
     [id, JSON.stringify(sealedSpec(input.spec, secrets)), schedule, labels ? JSON.stringify(labels) : null],
   );
   if (!rows[0]) throw new CatalogRequestError('Scraper not found', 404);
-  return maskSealedStrings(rows[0]) as SavedScraper;
+  return savedView(rows[0]);
 }
 
 /** Creates a scraper from the editor (source 'UI'); a live one with the same name is a 409. */
@@ -104,7 +112,7 @@ export async function createScraper(
         createdBy ?? null,
       ],
     );
-    return maskSealedStrings(rows[0]) as SavedScraper;
+    return savedView(rows[0]);
   } catch (error) {
     if ((error as { code?: string }).code === '23505')
       throw new CatalogRequestError(`A scraper named ${namespace}/${name} already exists`, 409);

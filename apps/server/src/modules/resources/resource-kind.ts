@@ -39,7 +39,7 @@ export type RowColumns = Readonly<Record<string, unknown>>;
 
 /**
  * One resource kind (Canary, Team, ...): how its YAML is recognised, validated and stored.
- * A kind is one file in `kinds/` exporting a value of this type, listed once in `kinds/index.ts`.
+ * A kind is defined by the module that owns its table and listed in that module's `module.ts`.
  */
 export interface ResourceKind<Spec extends object = object> {
   /** `kind:` as written in YAML, e.g. `Canary`. */

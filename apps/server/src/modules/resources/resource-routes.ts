@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import {
+  resourceApplyRequestSchema,
+  resourceKindParamsSchema,
+  resourceParamsSchema,
+} from '@opsdeck/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from '../../platform/db/pool.js';
 import { requirePermission } from '../auth/index.js';
 import { parseResourceDocuments, type ResourceDocument } from './documents.js';
@@ -99,7 +105,8 @@ function secretRow(row: Record<string, unknown>) {
  * credentials):
  * - `POST /api/resources` YAML text (`text/yaml`), `{yaml}`, a document or a list → `{results}`
  *   (400 with `field` when a document is invalid), stored with source `UI`;
- * - `GET /api/resources/secrets` → name, namespace, type and keys, never values;
+ * - `GET /api/resources/secrets` → name, namespace, type and keys, never values (an unknown
+ *   kind is a 400 naming `kind`);
  *   `GET /api/resources/configmaps` → with their data;
  * - `DELETE /api/resources/{kind}/{namespace}/{name}` → 204, 404, or 409 when a file owns it.
  */
@@ -113,8 +120,15 @@ export async function resourceRoutes(app: FastifyInstance, options: ResourceRout
     (_request, body, done) => done(null, body),
   );
 
-  const post = { preHandler: write, bodyLimit: RESOURCES_BODY_LIMIT };
-  app.post('/api/resources', post, async (request, reply) => {
+  // Requests are checked by their contract schemas first: a bad one is a 400 naming the field.
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  const post = {
+    preHandler: write,
+    bodyLimit: RESOURCES_BODY_LIMIT,
+    schema: { body: resourceApplyRequestSchema },
+  };
+  typed.post('/api/resources', post, async (request, reply) => {
     const documents = documentsOf(request.body);
     if (typeof documents === 'string') return reply.status(400).send({ error: documents, field: 'body' });
     const refused: ApplyResult[] = [];
@@ -160,9 +174,9 @@ export async function resourceRoutes(app: FastifyInstance, options: ResourceRout
     return { results: results.map(publicResult) };
   });
 
-  app.get<{ Params: { kind: string } }>(
+  typed.get(
     '/api/resources/:kind',
-    { preHandler: read },
+    { preHandler: read, schema: { params: resourceKindParamsSchema } },
     async (request, reply) => {
       const kind = valueKind(request.params.kind);
       if (!kind)
@@ -184,10 +198,10 @@ export async function resourceRoutes(app: FastifyInstance, options: ResourceRout
     },
   );
 
-  app.delete<{ Params: { kind: string; namespace: string; name: string } }>(
+  typed.delete(
     '/api/resources/:kind/:namespace/:name',
-    { preHandler: write },
-    async (request, reply: FastifyReply) => {
+    { preHandler: write, schema: { params: resourceParamsSchema } },
+    async (request, reply) => {
       const kind = valueKind(request.params.kind);
       if (!kind)
         return reply

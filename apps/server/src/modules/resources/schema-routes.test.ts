@@ -1,5 +1,7 @@
+import { resourceSpecJsonSchemaSchema } from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerErrorHandling } from '../../platform/http/errors.js';
 import { resourceKinds } from './registry.js';
 import { resourceSchemaRoutes } from './schema-routes.js';
 
@@ -8,6 +10,7 @@ describe('GET /api/schemas/:kind.schema.json', () => {
 
   beforeAll(async () => {
     app = Fastify();
+    registerErrorHandling(app);
     await app.register(resourceSchemaRoutes);
   });
   afterAll(() => app.close());
@@ -40,6 +43,19 @@ describe('GET /api/schemas/:kind.schema.json', () => {
         expect(response.json().title).toBe(`${kind.kind} spec`);
       }
     }
+  });
+
+  it('answers with documents its contract schema parses', async () => {
+    for (const kind of resourceKinds()) {
+      const response = await app.inject({ url: `/api/schemas/${kind.table}.schema.json` });
+      expect(resourceSpecJsonSchemaSchema.safeParse(response.json()).error).toBeUndefined();
+    }
+  });
+
+  it('refuses a blank kind with a 400 naming the field', async () => {
+    const response = await app.inject({ url: '/api/schemas/%20.schema.json' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'kind: a resource kind is required', field: 'kind' });
   });
 
   it('answers 404 with a JSON error for an unknown kind', async () => {

@@ -1,4 +1,6 @@
+import { resourceSchemaParamsSchema } from '@opsdeck/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourceKinds, kindAliases } from './registry.js';
 import type { ResourceKind } from './resource-kind.js';
@@ -57,17 +59,20 @@ export function findSchemaKind(name: string): ResourceKind | undefined {
  * lower-case kind, its plural or table, or the editors' `canary.spec`, `playbook-spec`, ...).
  */
 export async function resourceSchemaRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Params: { kind: string } }>('/api/schemas/:kind.schema.json', async (request, reply) => {
-    const kind = findSchemaKind(request.params.kind);
-    if (!kind) {
-      const known = resourceKinds()
-        .map((candidate) => candidate.kind.toLowerCase())
-        .join(', ');
-      return reply
-        .status(404)
-        .send({ error: `No schema for "${request.params.kind}". Known kinds: ${known}` });
-    }
-    reply.header('cache-control', 'public, max-age=300');
-    return resourceSpecJsonSchema(kind);
-  });
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.get(
+    '/api/schemas/:kind.schema.json',
+    { schema: { params: resourceSchemaParamsSchema } },
+    async (request, reply) => {
+      const kind = findSchemaKind(request.params.kind);
+      if (!kind) {
+        const known = resourceKinds().map((candidate) => candidate.kind.toLowerCase()).join(', ');
+        return reply
+          .status(404)
+          .send({ error: `No schema for "${request.params.kind}". Known kinds: ${known}` });
+      }
+      reply.header('cache-control', 'public, max-age=300');
+      return resourceSpecJsonSchema(kind);
+    },
+  );
 }

@@ -1,39 +1,31 @@
+import {
+  changeSearchResponseSchema,
+  relationRowSchemas,
+  type ChangeSearchResponse,
+  type ChangeSearchRow,
+} from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { apiFetch } from '../../../lib/api-client';
 import { changeFeedBody, type ChangeFeedFilters, type ConfigListPage } from '../lib/catalog-query';
 import { fetchRows } from '../../../lib/data-api';
+import { presentValues } from './option-values';
 
 /** A row of POST /api/catalog/changes (core §3 "Config change" plus its item). */
-export interface ChangeFeedRow {
-  id: string;
-  config_id: string;
-  name: string | null;
-  type: string | null;
-  config_class: string | null;
-  deleted_at: string | null;
-  tags: Record<string, string> | null;
-  change_type: string | null;
-  severity: string | null;
-  source: string | null;
-  summary: string | null;
-  created_at: string;
-  created_by: string | null;
-  external_created_by: string | null;
-  count: number | null;
-}
+export type ChangeFeedRow = ChangeSearchRow;
 
-export interface ChangeFeed {
-  summary: Record<string, number>;
-  changes: ChangeFeedRow[];
-  total: number;
-}
+export type ChangeFeed = ChangeSearchResponse;
 
 export const changeFeedQueryOptions = (filters: ChangeFeedFilters, page: ConfigListPage) => {
   const body = changeFeedBody(filters, page);
   return queryOptions({
     queryKey: ['catalog-changes', body],
     queryFn: ({ signal }) =>
-      apiFetch<ChangeFeed>('/api/catalog/changes', { method: 'POST', body: JSON.stringify(body), signal }),
+      apiFetch(
+        '/api/catalog/changes',
+        { method: 'POST', body: JSON.stringify(body), signal },
+        { schema: changeSearchResponseSchema },
+      ),
     placeholderData: keepPreviousData,
   });
 };
@@ -41,21 +33,24 @@ export const changeFeedQueryOptions = (filters: ChangeFeedFilters, page: ConfigL
 export const useChangeFeed = (filters: ChangeFeedFilters, page: ConfigListPage) =>
   useQuery(changeFeedQueryOptions(filters, page));
 
+/** The columns of a change the diff viewer shows. */
+const changeDetailSchema = relationRowSchemas.config_changes.pick({
+  id: true,
+  config_id: true,
+  change_type: true,
+  severity: true,
+  source: true,
+  summary: true,
+  diff: true,
+  patches: true,
+  details: true,
+  created_at: true,
+  created_by: true,
+  external_created_by: true,
+});
+
 /** One change with its diff, patches and details, for the diff viewer. */
-export interface ChangeDetail {
-  id: string;
-  config_id: string;
-  change_type: string | null;
-  severity: string | null;
-  source: string | null;
-  summary: string | null;
-  diff: string | null;
-  patches: unknown;
-  details: unknown;
-  created_at: string;
-  created_by: string | null;
-  external_created_by: string | null;
-}
+export type ChangeDetail = z.infer<typeof changeDetailSchema>;
 
 export const useChangeDetail = (id: string | undefined) =>
   useQuery({
@@ -63,11 +58,10 @@ export const useChangeDetail = (id: string | undefined) =>
     enabled: Boolean(id),
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({
-        select:
-          'id,config_id,change_type,severity,source,summary,diff,patches,details,created_at,created_by,external_created_by',
+        select: Object.keys(changeDetailSchema.shape).join(','),
         id: `eq.${id ?? ''}`,
       });
-      const rows = await fetchRows<ChangeDetail>(`/api/db/config_changes?${search.toString()}`, signal);
+      const rows = await fetchRows(`/api/db/config_changes?${search.toString()}`, signal, changeDetailSchema);
       return rows[0] ?? null;
     },
   });
@@ -79,20 +73,22 @@ export const useChangeFilterOptions = () =>
     staleTime: 60_000,
     queryFn: async ({ signal }) => {
       const [changeTypes, configTypes, tags] = await Promise.all([
-        fetchRows<{ change_type: string }>(
+        fetchRows(
           '/api/db/change_types?select=change_type&order=change_type.asc',
           signal,
+          relationRowSchemas.change_types,
         ),
-        fetchRows<{ type: string }>('/api/db/config_types?select=type&order=type.asc', signal),
-        fetchRows<{ key: string; value: string }>(
+        fetchRows('/api/db/config_types?select=type&order=type.asc', signal, relationRowSchemas.config_types),
+        fetchRows(
           '/api/db/config_tags?select=key,value&order=key.asc,value.asc&limit=500',
           signal,
+          relationRowSchemas.config_tags,
         ),
       ]);
       return {
-        changeTypes: changeTypes.map((row) => row.change_type).filter(Boolean),
-        configTypes: configTypes.map((row) => row.type).filter(Boolean),
-        tags: tags.map((row) => `${row.key}=${row.value}`),
+        changeTypes: presentValues(changeTypes.map((row) => row.change_type)),
+        configTypes: presentValues(configTypes.map((row) => row.type)),
+        tags: tags.flatMap((row) => (row.key ? [`${row.key}=${row.value ?? ''}`] : [])),
       };
     },
   });

@@ -1,12 +1,23 @@
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { ApiError } from '../../../lib/api-client';
 import { configAnalysisSearch, relatedConfigsSearch, type RelationshipDirection } from '../lib/catalog-query';
-import type { ConfigListItem } from './config-list';
+import { configListItemSchema } from './config-list';
 import { fetchEveryRow, fetchRows } from '../../../lib/data-api';
 
-export interface ConfigDetail extends ConfigListItem {
-  config: unknown;
-  external_id: string[] | string | null;
+/** The columns of `config_items` the item's page shows: the list's, its external ids and its config. */
+const configDetailSchema = relationRowSchemas.config_items.pick({
+  ...mapKeys(configListItemSchema.shape),
+  external_id: true,
+  config: true,
+});
+
+export type ConfigDetail = z.infer<typeof configDetailSchema>;
+
+/** `{column: true}` for each column of a shape, to pick the same columns of another relation. */
+function mapKeys<K extends string>(shape: Record<K, unknown>): Record<K, true> {
+  return Object.fromEntries(Object.keys(shape).map((key) => [key, true])) as Record<K, true>;
 }
 
 export const configDetailQueryOptions = (id: string) =>
@@ -14,11 +25,10 @@ export const configDetailQueryOptions = (id: string) =>
     queryKey: ['catalog-config', id],
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({
-        select:
-          'id,name,type,config_class,status,health,labels,tags,namespace,description,cost_per_minute,cost_total_1d,cost_total_7d,cost_total_30d,created_at,updated_at,deleted_at,external_id,config',
+        select: Object.keys(configDetailSchema.shape).join(','),
         id: `eq.${id}`,
       });
-      const rows = await fetchRows<ConfigDetail>(`/api/db/config_items?${search.toString()}`, signal);
+      const rows = await fetchRows(`/api/db/config_items?${search.toString()}`, signal, configDetailSchema);
       if (!rows[0]) throw new ApiError(404, 'No details found', undefined);
       return rows[0];
     },
@@ -31,46 +41,57 @@ export const useConfigParents = (id: string) =>
   useQuery({
     queryKey: ['catalog-config-parents', id],
     queryFn: ({ signal }) =>
-      fetchRows<{ id: string; name: string | null; type: string | null }>(
+      fetchRows(
         `/api/db/rpc/get_parents_by_location?${new URLSearchParams({ config_id: id }).toString()}`,
         signal,
+        relationRowSchemas['rpc/get_parents_by_location'],
       ),
   });
 
+/** The columns of `config_analysis` an item's insights show (configAnalysisSearch). */
+export const configAnalysisSchema = relationRowSchemas.config_analysis.pick({
+  id: true,
+  analyzer: true,
+  analysis_type: true,
+  severity: true,
+  status: true,
+  summary: true,
+  message: true,
+  source: true,
+  first_observed: true,
+  last_observed: true,
+});
+
 /** Core §3 "Config analysis". */
-export interface ConfigAnalysis {
-  id: string;
-  analyzer: string;
-  analysis_type: string | null;
-  severity: string | null;
-  status: string | null;
-  summary: string | null;
-  message: string | null;
-  source: string | null;
-  first_observed: string;
-  last_observed: string | null;
-}
+export type ConfigAnalysis = z.infer<typeof configAnalysisSchema>;
 
 export const useConfigAnalysis = (id: string) =>
   useQuery({
     queryKey: ['catalog-config-analysis', id],
     // Every row, in pages past the server's cap (DATA_API_MAX_ROWS), never a silently short list.
     queryFn: ({ signal }) =>
-      fetchEveryRow<ConfigAnalysis>(`/api/db/config_analysis?${configAnalysisSearch(id).toString()}`, signal),
+      fetchEveryRow(
+        `/api/db/config_analysis?${configAnalysisSearch(id).toString()}`,
+        signal,
+        configAnalysisSchema,
+      ),
   });
 
+/** The columns of `rpc/related_configs_recursive` the relationships page shows (relatedConfigsSearch). */
+const relatedConfigSchema = relationRowSchemas['rpc/related_configs_recursive'].pick({
+  id: true,
+  name: true,
+  type: true,
+  health: true,
+  status: true,
+  tags: true,
+  updated_at: true,
+  deleted_at: true,
+  related_ids: true,
+});
+
 /** A row of `rpc/related_configs_recursive`; related_ids are the items it points to in the walked graph. */
-export interface RelatedConfig {
-  id: string;
-  name: string | null;
-  type: string | null;
-  health: string | null;
-  status: string | null;
-  tags: Record<string, string> | null;
-  updated_at: string | null;
-  deleted_at: string | null;
-  related_ids: string[] | null;
-}
+export type RelatedConfig = z.infer<typeof relatedConfigSchema>;
 
 export const useRelatedConfigs = (
   id: string,
@@ -81,33 +102,38 @@ export const useRelatedConfigs = (
   useQuery({
     queryKey: ['catalog-config-related', id, direction, depth, showDeleted],
     queryFn: ({ signal }) =>
-      fetchEveryRow<RelatedConfig>(
+      fetchEveryRow(
         `/api/db/rpc/related_configs_recursive?${relatedConfigsSearch(id, direction, depth, showDeleted).toString()}`,
         signal,
+        relatedConfigSchema,
       ),
   });
 
+/** The columns of `check_summary_for_config` the item's checks show. */
+const configCheckSchema = relationRowSchemas.check_summary_for_config.pick({
+  id: true,
+  config_id: true,
+  name: true,
+  type: true,
+  status: true,
+  severity: true,
+  canary_id: true,
+  last_runtime: true,
+  last_transition_time: true,
+  uptime: true,
+  latency: true,
+});
+
 /** A row of `check_summary_for_config`: a health check linked to the item. */
-export interface ConfigCheck {
-  id: string;
-  config_id: string;
-  name: string | null;
-  type: string | null;
-  status: string | null;
-  severity: string | null;
-  canary_id: string | null;
-  last_runtime: string | null;
-  last_transition_time: string | null;
-  uptime: { passed: number; failed: number } | null;
-  latency: { p95?: number | null; p97?: number | null; p99?: number | null } | null;
-}
+export type ConfigCheck = z.infer<typeof configCheckSchema>;
 
 export const useConfigChecks = (id: string) =>
   useQuery({
     queryKey: ['catalog-config-checks', id],
     queryFn: ({ signal }) =>
-      fetchEveryRow<ConfigCheck>(
+      fetchEveryRow(
         `/api/db/check_summary_for_config?${new URLSearchParams({ config_id: `eq.${id}`, order: 'name.asc' }).toString()}`,
         signal,
+        configCheckSchema,
       ),
   });

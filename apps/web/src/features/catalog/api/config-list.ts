@@ -1,4 +1,6 @@
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import {
   configListSearch,
   keyValueFilterParams,
@@ -7,33 +9,44 @@ import {
 } from '../lib/catalog-query';
 import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
-/** A row of `configs` as the list shows it (core §3 "Config item"). */
-export interface ConfigListItem {
-  id: string;
-  name: string | null;
-  type: string | null;
-  config_class: string | null;
-  status: string | null;
-  health: string | null;
-  labels: Record<string, string> | null;
-  tags: Record<string, string> | null;
-  namespace: string | null;
-  description: string | null;
-  /** numeric(16,4) columns: numbers, or null when the source reports no cost. */
-  cost_per_minute: number | string | null;
-  cost_total_1d: number | string | null;
-  cost_total_7d: number | string | null;
-  cost_total_30d: number | string | null;
-  created_at: string;
-  updated_at: string | null;
-  deleted_at: string | null;
-}
+/** The columns of `configs` the list shows (CONFIG_LIST_SELECT, core §3 "Config item"). */
+export const configListItemSchema = relationRowSchemas.configs.pick({
+  id: true,
+  name: true,
+  type: true,
+  config_class: true,
+  status: true,
+  health: true,
+  labels: true,
+  tags: true,
+  namespace: true,
+  description: true,
+  cost_per_minute: true,
+  cost_total_1d: true,
+  cost_total_7d: true,
+  cost_total_30d: true,
+  created_at: true,
+  updated_at: true,
+  deleted_at: true,
+});
+
+/** A row of `configs` as the list shows it; costs (numeric(16,4)) are numbers or text, or null. */
+export type ConfigListItem = z.infer<typeof configListItemSchema>;
+
+/** The columns the filter options are read from. */
+const itemFilterValuesSchema = relationRowSchemas.configs.pick({
+  tags: true,
+  labels: true,
+  health: true,
+  status: true,
+});
 
 export const configListQueryOptions = (filters: ConfigListFilters, page: ConfigListPage) => {
   const search = configListSearch(filters, page);
   return queryOptions({
     queryKey: ['catalog-configs', search.toString()],
-    queryFn: ({ signal }) => fetchCounted<ConfigListItem>(`/api/db/configs?${search.toString()}`, signal),
+    queryFn: ({ signal }) =>
+      fetchCounted(`/api/db/configs?${search.toString()}`, signal, configListItemSchema),
     placeholderData: keepPreviousData,
   });
 };
@@ -59,11 +72,7 @@ export const useTypeTagsAndLabels = (
   const text = search.toString();
   return useQuery({
     queryKey: ['catalog-type-tags', text],
-    queryFn: ({ signal }) =>
-      fetchRows<Pick<ConfigListItem, 'tags' | 'labels' | 'health' | 'status'>>(
-        `/api/db/configs?${text}`,
-        signal,
-      ),
+    queryFn: ({ signal }) => fetchRows(`/api/db/configs?${text}`, signal, itemFilterValuesSchema),
     // Core §9: label lists are cached for 60 s.
     staleTime: 60_000,
   });

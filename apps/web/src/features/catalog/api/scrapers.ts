@@ -1,27 +1,39 @@
+import {
+  relationRowSchemas,
+  resourceSpecJsonSchemaSchema,
+  savedScraperSchema,
+  scraperRunResponseSchema,
+  type ScraperCreateRequest,
+  type ScraperRunResponse,
+} from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { ApiError, apiFetch } from '../../../lib/api-client';
 import type { JsonSchema } from '../../../components/code-editor/json-schema';
 import { resourceJobsQueryKey } from '../../../components/job-history-table/resource-jobs';
 import type { ConfigListPage } from '../lib/catalog-query';
 import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
+/** The columns of `config_scrapers_with_status` the scraper list shows. */
+const scraperRowSchema = relationRowSchemas.config_scrapers_with_status.pick({
+  id: true,
+  name: true,
+  namespace: true,
+  schedule: true,
+  source: true,
+  spec: true,
+  labels: true,
+  created_at: true,
+  updated_at: true,
+  job_status: true,
+  job_time_start: true,
+  job_success_count: true,
+  job_error_count: true,
+  job_details: true,
+});
+
 /** A row of `config_scrapers_with_status`: the scraper and the outcome of its last run. */
-export interface ScraperRow {
-  id: string;
-  name: string;
-  namespace: string;
-  schedule: string | null;
-  source: string;
-  spec: Record<string, unknown> | null;
-  labels: Record<string, string> | null;
-  created_at: string;
-  updated_at: string;
-  job_status: string | null;
-  job_time_start: string | null;
-  job_success_count: number | null;
-  job_error_count: number | null;
-  job_details: { errors?: unknown } | null;
-}
+export type ScraperRow = z.infer<typeof scraperRowSchema>;
 
 /** Columns the scraper list sorts by. */
 export const SCRAPER_SORTABLE_COLUMNS = [
@@ -36,8 +48,7 @@ export const SCRAPER_SORTABLE_COLUMNS = [
 export function scraperListSearch(page: ConfigListPage): URLSearchParams {
   const sortBy = SCRAPER_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
   return new URLSearchParams({
-    select:
-      'id,name,namespace,schedule,source,spec,labels,created_at,updated_at,job_status,job_time_start,job_success_count,job_error_count,job_details',
+    select: Object.keys(scraperRowSchema.shape).join(','),
     deleted_at: 'is.null',
     order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'name.asc,id.asc',
     limit: String(page.pageSize),
@@ -50,35 +61,42 @@ export const scraperListQueryOptions = (page: ConfigListPage) => {
   return queryOptions({
     queryKey: ['catalog-scrapers', search.toString()],
     queryFn: ({ signal }) =>
-      fetchCounted<ScraperRow>(`/api/db/config_scrapers_with_status?${search.toString()}`, signal),
+      fetchCounted(`/api/db/config_scrapers_with_status?${search.toString()}`, signal, scraperRowSchema),
     placeholderData: keepPreviousData,
   });
 };
 
 export const useScraperList = (page: ConfigListPage) => useQuery(scraperListQueryOptions(page));
 
-export interface ScraperDetail {
-  id: string;
-  name: string;
-  namespace: string;
-  labels: Record<string, string> | null;
-  spec: Record<string, unknown>;
-  source: string;
-  schedule: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The columns of `config_scrapers` the editor loads. */
+const scraperDetailSchema = relationRowSchemas.config_scrapers.pick({
+  id: true,
+  name: true,
+  namespace: true,
+  labels: true,
+  spec: true,
+  source: true,
+  schedule: true,
+  created_at: true,
+  updated_at: true,
+});
+
+export type ScraperDetail = z.infer<typeof scraperDetailSchema>;
 
 export const scraperQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['catalog-scraper', id],
     queryFn: async ({ signal }) => {
       const search = new URLSearchParams({
-        select: 'id,name,namespace,labels,spec,source,schedule,created_at,updated_at',
+        select: Object.keys(scraperDetailSchema.shape).join(','),
         id: `eq.${id}`,
         deleted_at: 'is.null',
       });
-      const rows = await fetchRows<ScraperDetail>(`/api/db/config_scrapers?${search.toString()}`, signal);
+      const rows = await fetchRows(
+        `/api/db/config_scrapers?${search.toString()}`,
+        signal,
+        scraperDetailSchema,
+      );
       if (!rows[0]) throw new ApiError(404, 'No details found', undefined);
       return rows[0];
     },
@@ -91,15 +109,16 @@ export const useScrapeConfigSchema = () =>
   useQuery({
     queryKey: ['schema', 'scrapeconfig'],
     staleTime: 300_000,
-    queryFn: ({ signal }) => apiFetch<JsonSchema>('/api/schemas/scrapeconfig.schema.json', { signal }),
+    queryFn: async ({ signal }): Promise<JsonSchema> =>
+      apiFetch('/api/schemas/scrapeconfig.schema.json', { signal }, { schema: resourceSpecJsonSchemaSchema }),
   });
 
-export interface ScraperInput {
+/** What the editor saves: a new scraper's name and namespace, and its labels and spec. */
+export type ScraperInput = Omit<ScraperCreateRequest, 'name' | 'labels' | 'spec'> & {
   name?: string;
-  namespace?: string;
   labels: Record<string, string>;
   spec: unknown;
-}
+};
 
 /** Saves through the catalog API, which refuses broken JSONPaths and expressions with the field path. */
 export function useSaveScraper(id: string | undefined) {
@@ -107,11 +126,16 @@ export function useSaveScraper(id: string | undefined) {
   return useMutation({
     mutationFn: (input: ScraperInput) =>
       id
-        ? apiFetch<ScraperDetail>(`/api/catalog/scrapers/${encodeURIComponent(id)}`, {
-            method: 'PUT',
-            body: JSON.stringify({ spec: input.spec, labels: input.labels }),
-          })
-        : apiFetch<ScraperDetail>('/api/catalog/scrapers', { method: 'POST', body: JSON.stringify(input) }),
+        ? apiFetch(
+            `/api/catalog/scrapers/${encodeURIComponent(id)}`,
+            { method: 'PUT', body: JSON.stringify({ spec: input.spec, labels: input.labels }) },
+            { schema: savedScraperSchema },
+          )
+        : apiFetch(
+            '/api/catalog/scrapers',
+            { method: 'POST', body: JSON.stringify(input) },
+            { schema: savedScraperSchema },
+          ),
     onSuccess: (saved) => {
       client.setQueryData(scraperQueryOptions(saved.id).queryKey, (previous) =>
         previous ? { ...previous, ...saved } : previous,
@@ -135,18 +159,17 @@ export function useDeleteScraper(id: string) {
   });
 }
 
-export interface RunResult {
-  job_id: string;
-  status: string;
-  errors: string[];
-  summary?: Record<string, number>;
-}
+export type RunResult = ScraperRunResponse;
 
 export function useRunScraper(id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiFetch<RunResult>(`/api/catalog/scrapers/${encodeURIComponent(id)}/run`, { method: 'POST' }),
+      apiFetch(
+        `/api/catalog/scrapers/${encodeURIComponent(id)}/run`,
+        { method: 'POST' },
+        { schema: scraperRunResponseSchema },
+      ),
     onSettled: () => {
       void client.invalidateQueries({ queryKey: resourceJobsQueryKey(id) });
       void client.invalidateQueries({ queryKey: ['catalog-scrapers'] });

@@ -28,6 +28,17 @@ const json = (body: unknown, headers: Record<string, string> = {}) =>
 
 const requests: { url: string; body: string | undefined }[] = [];
 
+/** A summary group as the server answers it (catalogSummaryRowSchema): costs and times null unless given. */
+const group = (fields: Record<string, unknown>) => ({
+  cost_per_minute: null,
+  cost_total_1d: null,
+  cost_total_7d: null,
+  cost_total_30d: null,
+  created_at: null,
+  updated_at: null,
+  ...fields,
+});
+
 beforeEach(() => {
   requests.length = 0;
   vi.stubGlobal(
@@ -39,26 +50,38 @@ beforeEach(() => {
       if (input === '/api/catalog/summary' && init?.body?.toString().includes('tag:env'))
         return Promise.resolve(
           json([
-            { 'tag:env': 'prod', count: 3, health: { healthy: 3 }, status: {}, cost_total_30d: 1234.5 },
-            { 'tag:env': null, count: 1, health: { unhealthy: 1 }, status: {}, cost_total_30d: null },
+            group({
+              'tag:env': 'prod',
+              count: 3,
+              health: { healthy: 3 },
+              status: {},
+              cost_total_30d: 1234.5,
+            }),
+            group({ 'tag:env': null, count: 1, health: { unhealthy: 1 }, status: {}, cost_total_30d: null }),
           ]),
         );
       if (input === '/api/catalog/summary' && init?.body?.toString().includes('label:app'))
         return Promise.resolve(
           json([
-            { 'label:app': 'web, api', count: 2, health: { healthy: 2 }, status: {}, cost_total_30d: null },
+            group({
+              'label:app': 'web, api',
+              count: 2,
+              health: { healthy: 2 },
+              status: {},
+              cost_total_30d: null,
+            }),
           ]),
         );
       if (input === '/api/catalog/summary')
         return Promise.resolve(
           json([
-            {
+            group({
               config_class: 'Package',
               type: 'Npm::Package',
               count: 4,
               health: { healthy: 3, unhealthy: 1 },
               status: {},
-            },
+            }),
           ]),
         );
       if (input.startsWith('/api/db/configs?select=tags'))
@@ -80,8 +103,12 @@ beforeEach(() => {
                 tags: { env: 'prod' },
                 namespace: null,
                 description: null,
+                cost_per_minute: null,
+                cost_total_1d: null,
+                cost_total_7d: null,
+                cost_total_30d: null,
                 created_at: '2026-01-01T00:00:00Z',
-                updated_at: null,
+                updated_at: '2026-01-01T00:00:00Z',
                 deleted_at: null,
               },
             ],

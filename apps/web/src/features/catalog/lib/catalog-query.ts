@@ -1,3 +1,4 @@
+import type { CatalogSummaryRequest, ChangeSearchRequest } from '@opsdeck/contracts';
 import { toTriStateQuery, type FilterStates } from '../../../lib/url-state/filter-encoding.js';
 
 /** Columns of the catalog list (spec core §3 "Config item"). */
@@ -151,7 +152,7 @@ export function configListSearch(filters: ConfigListFilters, page: ConfigListPag
 export function catalogSummaryBody(
   showDeleted: boolean,
   groupKey?: string,
-): { groupBy: string[]; deleted: boolean } {
+): { groupBy: string[]; deleted: boolean } & CatalogSummaryRequest {
   return { groupBy: groupKey ? [groupKey] : ['config_class', 'type'], deleted: showDeleted };
 }
 
@@ -217,11 +218,8 @@ export function triStateList(states: FilterStates): string[] | undefined {
 }
 
 /** Body of POST /api/catalog/changes: page from 1, sort_by with '-' for descending. */
-export function changeFeedBody(
-  filters: ChangeFeedFilters,
-  page: ConfigListPage,
-): Record<string, string | number | boolean | string[]> {
-  const body: Record<string, string | number | boolean | string[]> = {
+export function changeFeedBody(filters: ChangeFeedFilters, page: ConfigListPage): ChangeSearchRequest {
+  const body: ChangeSearchRequest = {
     page: page.pageIndex + 1,
     page_size: page.pageSize,
     sort_by: `${page.sortOrder === 'asc' ? '' : '-'}${page.sortBy ?? 'created_at'}`,
@@ -233,7 +231,7 @@ export function changeFeedBody(
     body.recursive = recursive;
     if (recursive !== 'none') body.depth = CHANGE_RECURSION_DEPTH;
   }
-  const lists: [string, FilterStates][] = [
+  const lists: ['type' | 'severity' | 'config_type' | 'created_by', FilterStates][] = [
     ['type', filters.changeType],
     ['severity', filters.severity],
     ['config_type', filters.configType],

@@ -1,98 +1,25 @@
+import {
+  namedRowSchema,
+  relationRowSchemas,
+  type IncidentPerson,
+  type NamedRow,
+  type RelationRow,
+} from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
-import { fetchEveryRow } from '../../../lib/data-api';
-import type { HypothesisStatus, HypothesisType } from '@opsdeck/contracts';
+import type { ResponseSchema } from '../../../lib/api-client';
+import { fetchEveryRow, fetchRows } from '../../../lib/data-api';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 
-export interface PersonRef {
-  id: string;
-  name: string | null;
-  avatar: string | null;
-}
+export type PersonRef = IncidentPerson;
 
 /** One incident from incident_summary (spec core §3 plus the view's people, counts, durations). */
-export interface IncidentSummary {
-  id: string;
-  /** The short human-readable id the database gives (INC0000042). */
-  incident_id: string;
-  title: string;
-  description: string | null;
-  severity: string;
-  type: string;
-  status: string;
-  created_by: string | null;
-  commander_id: string | null;
-  communicator_id: string | null;
-  created_at: string;
-  updated_at: string;
-  commander: PersonRef | null;
-  communicator: PersonRef | null;
-  creator: PersonRef | null;
-  time_to_acknowledge: number | null;
-  time_to_mitigate: number | null;
-  time_to_resolve: number | null;
-}
-
-export interface Hypothesis {
-  id: string;
-  incident_id: string;
-  parent_id: string | null;
-  title: string;
-  type: HypothesisType;
-  status: HypothesisStatus;
-  created_by: string | null;
-  created_at: string;
-}
-
-export interface IncidentComment {
-  id: string;
-  hypothesis_id: string | null;
-  comment: string;
-  /** Set on a status update (migration 0040): the status it moved the incident to. */
-  status: string | null;
-  mentions: string[];
-  created_by: string | null;
-  external_created_by: string | null;
-  created_at: string;
-}
-
-export interface Evidence {
-  id: string;
-  hypothesis_id: string;
-  type: string;
-  description: string | null;
-  definition_of_done: boolean;
-  done: boolean;
-  check_id: string | null;
-  config_id: string | null;
-  component_id: string | null;
-  config_change_id: string | null;
-  properties: Record<string, unknown> | null;
-  script: string | null;
-  created_at: string;
-}
-
-export interface Responder {
-  id: string;
-  type: string;
-  person_id: string | null;
-  team_id: string | null;
-  created_at: string;
-}
-
-export interface HistoryEntry {
-  id: string;
-  type: string;
-  description: string | null;
-  comment_id: string | null;
-  created_by: string | null;
-  created_at: string;
-}
-
-export interface NamedRef {
-  id: string;
-  name: string;
-}
+export type IncidentSummary = RelationRow<'incident_summary'>;
+export type Hypothesis = RelationRow<'hypotheses'>;
+export type IncidentComment = RelationRow<'comments'>;
+export type Evidence = RelationRow<'evidences'>;
+export type Responder = RelationRow<'responders'>;
+export type HistoryEntry = RelationRow<'incident_histories'>;
+export type NamedRef = NamedRow;
 
 export interface IncidentDetail {
   incident: IncidentSummary | undefined;
@@ -110,20 +37,27 @@ const eq = (id: string) => `eq.${encodeURIComponent(id)}`;
 async function fetchIncidentDetail(id: string, signal: AbortSignal): Promise<IncidentDetail> {
   // The server caps each answer (DATA_API_MAX_ROWS): a long incident's lists are read in pages
   // (one request while they fit; the timeline keeps its order, ties as the database gives them).
-  const all = <T>(path: string) => fetchEveryRow<T>(path, signal);
+  const all = <T>(path: string, schema: ResponseSchema<T>) => fetchEveryRow(path, signal, schema);
   const [incidents, hypotheses, comments, responders, histories] = await Promise.all([
-    apiFetch<IncidentSummary[]>(`/api/db/incident_summary?id=${eq(id)}`, { signal }),
-    all<Hypothesis>(`/api/db/hypotheses?incident_id=${eq(id)}&order=created_at.asc`),
-    all<IncidentComment>(`/api/db/comments?incident_id=${eq(id)}&order=created_at.asc`),
-    all<Responder>(`/api/db/responders?incident_id=${eq(id)}&deleted_at=is.null&order=created_at.asc`),
-    all<HistoryEntry>(`/api/db/incident_histories?incident_id=${eq(id)}&order=created_at.desc`),
+    fetchRows(`/api/db/incident_summary?id=${eq(id)}`, signal, relationRowSchemas.incident_summary),
+    all(`/api/db/hypotheses?incident_id=${eq(id)}&order=created_at.asc`, relationRowSchemas.hypotheses),
+    all(`/api/db/comments?incident_id=${eq(id)}&order=created_at.asc`, relationRowSchemas.comments),
+    all(
+      `/api/db/responders?incident_id=${eq(id)}&deleted_at=is.null&order=created_at.asc`,
+      relationRowSchemas.responders,
+    ),
+    all(
+      `/api/db/incident_histories?incident_id=${eq(id)}&order=created_at.desc`,
+      relationRowSchemas.incident_histories,
+    ),
   ]);
   // Evidence hangs off hypotheses, not the incident.
   const evidences =
     hypotheses.length === 0
       ? []
-      : await all<Evidence>(
+      : await all(
           `/api/db/evidences?hypothesis_id=in.(${hypotheses.map((h) => h.id).join(',')})&order=created_at.asc`,
+          relationRowSchemas.evidences,
         );
   return { incident: incidents[0], hypotheses, comments, evidences, responders, histories };
 }
@@ -141,9 +75,10 @@ export const usePeople = () =>
   useQuery({
     queryKey: ['people', 'names'],
     queryFn: ({ signal }) =>
-      fetchEveryRow<NamedRef>(
+      fetchEveryRow(
         '/api/db/people?select=id,name&deleted_at=is.null&order=name.asc,id.asc',
         signal,
+        namedRowSchema,
       ),
   });
 
@@ -151,8 +86,9 @@ export const useTeams = () =>
   useQuery({
     queryKey: ['teams', 'names'],
     queryFn: ({ signal }) =>
-      fetchEveryRow<NamedRef>(
+      fetchEveryRow(
         '/api/db/teams?select=id,name&deleted_at=is.null&order=name.asc,id.asc',
         signal,
+        namedRowSchema,
       ),
   });

@@ -1,19 +1,14 @@
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
+import type { z } from 'zod';
 import type { IncidentLinkPlan } from '../lib/incident-link-form';
-import { insertRow } from '../../../lib/data-api';
+import { fetchRows, insertRow } from '../../../lib/data-api';
 
-export interface IncidentOption {
-  id: string;
-  title: string;
-  status: string;
-}
+const incidentOptionSchema = relationRowSchemas.incidents.pick({ id: true, title: true, status: true });
+export type IncidentOption = z.infer<typeof incidentOptionSchema>;
 
-export interface HypothesisOption {
-  id: string;
-  title: string;
-  type: string;
-}
+const hypothesisOptionSchema = relationRowSchemas.hypotheses.pick({ id: true, title: true, type: true });
+export type HypothesisOption = z.infer<typeof hypothesisOptionSchema>;
 
 /** A plain-filter `ilike` pattern (PostgREST keeps quotes literally outside lists and or()). */
 const ilike = (text: string) => `*${text}*`;
@@ -31,7 +26,7 @@ export function useIncidentOptions(search: string, enabled: boolean) {
         limit: '50',
       });
       if (text) params.set('title', `ilike.${ilike(text)}`);
-      return apiFetch<IncidentOption[]>(`/api/db/incidents?${params.toString()}`, { signal });
+      return fetchRows(`/api/db/incidents?${params.toString()}`, signal, incidentOptionSchema);
     },
   });
 }
@@ -42,9 +37,10 @@ export function useHypothesisOptions(incidentId: string) {
     queryKey: ['incidents', 'link-hypotheses', incidentId],
     enabled: Boolean(incidentId),
     queryFn: ({ signal }) =>
-      apiFetch<HypothesisOption[]>(
+      fetchRows(
         `/api/db/hypotheses?select=id,title,type&incident_id=eq.${encodeURIComponent(incidentId)}&order=created_at.asc`,
-        { signal },
+        signal,
+        hypothesisOptionSchema,
       ),
   });
 }
@@ -59,19 +55,22 @@ export async function linkToIncident(
   const incidentId =
     'id' in plan.incident
       ? plan.incident.id
-      : (await insertRow<{ id: string }>('incidents', plan.incident.create)).id;
+      : (await insertRow('incidents', plan.incident.create, relationRowSchemas.incidents.pick({ id: true })))
+          .id;
   const hypothesisId =
     'id' in plan.hypothesis
       ? plan.hypothesis.id
       : (
-          await insertRow<{ id: string }>('hypotheses', {
-            incident_id: incidentId,
-            ...plan.hypothesis.create,
-          })
+          await insertRow(
+            'hypotheses',
+            { incident_id: incidentId, ...plan.hypothesis.create },
+            relationRowSchemas.hypotheses.pick({ id: true }),
+          )
         ).id;
-  const evidence = await insertRow<{ id: string }>('evidences', {
-    ...plan.evidence,
-    hypothesis_id: hypothesisId,
-  });
+  const evidence = await insertRow(
+    'evidences',
+    { ...plan.evidence, hypothesis_id: hypothesisId },
+    relationRowSchemas.evidences.pick({ id: true }),
+  );
   return { incidentId, evidenceId: evidence.id };
 }

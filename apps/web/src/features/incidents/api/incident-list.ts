@@ -1,31 +1,33 @@
+import { namedRowSchema, relationRowSchemas } from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
+import type { z } from 'zod';
 import {
   incidentListSearch,
   type IncidentListFilters,
   type IncidentListPage,
 } from '../lib/incident-list-query';
-import type { PersonRef } from './incident-detail';
-import { fetchCounted } from '../../../lib/data-api';
+import { fetchCounted, fetchRows } from '../../../lib/data-api';
+
+/** The columns of incident_summary the list selects (incidentListSearch). */
+const incidentListItemSchema = relationRowSchemas.incident_summary.pick({
+  id: true,
+  incident_id: true,
+  title: true,
+  severity: true,
+  type: true,
+  status: true,
+  created_at: true,
+  updated_at: true,
+  commander: true,
+  creator: true,
+  responders_count: true,
+  hypotheses_count: true,
+  comments_count: true,
+  time_to_resolve: true,
+});
 
 /** A row of incident_summary as the list selects it. */
-export interface IncidentListItem {
-  id: string;
-  /** The short human-readable id the database gives (INC0000042). */
-  incident_id: string;
-  title: string;
-  severity: string;
-  type: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  commander: PersonRef | null;
-  creator: PersonRef | null;
-  responders_count: number;
-  hypotheses_count: number;
-  comments_count: number;
-  time_to_resolve: number | null;
-}
+export type IncidentListItem = z.infer<typeof incidentListItemSchema>;
 
 export const INCIDENTS_QUERY_KEY = ['incidents'] as const;
 
@@ -34,7 +36,7 @@ export const incidentListQueryOptions = (filters: IncidentListFilters, page: Inc
   return queryOptions({
     queryKey: [...INCIDENTS_QUERY_KEY, 'list', search.toString()],
     queryFn: ({ signal }) =>
-      fetchCounted<IncidentListItem>(`/api/db/incident_summary?${search.toString()}`, signal),
+      fetchCounted(`/api/db/incident_summary?${search.toString()}`, signal, incidentListItemSchema),
     placeholderData: keepPreviousData,
   });
 };
@@ -48,8 +50,9 @@ export const useComponentOptions = () =>
     queryKey: ['components', 'names'],
     retry: false,
     queryFn: ({ signal }) =>
-      apiFetch<{ id: string; name: string }[]>(
+      fetchRows(
         '/api/db/components?select=id,name&deleted_at=is.null&order=name.asc&limit=1000',
-        { signal },
+        signal,
+        namedRowSchema,
       ),
   });

@@ -1,14 +1,23 @@
-import { NEW_HYPOTHESIS_DEFAULTS, type HypothesisType, type ResponderType } from '@opsdeck/contracts';
+import {
+  NEW_HYPOTHESIS_DEFAULTS,
+  relationRowSchemas,
+  type HypothesisType,
+  type ResponderType,
+} from '@opsdeck/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NewIncident } from '../lib/incident-form';
 import { deleteRow, insertRow, updateRow } from '../../../lib/data-api';
 import { INCIDENTS_QUERY_KEY } from './incident-list';
 
+// Writes read back the new row's id only (`.pick({ id: true })` of the relation's row schema):
+// the pages refetch the rows they show after every write.
+
 /** The server fills status open, commander, communicator and created_by (spec core §4, §6). */
 export function useCreateIncident() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (incident: NewIncident) => insertRow<{ id: string }>('incidents', { ...incident }),
+    mutationFn: (incident: NewIncident) =>
+      insertRow('incidents', { ...incident }, relationRowSchemas.incidents.pick({ id: true })),
     onSuccess: () => client.invalidateQueries({ queryKey: INCIDENTS_QUERY_KEY }),
   });
 }
@@ -31,13 +40,17 @@ export const addHypothesis = (input: {
   type: HypothesisType;
   title: string;
 }) =>
-  insertRow('hypotheses', {
-    incident_id: input.incidentId,
-    parent_id: input.parentId,
-    title: input.title,
-    type: input.type,
-    status: NEW_HYPOTHESIS_DEFAULTS.status,
-  });
+  insertRow(
+    'hypotheses',
+    {
+      incident_id: input.incidentId,
+      parent_id: input.parentId,
+      title: input.title,
+      type: input.type,
+      status: NEW_HYPOTHESIS_DEFAULTS.status,
+    },
+    relationRowSchemas.hypotheses.pick({ id: true }),
+  );
 
 export const updateHypothesisStatus = (input: { id: string; status: string }) =>
   updateRow('hypotheses', input.id, { status: input.status });
@@ -45,23 +58,31 @@ export const updateHypothesisStatus = (input: { id: string; status: string }) =>
 export const deleteHypothesis = (id: string) => deleteRow('hypotheses', id);
 
 export const addComment = (input: { incidentId: string; hypothesisId: string; comment: string }) =>
-  insertRow('comments', {
-    incident_id: input.incidentId,
-    hypothesis_id: input.hypothesisId,
-    comment: input.comment,
-  });
+  insertRow(
+    'comments',
+    {
+      incident_id: input.incidentId,
+      hypothesis_id: input.hypothesisId,
+      comment: input.comment,
+    },
+    relationRowSchemas.comments.pick({ id: true }),
+  );
 
 export const addEvidence = (input: {
   hypothesisId: string;
   description: string;
   definitionOfDone: boolean;
 }) =>
-  insertRow('evidences', {
-    hypothesis_id: input.hypothesisId,
-    type: 'comment',
-    description: input.description,
-    definition_of_done: input.definitionOfDone,
-  });
+  insertRow(
+    'evidences',
+    {
+      hypothesis_id: input.hypothesisId,
+      type: 'comment',
+      description: input.description,
+      definition_of_done: input.definitionOfDone,
+    },
+    relationRowSchemas.evidences.pick({ id: true }),
+  );
 
 export const updateEvidence = (input: {
   id: string;
@@ -69,12 +90,16 @@ export const updateEvidence = (input: {
 }) => updateRow('evidences', input.id, input.changes);
 
 export const addResponder = (input: { incidentId: string; kind: ResponderType; id: string }) =>
-  insertRow('responders', {
-    incident_id: input.incidentId,
-    type: input.kind,
-    person_id: input.kind === 'person' ? input.id : null,
-    team_id: input.kind === 'team' ? input.id : null,
-  });
+  insertRow(
+    'responders',
+    {
+      incident_id: input.incidentId,
+      type: input.kind,
+      person_id: input.kind === 'person' ? input.id : null,
+      team_id: input.kind === 'team' ? input.id : null,
+    },
+    relationRowSchemas.responders.pick({ id: true }),
+  );
 
 /** Responders are soft-deleted: people who responded stay on record (migration 0007). */
 export const removeResponder = (id: string) =>
@@ -85,4 +110,8 @@ export const removeResponder = (id: string) =>
  * the server moves the incident to that status as the same person.
  */
 export const postStatusUpdate = (input: { incidentId: string; status: string; message: string }) =>
-  insertRow('comments', { incident_id: input.incidentId, comment: input.message, status: input.status });
+  insertRow(
+    'comments',
+    { incident_id: input.incidentId, comment: input.message, status: input.status },
+    relationRowSchemas.comments.pick({ id: true }),
+  );

@@ -1,20 +1,34 @@
+import { relationRowSchemas, resourceSpecJsonSchemaSchema } from '@opsdeck/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch } from '../../../lib/api-client';
+import { apiFetch, type ResponseSchema } from '../../../lib/api-client';
 import type { IncidentRuleInput, IncidentRuleRow } from '../lib/incident-rule-form';
-import { insertRow, updateRow } from '../../../lib/data-api';
+import { fetchRows, insertRow, updateRow } from '../../../lib/data-api';
 
 export const INCIDENT_RULES_QUERY_KEY = ['incident_rules'] as const;
 
-const COLUMNS = 'id,name,namespace,labels,spec,source,created_at,updated_at';
+/** The columns of incident_rules the settings pages show. */
+const incidentRuleRowSchema = relationRowSchemas.incident_rules.pick({
+  id: true,
+  name: true,
+  namespace: true,
+  labels: true,
+  spec: true,
+  source: true,
+  created_at: true,
+  updated_at: true,
+}) satisfies ResponseSchema<IncidentRuleRow>;
+
+const COLUMNS = Object.keys(incidentRuleRowSchema.shape).join(',');
 
 /** Settings lists: at most 100 rows, newest first, without soft-deleted ones (core §9). */
 export const useIncidentRules = () =>
   useQuery({
     queryKey: [...INCIDENT_RULES_QUERY_KEY, 'list'],
     queryFn: ({ signal }) =>
-      apiFetch<IncidentRuleRow[]>(
+      fetchRows(
         `/api/db/incident_rules?select=${COLUMNS}&deleted_at=is.null&order=created_at.desc&limit=100`,
-        { signal },
+        signal,
+        incidentRuleRowSchema,
       ),
   });
 
@@ -23,9 +37,10 @@ export const useIncidentRule = (id: string | undefined) =>
     queryKey: [...INCIDENT_RULES_QUERY_KEY, 'detail', id],
     enabled: Boolean(id),
     queryFn: async ({ signal }) => {
-      const rows = await apiFetch<IncidentRuleRow[]>(
+      const rows = await fetchRows(
         `/api/db/incident_rules?select=${COLUMNS}&id=eq.${encodeURIComponent(id!)}&deleted_at=is.null`,
-        { signal },
+        signal,
+        incidentRuleRowSchema,
       );
       return rows[0] ?? null;
     },
@@ -40,7 +55,11 @@ export function useSaveIncidentRule() {
         await updateRow('incident_rules', id, { labels: input.labels, spec: input.spec });
         return id;
       }
-      const row = await insertRow<{ id: string }>('incident_rules', { ...input, source: 'UI' });
+      const row = await insertRow(
+        'incident_rules',
+        { ...input, source: 'UI' },
+        relationRowSchemas.incident_rules.pick({ id: true }),
+      );
       return row.id;
     },
     onSuccess: () => client.invalidateQueries({ queryKey: INCIDENT_RULES_QUERY_KEY }),
@@ -61,5 +80,10 @@ export const useIncidentRuleSchema = () =>
   useQuery({
     queryKey: ['schemas', 'incident_rules'],
     staleTime: 300_000,
-    queryFn: ({ signal }) => apiFetch<unknown>('/api/schemas/incident_rules.schema.json', { signal }),
+    queryFn: ({ signal }) =>
+      apiFetch(
+        '/api/schemas/incident_rules.schema.json',
+        { signal },
+        { schema: resourceSpecJsonSchemaSchema },
+      ),
   });

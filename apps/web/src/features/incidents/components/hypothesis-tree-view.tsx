@@ -102,7 +102,7 @@ function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeCo
               <label className="flex items-center gap-1 text-xs text-gray-700">
                 <input
                   type="checkbox"
-                  checked={evidence.done}
+                  checked={evidence.done === true}
                   disabled={!ctx.canWrite}
                   onChange={(e) => {
                     // Read now: React resets a controlled input once the handler returns.

@@ -223,7 +223,7 @@ function StatusUpdates(props: {
   personName(id: string | null): string;
   write: Write;
 }) {
-  const [status, setStatus] = useState(props.incident.status);
+  const [status, setStatus] = useState<string>(props.incident.status);
   const [message, setMessage] = useState('');
   const post = (event: FormEvent) => {
     event.preventDefault();

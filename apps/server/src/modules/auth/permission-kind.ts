@@ -5,7 +5,12 @@ import {
   PLAYBOOK_PERMISSION_ACTIONS,
 } from '@opsdeck/contracts';
 import { z } from 'zod';
-import { defineResourceKind, resourceSelectorField, stringMapField, textOrNull } from '../resources/index.js';
+import {
+  defineResourceKind,
+  resourceSelectorField,
+  stringMapField,
+  textOrNull,
+} from '../../resource-kinds/index.js';
 
 /** Subject kinds, global objects and actions come from the one permission model in contracts. */
 export const PERMISSION_SUBJECT_KINDS = PERMISSION_SUBJECT_TYPES;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, resourceSelectorField } from '../resources/index.js';
+import { defineResourceKind, resourceSelectorField } from '../../resource-kinds/index.js';
 
 /** The icon of a team that names none (settings spec §3, "Managed resources"). */
 export const DEFAULT_TEAM_ICON = 'group';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 // Known exception, left for issue 19 §2: this kind moves into its module, which registers it.
 import { scrapeConfigSpecIssues } from './spec-validation.js';
-import { defineResourceKind, durationField, scheduleField } from '../resources/index.js';
+import { defineResourceKind, durationField, scheduleField } from '../../resource-kinds/index.js';
 
 /** How long scraped changes and items are kept (settings spec §3, "Retention settings"). */
 export const retentionSpec = z.looseObject({

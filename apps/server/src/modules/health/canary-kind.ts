@@ -2,7 +2,7 @@ import { resourceSeveritySchema } from '@opsdeck/contracts';
 import { z } from 'zod';
 // Known exception, left for issue 19 §2: this kind moves into its module, which registers it.
 import { CHECK_TYPES } from './checks/registry.js';
-import { defineResourceKind, scheduleField, stringMapField, textOrNull } from '../resources/index.js';
+import { defineResourceKind, scheduleField, stringMapField, textOrNull } from '../../resource-kinds/index.js';
 
 /** Check types whose entries are validated on apply (those that publish their schema). */
 const VALIDATED_CHECK_TYPES = CHECK_TYPES.filter((checkType) => checkType.schema !== undefined);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, resourceSelectorField } from '../resources/index.js';
+import { defineResourceKind, resourceSelectorField } from '../../resource-kinds/index.js';
 
 /** IncidentRule (`mission-control.flanksource.com/v1`): opens incidents for matching health. */
 export const incidentRuleSpec = z.looseObject({

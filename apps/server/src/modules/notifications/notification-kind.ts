@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, textOrNull } from '../resources/index.js';
+import { defineResourceKind, textOrNull } from '../../resource-kinds/index.js';
 
 /** Notification (`mission-control.flanksource.com/v1`): which events are sent where. */
 export const notificationSpec = z.looseObject({

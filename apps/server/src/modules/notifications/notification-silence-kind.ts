@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, resourceSelectorField, textOrNull } from '../resources/index.js';
+import { defineResourceKind, resourceSelectorField, textOrNull } from '../../resource-kinds/index.js';
 
 const instant = z.iso
   .datetime({ offset: true, error: 'must be a date and time with a zone, such as 2025-01-31T18:00:00Z' })

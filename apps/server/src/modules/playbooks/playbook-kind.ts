@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, resourceSelectorField, textOrNull } from '../resources/index.js';
+import { defineResourceKind, resourceSelectorField, textOrNull } from '../../resource-kinds/index.js';
 
 /** Parameter types of the playbook run form (settings spec §3); absent means text. */
 export const PLAYBOOK_PARAMETER_TYPES = [

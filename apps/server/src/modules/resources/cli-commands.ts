@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Pool } from '../../platform/db/pool.js';
 import { findResourceKind, UnknownResourceKindError } from './registry.js';
 import { collectResourceFiles, readResourceFile } from './resource-files.js';
-import type { SecretBox } from './resource-kind.js';
+import type { SecretBox } from '../../resource-kinds/index.js';
 import { applyResources, listResources, type ApplyResult, type StoredResource } from './resource-store.js';
 
 /** Where a command writes its lines (process.stdout, or a buffer in tests). */

@@ -1,7 +1,7 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { openSealedStrings } from '../../platform/secret-fields.js';
 import { DEFAULT_NAMESPACE } from './validation.js';
-import type { SecretBox } from './resource-kind.js';
+import type { SecretBox } from '../../resource-kinds/index.js';
 import { ValueFromError, type ValueFromResolver } from './value-from.js';
 
 /** A stored connection with its credentials in clear, for the check that uses it. */

@@ -4,7 +4,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { logApplyResults } from './directory-watcher.js';
 import { parseResourceDocuments } from './documents.js';
 import { collectResourceFiles } from './resource-files.js';
-import type { SecretBox } from './resource-kind.js';
+import type { SecretBox } from '../../resource-kinds/index.js';
 import type { ResourceLogger } from './resource-logger.js';
 import { applyResources, countAllResources, type ApplyResult } from './resource-store.js';
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Pool } from '../../platform/db/pool.js';
 import { parseResourceDocuments } from './documents.js';
 import { collectResourceFiles } from './resource-files.js';
-import type { SecretBox } from './resource-kind.js';
+import type { SecretBox } from '../../resource-kinds/index.js';
 import type { ResourceLogger } from './resource-logger.js';
 import {
   applyResources,

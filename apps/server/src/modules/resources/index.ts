@@ -37,7 +37,7 @@ export {
   type SealedValue,
   type SecretBox,
   type SpecIssue,
-} from './resource-kind.js';
+} from '../../resource-kinds/index.js';
 export type { ResourceLogger } from './resource-logger.js';
 export {
   applyResource,
@@ -63,7 +63,7 @@ export {
   textOrNull,
   valueSourceField,
   type ValueSource,
-} from './spec-fields.js';
+} from '../../resource-kinds/index.js';
 export { stableHash, stableStringify } from '../../platform/stable-hash.js';
 export { createRowSealer, sealRowSecrets, SEALED_SPEC_TABLES } from './sealed-specs.js';
 export {

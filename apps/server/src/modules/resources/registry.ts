@@ -1,4 +1,4 @@
-import type { ResourceKind } from './resource-kind.js';
+import type { ResourceKind } from '../../resource-kinds/index.js';
 
 /**
  * Every resource kind Opsdeck accepts, in the order listings show them. Modules own their kinds

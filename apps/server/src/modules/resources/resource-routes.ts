@@ -11,7 +11,7 @@ import { parseResourceDocuments, type ResourceDocument } from './documents.js';
 import { configMapKind } from './kinds/config-map.js';
 import { secretKind } from './kinds/secret.js';
 import { findResourceKind } from './registry.js';
-import type { ResourceKind, SecretBox } from './resource-kind.js';
+import type { ResourceKind, SecretBox } from '../../resource-kinds/index.js';
 import type { ResourceLogger } from './resource-logger.js';
 import { applyResources, deleteResource, type ApplyResult } from './resource-store.js';
 import { DEFAULT_NAMESPACE } from './validation.js';

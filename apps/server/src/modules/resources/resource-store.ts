@@ -3,7 +3,12 @@ import type { DocumentOrigin, ResourceDocument } from './documents.js';
 import { resourceKinds, findResourceKind, resolveResourceKind } from './registry.js';
 import { sealSecretFields } from '../../platform/secret-fields.js';
 import { openedSpec, SEALED_SPEC_TABLES } from './sealed-specs.js';
-import { isSealedValue, type JsonObject, type ResourceKind, type SecretBox } from './resource-kind.js';
+import {
+  isSealedValue,
+  type JsonObject,
+  type ResourceKind,
+  type SecretBox,
+} from '../../resource-kinds/index.js';
 import { stableHash } from '../../platform/stable-hash.js';
 import {
   resourceKey,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { resourceKinds, kindAliases } from './registry.js';
-import type { ResourceKind } from './resource-kind.js';
+import type { ResourceKind } from '../../resource-kinds/index.js';
 
 const schemas = new Map<ResourceKind, Record<string, unknown>>();
 
@@ -66,7 +66,9 @@ export async function resourceSchemaRoutes(app: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const kind = findSchemaKind(request.params.kind);
       if (!kind) {
-        const known = resourceKinds().map((candidate) => candidate.kind.toLowerCase()).join(', ');
+        const known = resourceKinds()
+          .map((candidate) => candidate.kind.toLowerCase())
+          .join(', ');
         return reply
           .status(404)
           .send({ error: `No schema for "${request.params.kind}". Known kinds: ${known}` });

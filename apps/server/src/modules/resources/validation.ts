@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import type { DocumentOrigin, ResourceDocument } from './documents.js';
 import { kindForDocument, resourceKinds } from './registry.js';
-import type { JsonObject, ResourceKind, SpecIssue } from './resource-kind.js';
-import { stringMapField } from './spec-fields.js';
+import {
+  type JsonObject,
+  type ResourceKind,
+  type SpecIssue,
+  stringMapField,
+} from '../../resource-kinds/index.js';
 
 /** Namespace of a resource whose metadata names none. */
 export const DEFAULT_NAMESPACE = 'default';

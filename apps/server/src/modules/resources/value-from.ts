@@ -1,5 +1,5 @@
 import type { Pool } from '../../platform/db/pool.js';
-import type { SecretBox } from './resource-kind.js';
+import type { SecretBox } from '../../resource-kinds/index.js';
 
 /** A `valueFrom` reference (the ecosystem's EnvVar source). */
 export interface ValueFromReference {

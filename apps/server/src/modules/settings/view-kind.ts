@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, textOrNull } from '../resources/index.js';
+import { defineResourceKind, textOrNull } from '../../resource-kinds/index.js';
 
 /** View (`mission-control.flanksource.com/v1`): a table and panels built from queries. */
 export const viewSpec = z.looseObject({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, scheduleField, textOrNull } from '../resources/index.js';
+import { defineResourceKind, scheduleField, textOrNull } from '../../resource-kinds/index.js';
 
 /** Topology (`canaries.flanksource.com/v1`): a tree of components built on a schedule. */
 export const topologySpec = z.looseObject({

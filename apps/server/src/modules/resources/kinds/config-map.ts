@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind } from '../resource-kind.js';
+import { defineResourceKind } from '../../../resource-kinds/index.js';
 import { dataKeyField, plainValueField } from './secret.js';
 
 /** `apiVersion: v1, kind: ConfigMap`: `data` (key → text), `immutable`. */

@@ -1,6 +1,12 @@
 import { z } from 'zod';
-import { defineResourceKind, sealed, type JsonObject, type SealedValue } from '../resource-kind.js';
-import { valueSourceField, type ValueSource } from '../spec-fields.js';
+import {
+  defineResourceKind,
+  sealed,
+  type JsonObject,
+  type SealedValue,
+  valueSourceField,
+  type ValueSource,
+} from '../../../resource-kinds/index.js';
 
 /** Credential fields stored encrypted (or as a reference), never in clear. */
 export const CONNECTION_SECRET_FIELDS = ['url', 'username', 'password', 'certificate'] as const;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineResourceKind, sealed, type JsonObject } from '../resource-kind.js';
+import { defineResourceKind, sealed, type JsonObject } from '../../../resource-kinds/index.js';
 import { stableStringify } from '../../../platform/stable-hash.js';
 
 /** Kubernetes' key names: letters, digits, `-`, `_` and `.`. */

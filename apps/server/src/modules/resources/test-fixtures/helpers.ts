@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Pool } from '../../../platform/db/pool.js';
 import { resourceKinds } from '../registry.js';
-import type { SecretBox } from '../resource-kind.js';
+import type { SecretBox } from '../../../resource-kinds/index.js';
 import type { ResourceLogger } from '../resource-logger.js';
 
 export interface LogEntry {

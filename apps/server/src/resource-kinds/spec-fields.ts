@@ -1,7 +1,7 @@
 import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { z } from 'zod';
-import { parseSchedule } from '../../platform/jobs/index.js';
-import { DURATION_PATTERN } from '../../platform/time/index.js';
+import { parseSchedule } from '../platform/jobs/index.js';
+import { DURATION_PATTERN } from '../platform/time/index.js';
 
 /**
  * A schedule: cron (5 fields, or 6 with seconds), `@every <duration>` or a preset. It is checked

@@ -99,14 +99,10 @@ export function createSummaryReader(pool: Pool, options: { maxRecentRows?: numbe
     query: SummaryQuery,
     rawFrom: Date,
   ): Promise<{ rows: SummaryRow[]; checks: CachedCheck[]; sums: Float64Array; bases: Int32Array }> => {
-    const values = [
-      query.start,
-      query.end,
-      rawFrom,
-      query.deletedFrom ?? query.start,
-      query.labels ? JSON.stringify(query.labels) : null,
-      query.checkIds ?? null,
-    ];
+    const deletedFrom = query.deletedFrom ?? query.start;
+    const labels = query.labels ? JSON.stringify(query.labels) : null;
+    // SUMMARY_SQL's parameters $1 … $6; SUMMARY_RAW_SQL takes the first three.
+    const values = [query.start, query.end, rawFrom, deletedFrom, labels, query.checkIds ?? null];
     let rows: SummaryRow[];
     let sums: Float64Array;
     let baseOf: (row: SummaryRow, index: number) => number;
@@ -126,7 +122,7 @@ export function createSummaryReader(pool: Pool, options: { maxRecentRows?: numbe
       // not agree with the snapshot, while the recent tier and the packed buckets must.
       const checkText = pool.query<[string | null]>({
         text: SUMMARY_CHECKS_SQL,
-        values: [values[3], values[4]],
+        values: [deletedFrom, labels],
         rowMode: 'array',
       } as never);
       checkText.catch(() => undefined);
@@ -156,7 +152,7 @@ export function createSummaryReader(pool: Pool, options: { maxRecentRows?: numbe
               await client.query("SET LOCAL work_mem = '64MB'");
               const { rows: aggregated } = await client.query<[string | null]>({
                 text: SUMMARY_RAW_SQL,
-                values: values.slice(0, 3),
+                values: [query.start, query.end, rawFrom],
                 rowMode: 'array',
               } as never);
               raw = aggregated[0]?.[0] ?? null;

@@ -8,14 +8,13 @@ import { fileURLToPath } from 'node:url';
 
 export { authPlugin, publicPerson, sessionTokenOf, type AuthPluginOptions } from './auth-plugin.js';
 export { authRoutes, type AuthRoutesOptions } from './routes.js';
+export { authorizeRequest, requirePermission } from './authorization.js';
 export {
-  authorizeRequest,
   createDataApiAuthorizer,
-  requirePermission,
   type DataApiAction,
   type DataApiAuthorizer,
   type DataApiTarget,
-} from './authorization.js';
+} from './data-api-authorizer.js';
 export {
   authorize,
   hasTokenScope,

@@ -6,7 +6,7 @@
 import type { Role } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { ROW_SCOPED_RELATIONS } from './authorization.js';
+import { ROW_SCOPED_RELATIONS } from './row-scopes.js';
 import {
   bearer,
   buildAuthTestApp,

@@ -19,7 +19,7 @@
  * reads the whole tier again.
  */
 import type { PoolClient } from '../../platform/db/pool.js';
-import { cursor, numberAt } from './text-numbers.js';
+import { NumberReader } from './text-numbers.js';
 
 const HOUR_US = 3_600_000_000;
 /** Beyond this many statuses (an outage's backlog) the summary aggregates the tier in SQL. */
@@ -69,7 +69,21 @@ interface Entry {
  * 0.97 and 0.99 of their durations (NaN without one).
  */
 export type RecentPart = Float64Array;
-export const RECENT_PART_WIDTH = 8;
+
+/** Where each value sits in a RecentPart. */
+export const RECENT_PART = {
+  passed: 0,
+  failed: 1,
+  /** Sum of the durations in the last hour of the window. */
+  recentSum: 2,
+  /** Statuses with a duration in the last hour of the window. */
+  recentTimed: 3,
+  /** Statuses with a duration in the window (the percentiles' weight). */
+  timed: 4,
+  /** percentile_cont 0.95, then 0.97 and 0.99 at the next two places. */
+  percentiles: 5,
+  width: 8,
+} as const;
 
 interface State {
   snapshot: Snapshot;
@@ -185,31 +199,32 @@ function dropBefore(entry: Entry, timeUs: number): void {
 function apply(entries: Map<string, Entry>, text: string | null): number {
   if (!text) return 0;
   let rows = 0;
-  let at = 0;
-  while (at < text.length) {
-    const id = text.slice(at, at + 36);
+  const reader = new NumberReader(text);
+  while (reader.at < text.length) {
+    const id = text.slice(reader.at, reader.at + 36);
     let entry = entries.get(id);
     if (entry === undefined) {
       entry = newEntry(16);
       entries.set(id, entry);
     }
-    let next = at + 37;
+    reader.at += 37;
     for (;;) {
-      const time = numberAt(text, next);
-      const duration = numberAt(text, cursor);
-      const status = numberAt(text, cursor);
+      const time = reader.next();
+      const duration = reader.next();
+      const status = reader.next();
       upsert(entry, time, duration, status);
       rows += 1;
       // Another status of the check follows a ','; a line ends at '\n' (or the text's end).
-      if (text.charCodeAt(cursor - 1) !== 44) break;
-      next = cursor;
+      if (!reader.endedByComma()) break;
     }
-    at = cursor;
   }
   return rows;
 }
 
-let scratch = new Float64Array(4096);
+/** A growable buffer of durations to sort, one per cache (reused from one part to the next). */
+interface Scratch {
+  values: Float64Array;
+}
 
 /** percentile_cont over ascending values. */
 function percentileOfSorted(sorted: ArrayLike<number>, length: number, fraction: number): number {
@@ -219,18 +234,19 @@ function percentileOfSorted(sorted: ArrayLike<number>, length: number, fraction:
   return sorted[lower] + (position - lower) * (sorted[upper] - sorted[lower]);
 }
 
-/** Writes the percentiles of `count` ascending durations at part[5..7] and the count at part[4]. */
+/** Writes the count of `count` ascending durations and their percentiles into the part. */
 export function setPercentiles(part: RecentPart, sorted: ArrayLike<number>, count: number): void {
-  part[4] = count;
-  part[5] = count > 0 ? percentileOfSorted(sorted, count, 0.95) : NaN;
-  part[6] = count > 0 ? percentileOfSorted(sorted, count, 0.97) : NaN;
-  part[7] = count > 0 ? percentileOfSorted(sorted, count, 0.99) : NaN;
+  part[RECENT_PART.timed] = count;
+  part[RECENT_PART.percentiles] = count > 0 ? percentileOfSorted(sorted, count, 0.95) : NaN;
+  part[RECENT_PART.percentiles + 1] = count > 0 ? percentileOfSorted(sorted, count, 0.97) : NaN;
+  part[RECENT_PART.percentiles + 2] = count > 0 ? percentileOfSorted(sorted, count, 0.99) : NaN;
 }
 
 /** A check's part over statuses [from, to) with the last hour's from `rollingFrom`. */
-function partOf(entry: Entry, from: number, to: number, rollingFrom: number): RecentPart {
-  const part = new Float64Array(RECENT_PART_WIDTH);
-  if (to - from > scratch.length) scratch = new Float64Array((to - from) * 2);
+function partOf(entry: Entry, from: number, to: number, rollingFrom: number, buffer: Scratch): RecentPart {
+  const part = new Float64Array(RECENT_PART.width);
+  if (to - from > buffer.values.length) buffer.values = new Float64Array((to - from) * 2);
+  const scratch = buffer.values;
   let passed = 0;
   let timed = 0;
   let recentSum = 0;
@@ -245,10 +261,10 @@ function partOf(entry: Entry, from: number, to: number, rollingFrom: number): Re
       recentTimed += 1;
     }
   }
-  part[0] = passed;
-  part[1] = to - from - passed;
-  part[2] = recentSum;
-  part[3] = recentTimed;
+  part[RECENT_PART.passed] = passed;
+  part[RECENT_PART.failed] = to - from - passed;
+  part[RECENT_PART.recentSum] = recentSum;
+  part[RECENT_PART.recentTimed] = recentTimed;
   setPercentiles(part, scratch.subarray(0, timed).sort(), timed);
   return part;
 }
@@ -269,6 +285,7 @@ export interface RecentCache {
 
 export function createRecentCache(maxRows = MAX_CACHED_RECENT_ROWS): RecentCache {
   let state: State | undefined;
+  const scratch: Scratch = { values: new Float64Array(4096) };
 
   const readText = async (client: PoolClient, text: string, values: unknown[]) => {
     const { rows } = await client.query<[string | null]>({ text, values, rowMode: 'array' } as never);
@@ -336,7 +353,7 @@ export function createRecentCache(maxRows = MAX_CACHED_RECENT_ROWS): RecentCache
             memo.rollingFrom === rollingFrom
           )
             return memo.part;
-          const part = partOf(entry, from, to, rollingFrom);
+          const part = partOf(entry, from, to, rollingFrom, scratch);
           entry.memo = { changes: entry.changes, from, to, rollingFrom, part };
           return part;
         },

@@ -64,7 +64,7 @@ export function planPackedParts(
   return plan;
 }
 
-/** One bucket's rows: check slots, then per row passed, failed, timed and p95, p97, p99, duration sum. */
+/** One bucket's rows: each row's check slot, its counts (BUCKET_COUNTS) and its values (BUCKET_VALUES). */
 interface Bucket {
   version: string;
   slots: Int32Array;
@@ -73,22 +73,62 @@ interface Bucket {
   lastUsed: number;
 }
 
-/** Per check slot in the sums: passed, failed, recent duration sum, recent timed, then per percentile its weighted sum and timed statuses, and the same over rolled days. */
-export const PACKED_SUMS_WIDTH = 16;
+/** A bucket row's counts, BUCKET_COUNTS.width per row. */
+const BUCKET_COUNTS = { passed: 0, failed: 1, timed: 2, width: 3 } as const;
+/** A bucket row's values (NaN: none), BUCKET_VALUES.width per row: p95, p97, p99 from `percentiles`. */
+const BUCKET_VALUES = { percentiles: 0, durationSum: 3, width: 4 } as const;
 
-/** One row of ROLLUP_BUCKETS_SQL: granularity, bucket start (ms), check, passed, failed, timed, p95, p97, p99, duration sum. */
+/**
+ * Where each sum sits in a check's slot of the packed sums (`width` per slot): counts, the
+ * duration sum and timed statuses of the hours towards rolling1h, then per percentile (p95, p97,
+ * p99, PACKED_PERCENTILE.width apart from `percentiles`) its sums.
+ */
+export const PACKED_SUMS = {
+  passed: 0,
+  failed: 1,
+  recentSum: 2,
+  recentTimed: 3,
+  percentiles: 4,
+  width: 16,
+} as const;
+/**
+ * A percentile's sums within a slot: the percentile weighted by its timed statuses and those
+ * timed statuses, over the parts whose raw statuses are kept, then the same over the days rolled
+ * up before the raw retention.
+ */
+export const PACKED_PERCENTILE = {
+  weighted: 0,
+  timed: 1,
+  rolledWeighted: 2,
+  rolledTimed: 3,
+  width: 4,
+} as const;
+
+/** One row of ROLLUP_BUCKETS_SQL (summary-sql.ts) in array mode: see ROLLUP_ROW. */
 type RollupRow = [
-  string,
-  number,
-  string,
-  number,
-  number,
-  number,
-  number | null,
-  number | null,
-  number | null,
-  number | null,
+  granularity: string,
+  bucketMs: number,
+  checkId: string,
+  passed: number,
+  failed: number,
+  timed: number,
+  p95: number | null,
+  p97: number | null,
+  p99: number | null,
+  durationSum: number | null,
 ];
+/** Where ROLLUP_BUCKETS_SQL's columns are in a RollupRow. */
+const ROLLUP_ROW = {
+  granularity: 0,
+  bucketMs: 1,
+  checkId: 2,
+  passed: 3,
+  failed: 4,
+  timed: 5,
+  /** p95, p97, p99, then the duration sum: BUCKET_VALUES's order. */
+  values: 6,
+} as const;
+const keyOf = (row: RollupRow) => `${row[ROLLUP_ROW.granularity]}:${row[ROLLUP_ROW.bucketMs]}`;
 
 /** A summary may use the cache when its range is at most this long (longer ranges read the rollups in SQL). */
 export const MAX_CACHED_RANGE_MS = 40 * 86_400_000;
@@ -125,7 +165,7 @@ export function createRollupCache(): RollupCache {
   ) => {
     const sizes = new Map<string, number>();
     for (const row of rows) {
-      const key = `${row[0]}:${row[1]}`;
+      const key = keyOf(row);
       sizes.set(key, (sizes.get(key) ?? 0) + 1);
     }
     const built = new Map<string, Bucket>();
@@ -135,28 +175,31 @@ export function createRollupCache(): RollupCache {
       built.set(key, {
         version: versionOf(key),
         slots: new Int32Array(size),
-        counts: new Int32Array(size * 3),
-        values: new Float64Array(size * 4),
+        counts: new Int32Array(size * BUCKET_COUNTS.width),
+        values: new Float64Array(size * BUCKET_VALUES.width),
         lastUsed: uses,
       });
       filled.set(key, 0);
     }
     for (const row of rows) {
-      const key = `${row[0]}:${row[1]}`;
+      const key = keyOf(row);
       const bucket = built.get(key) as Bucket;
       const index = filled.get(key) as number;
       filled.set(key, index + 1);
-      let slot = slotMap.get(row[2]);
+      const checkId = row[ROLLUP_ROW.checkId];
+      let slot = slotMap.get(checkId);
       if (slot === undefined) {
         slot = slotMap.size;
-        slotMap.set(row[2], slot);
+        slotMap.set(checkId, slot);
       }
       bucket.slots[index] = slot;
-      bucket.counts[index * 3] = row[3];
-      bucket.counts[index * 3 + 1] = row[4];
-      bucket.counts[index * 3 + 2] = row[5];
-      for (let value = 0; value < 4; value += 1)
-        bucket.values[index * 4 + value] = (row[6 + value] as number | null) ?? NaN;
+      const counts = index * BUCKET_COUNTS.width;
+      bucket.counts[counts + BUCKET_COUNTS.passed] = row[ROLLUP_ROW.passed];
+      bucket.counts[counts + BUCKET_COUNTS.failed] = row[ROLLUP_ROW.failed];
+      bucket.counts[counts + BUCKET_COUNTS.timed] = row[ROLLUP_ROW.timed];
+      for (let value = 0; value < BUCKET_VALUES.width; value += 1)
+        bucket.values[index * BUCKET_VALUES.width + value] =
+          (row[ROLLUP_ROW.values + value] as number | null) ?? NaN;
     }
     return built;
   };
@@ -164,23 +207,28 @@ export function createRollupCache(): RollupCache {
   /** Adds a bucket's rows to the sums: `recent` hours towards rolling1h, `rolled` days apart. */
   const accumulate = (sums: Float64Array, bucket: Bucket, recent: boolean, rolled: boolean) => {
     const { slots: rowSlots, counts, values } = bucket;
-    const percentileOffset = rolled ? 6 : 4;
+    const weightedAt =
+      PACKED_SUMS.percentiles + (rolled ? PACKED_PERCENTILE.rolledWeighted : PACKED_PERCENTILE.weighted);
+    const timedAt =
+      PACKED_SUMS.percentiles + (rolled ? PACKED_PERCENTILE.rolledTimed : PACKED_PERCENTILE.timed);
     for (let index = 0; index < rowSlots.length; index += 1) {
-      const base = rowSlots[index] * PACKED_SUMS_WIDTH;
-      const timed = counts[index * 3 + 2];
-      sums[base] += counts[index * 3];
-      sums[base + 1] += counts[index * 3 + 1];
+      const base = rowSlots[index] * PACKED_SUMS.width;
+      const rowCounts = index * BUCKET_COUNTS.width;
+      const rowValues = index * BUCKET_VALUES.width;
+      const timed = counts[rowCounts + BUCKET_COUNTS.timed];
+      sums[base + PACKED_SUMS.passed] += counts[rowCounts + BUCKET_COUNTS.passed];
+      sums[base + PACKED_SUMS.failed] += counts[rowCounts + BUCKET_COUNTS.failed];
       if (recent) {
-        const durationSum = values[index * 4 + 3];
-        if (!Number.isNaN(durationSum)) sums[base + 2] += durationSum;
-        sums[base + 3] += timed;
+        const durationSum = values[rowValues + BUCKET_VALUES.durationSum];
+        if (!Number.isNaN(durationSum)) sums[base + PACKED_SUMS.recentSum] += durationSum;
+        sums[base + PACKED_SUMS.recentTimed] += timed;
       }
       for (let percentile = 0; percentile < 3; percentile += 1) {
-        const value = values[index * 4 + percentile];
+        const value = values[rowValues + BUCKET_VALUES.percentiles + percentile];
         if (Number.isNaN(value)) continue;
-        const at = base + percentileOffset + percentile * 4;
-        sums[at] += value * timed;
-        sums[at + 1] += timed;
+        const at = base + percentile * PACKED_PERCENTILE.width;
+        sums[at + weightedAt] += value * timed;
+        sums[at + timedAt] += timed;
       }
     }
   };
@@ -246,7 +294,7 @@ export function createRollupCache(): RollupCache {
         }
       }
 
-      const sums = new Float64Array(slotMap.size * PACKED_SUMS_WIDTH);
+      const sums = new Float64Array(slotMap.size * PACKED_SUMS.width);
       const add = (key: string, recent: boolean, rolled: boolean) => {
         const bucket = resolved.get(key) as Bucket;
         bucket.lastUsed = use;
@@ -263,7 +311,7 @@ export function createRollupCache(): RollupCache {
       // A slot a concurrent call numbered after `sums` was sized has nothing in this call's buckets.
       const slotOf = (checkId: string) => {
         const slot = slotMap.get(checkId);
-        return slot !== undefined && slot * PACKED_SUMS_WIDTH < sums.length ? slot : undefined;
+        return slot !== undefined && slot * PACKED_SUMS.width < sums.length ? slot : undefined;
       };
       return { sums, slotOf };
     },

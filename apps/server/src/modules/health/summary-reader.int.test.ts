@@ -18,6 +18,14 @@ import {
   type HealthService,
 } from './health-service.js';
 import { rollupCheckStatuses } from './rollups.js';
+import {
+  DESCRIPTIVE_SQL,
+  descriptiveOf,
+  SUMMARY_DESCRIPTIVE_COLUMNS,
+  type Descriptive,
+  type DescriptiveRow,
+  type VersionedColumn,
+} from './summary-columns.js';
 
 /**
  * The summary reader keeps checks' descriptive columns per process (summary-reader.ts): these
@@ -159,10 +167,16 @@ describe('the check summary reader', () => {
       'SELECT descriptive_version::text AS v FROM checks WHERE id = $1',
       [check.id],
     );
+    // What a run writes (check-recorder.ts), a silence and a delete (read apart at every call).
     await db.pool.query(
-      `UPDATE checks SET status = 'unhealthy', last_runtime = now(), last_transition_time = now() WHERE id = $1`,
+      `UPDATE checks SET status = 'unhealthy', last_runtime = now(), last_transition_time = now(),
+                         next_runtime = now() + interval '1 minute', updated_at = now() + interval '1 second'
+       WHERE id = $1`,
       [check.id],
     );
+    await db.pool.query(`UPDATE checks SET silenced_at = now(), deleted_at = now() WHERE id = $1`, [
+      check.id,
+    ]);
     const unchanged = await db.pool.query<{ v: string }>(
       'SELECT descriptive_version::text AS v FROM checks WHERE id = $1',
       [check.id],
@@ -190,6 +204,90 @@ describe('the check summary reader', () => {
     });
     expect(all.statusCode).toBe(200);
     expect(Object.keys(all.json()[0])).not.toContain('descriptive_version');
+  });
+
+  /**
+   * One change per table column the descriptive list names (SUMMARY_DESCRIPTIVE_COLUMNS's
+   * `versionedBy`): $1 the check, $2 another agent or canary (`to`). A column added to the
+   * list fails the first expectation below until its change is added here.
+   */
+  const DESCRIPTIVE_CHANGES: Record<string, { sql: string; to?: 'agent' | 'canary' }> = {
+    'checks.name': { sql: `UPDATE checks SET name = name || '+' WHERE id = $1` },
+    'checks.description': {
+      sql: `UPDATE checks SET description = coalesce(description, '') || '+' WHERE id = $1`,
+    },
+    'checks.endpoint': { sql: `UPDATE checks SET endpoint = coalesce(endpoint, '') || '+' WHERE id = $1` },
+    'checks.type': { sql: `UPDATE checks SET type = type || '+' WHERE id = $1` },
+    'checks.icon': { sql: `UPDATE checks SET icon = coalesce(icon, '') || '+' WHERE id = $1` },
+    'checks.namespace': { sql: `UPDATE checks SET namespace = coalesce(namespace, '') || '+' WHERE id = $1` },
+    'checks.labels': {
+      sql: `UPDATE checks SET labels = coalesce(labels, '{}') || '{"moved": "yes"}' WHERE id = $1`,
+    },
+    'checks.agent_id': { sql: `UPDATE checks SET agent_id = $2 WHERE id = $1`, to: 'agent' },
+    'checks.canary_id': { sql: `UPDATE checks SET canary_id = $2 WHERE id = $1`, to: 'canary' },
+    'canaries.name': {
+      sql: `UPDATE canaries SET name = name || '+' WHERE id = (SELECT canary_id FROM checks WHERE id = $1)`,
+    },
+    // A canary's icon is its spec's (migration 0062).
+    'canaries.icon': {
+      sql: `UPDATE canaries SET spec = spec || jsonb_build_object('icon', coalesce(icon, '') || '+')
+            WHERE id = (SELECT canary_id FROM checks WHERE id = $1)`,
+    },
+  };
+
+  it('moves the descriptive version and serves the new value when any listed column changes', async () => {
+    const listed = [
+      ...new Set(
+        SUMMARY_DESCRIPTIVE_COLUMNS.flatMap((column): readonly VersionedColumn[] => column.versionedBy),
+      ),
+    ];
+    expect(Object.keys(DESCRIPTIVE_CHANGES).sort(), 'a change per listed column').toEqual(listed.sort());
+
+    const canary = await createCanary(db.pool, { name: 'listed-canary', spec: { icon: 'canary-icon' } });
+    const other = await createCanary(db.pool, { name: 'listed-other', spec: { icon: 'other-icon' } });
+    const agent = await db.pool.query<{ id: string }>(
+      `INSERT INTO agents (name) VALUES ('listed-agent') RETURNING id`,
+    );
+    // No icon of its own: the canary's shows through.
+    const check = await createCheck(db.pool, {
+      canary_id: canary.id,
+      name: 'listed-check',
+      labels: { team: 'a' },
+    });
+    const id = check.id as string;
+    const fingerprint = async () =>
+      (
+        await db.pool.query<{ f: string }>(
+          `SELECT c.descriptive_version || ':' || ca.descriptive_version AS f
+           FROM checks c JOIN canaries ca ON ca.id = c.canary_id WHERE c.id = $1`,
+          [id],
+        )
+      ).rows[0].f;
+    const stored = async (): Promise<Descriptive> =>
+      descriptiveOf((await db.pool.query<DescriptiveRow>(DESCRIPTIVE_SQL, [[id]])).rows[0]);
+    const served = async () => {
+      const object = byId(await service.summary(range()), id) as CheckSummary;
+      const json = (JSON.parse((await service.summaryJson(range())).toString()) as CheckSummary[]).find(
+        (entry) => entry.id === id,
+      ) as CheckSummary;
+      const pick = (summary: CheckSummary) =>
+        Object.fromEntries(SUMMARY_DESCRIPTIVE_COLUMNS.map(({ field }) => [field, summary[field]]));
+      return { object: pick(object), json: pick(json) };
+    };
+
+    for (const column of listed) {
+      const before = await stored();
+      const versionBefore = await fingerprint();
+      // The cache holds the check as it is now.
+      expect(await served(), column).toEqual({ object: before, json: before });
+      const { sql, to } = DESCRIPTIVE_CHANGES[column];
+      const target = { agent: agent.rows[0].id, canary: other.id as string };
+      await db.pool.query(sql, to ? [id, target[to]] : [id]);
+      const after = await stored();
+      expect(after, `${column} changes a served field`).not.toEqual(before);
+      expect(await fingerprint(), `${column} moves the descriptive version`).not.toBe(versionBefore);
+      expect(await served(), `${column} is served changed`).toEqual({ object: after, json: after });
+    }
   });
 
   it("computes the recent tier's percentiles and rounding as PostgreSQL does", async () => {

@@ -4,25 +4,47 @@
  * which allocated a string per field.
  */
 
-/** Where numberAt() stopped: just past the separator that ended the number it read. */
-export let cursor = 0;
+/** Reads the integers of one text left to right; each read starts where the previous one stopped. */
+export class NumberReader {
+  /** Where the next read starts: just past the separator that ended the last number read. */
+  at: number;
 
-/** The integer at `at` in `text`, up to the next ' ', ',' or line end (NaN when empty); sets `cursor`. */
-export function numberAt(text: string, at: number): number {
-  let value = 0;
-  let digits = 0;
-  let negative = false;
-  let index = at;
-  for (; index < text.length; index += 1) {
-    const code = text.charCodeAt(index);
-    if (code === 32 || code === 44 || code === 10) break;
-    if (code === 45) negative = true;
-    else {
-      value = value * 10 + (code - 48);
-      digits += 1;
-    }
+  constructor(
+    readonly text: string,
+    at = 0,
+  ) {
+    this.at = at;
   }
-  cursor = index + 1;
-  if (digits === 0) return NaN;
-  return negative ? -value : value;
+
+  /** The integer at `at`, up to the next ' ', ',' or line end (NaN when empty); moves `at` past that separator. */
+  next(): number {
+    const { text } = this;
+    let value = 0;
+    let digits = 0;
+    let negative = false;
+    let index = this.at;
+    for (; index < text.length; index += 1) {
+      const code = text.charCodeAt(index);
+      if (code === 32 || code === 44 || code === 10) break;
+      if (code === 45) negative = true;
+      else {
+        value = value * 10 + (code - 48);
+        digits += 1;
+      }
+    }
+    this.at = index + 1;
+    if (digits === 0) return NaN;
+    return negative ? -value : value;
+  }
+
+  /** next(), null when the field is empty. */
+  nextOrNull(): number | null {
+    const value = this.next();
+    return Number.isNaN(value) ? null : value;
+  }
+
+  /** Whether the last number read was ended by a ',' (another field of the same line follows). */
+  endedByComma(): boolean {
+    return this.text.charCodeAt(this.at - 1) === 44;
+  }
 }

@@ -4,7 +4,7 @@ import mysql from 'mysql2/promise';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../test/harness/db.js';
-import { runCheck, type RunCheckOptions } from './registry.js';
+import { runCheck, type RunCheckOptions } from './run-check.js';
 import type { ResolvedConnection } from './types.js';
 
 const MARIADB = { host: '127.0.0.1', port: 3306, user: 'root', password: '' };

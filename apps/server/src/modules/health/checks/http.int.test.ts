@@ -9,7 +9,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCheck, type RunCheckOptions } from './registry.js';
+import { runCheck, type RunCheckOptions } from './run-check.js';
 
 const options: RunCheckOptions = {
   canary: { name: 'web', namespace: 'default' },

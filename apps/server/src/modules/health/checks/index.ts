@@ -2,19 +2,19 @@ export {
   CANARY_SETTING_KEYS,
   CHECK_TYPE_NOT_SUPPORTED_MESSAGE,
   CHECK_TYPES,
-  DEFAULT_CHECK_TIMEOUT_MS,
   SUPPORTED_CHECK_TYPES,
   UNSUPPORTED_CHECK_TYPES,
   findCheckType,
   isPushedCheckType,
-  listCanaryChecks,
-  runCheck,
-  runCheckOfType,
-  type CanaryCheckEntry,
+} from './registry.js';
+export { listCanaryChecks, type CanaryCheckEntry } from './canary-checks.js';
+export { runCheck, runCheckOfType } from './run-check.js';
+export {
+  DEFAULT_CHECK_TIMEOUT_MS,
   type CheckRun,
   type DerivedCheckResult,
   type RunCheckOptions,
-} from './registry.js';
+} from './run-types.js';
 export {
   CheckSpecError,
   type CanaryMetadata,

@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, requireBinary, startDaemon, type Daemon } from '../test-fixtures/daemons.js';
-import { runCheck, type RunCheckOptions } from './registry.js';
+import { runCheck, type RunCheckOptions } from './run-check.js';
 
 const SLAPD = '/usr/sbin/slapd';
 const SLAPADD = '/usr/sbin/slapadd';

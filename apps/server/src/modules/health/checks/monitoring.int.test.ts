@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers200, freePort, requireBinary, startDaemon, type Daemon } from '../test-fixtures/daemons.js';
 import { waitFor } from '../test-fixtures/targets.js';
-import { runCheck, type RunCheckOptions } from './registry.js';
+import { runCheck, type RunCheckOptions } from './run-check.js';
 
 const PROMETHEUS = '/usr/bin/prometheus';
 const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';

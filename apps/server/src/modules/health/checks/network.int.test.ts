@@ -7,7 +7,7 @@ import path from 'node:path';
 import dnsPacket, { type Answer, type Packet, type Question } from 'dns-packet';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCheck, type RunCheckOptions } from './registry.js';
+import { runCheck, type RunCheckOptions } from './run-check.js';
 
 const options: RunCheckOptions = {
   canary: { name: 'net', namespace: 'default' },

@@ -2,16 +2,14 @@ import { pino } from 'pino';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { passing } from './check-result.js';
+import { listCanaryChecks } from './canary-checks.js';
 import {
   CHECK_TYPE_NOT_SUPPORTED_MESSAGE,
   SUPPORTED_CHECK_TYPES,
   UNSUPPORTED_CHECK_TYPES,
   findCheckType,
-  listCanaryChecks,
-  runCheck,
-  runCheckOfType,
-  type RunCheckOptions,
 } from './registry.js';
+import { runCheck, runCheckOfType, type RunCheckOptions } from './run-check.js';
 import { baseSpecShape, parseSpec } from './spec-fields.js';
 import type { CheckContext, CheckResult, CheckSpecBase, CheckType } from './types.js';
 

@@ -9,7 +9,7 @@ import ssh2, { type Attributes, type Connection, type FileEntry, type SFTPWrappe
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseResourceDocuments } from '../../resources/documents.js';
 import { validateResource } from '../../resources/validation.js';
-import { runCheck, type RunCheckOptions } from './registry.js';
+import { runCheck, type RunCheckOptions } from './run-check.js';
 
 const { Server, utils } = ssh2;
 const STATUS = utils.sftp.STATUS_CODE;

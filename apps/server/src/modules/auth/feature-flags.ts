@@ -1,4 +1,5 @@
 import { featureDisableProperties, RESOURCE_FEATURES, type Feature, type Resource } from '@opsdeck/contracts';
+import { anyPropertyTrue } from '../settings/index.js';
 import type { Queryable } from './identity-store.js';
 
 /**
@@ -7,14 +8,7 @@ import type { Queryable } from './identity-store.js';
  * a change made on one replica is seen by all at once.
  */
 export async function isFeatureEnabled(db: Queryable, feature: Feature): Promise<boolean> {
-  const { rows } = await db.query<{ disabled: boolean }>(
-    `SELECT EXISTS (
-       SELECT 1 FROM properties
-        WHERE name = ANY($1::text[]) AND deleted_at IS NULL AND lower(trim(value)) = 'true'
-     ) AS disabled`,
-    [featureDisableProperties(feature)],
-  );
-  return !rows[0]?.disabled;
+  return !(await anyPropertyTrue(db, featureDisableProperties(feature)));
 }
 
 export function featureDisabledMessage(feature: Feature): string {

@@ -46,3 +46,4 @@ export const AUTH_MIGRATIONS = ['0012_auth_sessions_and_flows.sql', '0013_auth_f
 export { authModule } from './module.js';
 export { permissionKind } from './permission-kind.js';
 export { teamKind } from './team-kind.js';
+export { findPersonId, findTeamId } from './directory.js';

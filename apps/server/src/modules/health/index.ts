@@ -70,3 +70,9 @@ export {
 export { startHealthWorkers, type HealthWorkers, type HealthWorkersOptions } from './workers.js';
 export { healthModule } from './module.js';
 export { canaryKind, canaryScheduleFromSpec } from './canary-kind.js';
+export {
+  componentIdsOfCheck,
+  countChecksNotHealthy,
+  loadCheckForSelection,
+  type CheckForSelection,
+} from './check-lookup.js';

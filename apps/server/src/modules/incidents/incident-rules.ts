@@ -15,6 +15,14 @@ import {
   type StartJobOptions,
 } from '../../platform/jobs/index.js';
 import { renderTemplate } from '../../expressions/index.js';
+import { findPersonId, findTeamId } from '../auth/index.js';
+import {
+  componentIdsOfCheck,
+  countChecksNotHealthy,
+  loadCheckForSelection,
+  type CheckForSelection,
+} from '../health/index.js';
+import { loadComponentsForSelection } from '../topology/index.js';
 import { isUuid, parseIncidentRule, sortRules, type IncidentRule } from './rule-spec.js';
 import { labelsOf, matchesSelector, matchesValueList, type SelectableResource } from './selectors.js';
 
@@ -28,23 +36,8 @@ export const RULE_RECOVER_EVENT = 'incident_rules.recover';
 export const RULE_JOB_NAME = 'IncidentRule';
 export const RULE_RESOURCE_TYPE = 'incident_rule';
 
-export interface CheckRow {
-  id: string;
-  canary_id: string;
-  name: string;
-  type: string;
-  namespace: string | null;
-  labels: unknown;
-  severity: string | null;
-  status: string | null;
-  description: string | null;
-  endpoint: string | null;
-  agent_id: string;
-  last_transition_time: Date | null;
-  deleted_at: Date | null;
-  canary_name: string | null;
-  canary_namespace: string | null;
-}
+/** The check as the rules see it (the health module's selection view of it). */
+export type CheckRow = CheckForSelection;
 
 export interface CheckEventDetails {
   message?: string;
@@ -91,17 +84,7 @@ export interface RuleEvaluation {
 
 type Logger = Pick<JobsLogger, 'info' | 'warn' | 'error' | 'debug'>;
 
-const CHECK_COLUMNS = `c.id, c.canary_id, c.name, c.type, c.namespace, c.labels, c.severity, c.status,
-  c.description, c.endpoint, c.agent_id, c.last_transition_time, c.deleted_at,
-  cn.name AS canary_name, cn.namespace AS canary_namespace`;
-
-async function loadCheck(db: Pool | PoolClient, checkId: string): Promise<CheckRow | null> {
-  const { rows } = await db.query<CheckRow>(
-    `SELECT ${CHECK_COLUMNS} FROM checks c LEFT JOIN canaries cn ON cn.id = c.canary_id WHERE c.id = $1`,
-    [checkId],
-  );
-  return rows[0] ?? null;
-}
+const loadCheck = loadCheckForSelection;
 
 /** Live rules in processing order; a rule whose spec cannot be read is logged and skipped. */
 export async function loadIncidentRules(db: Pool | PoolClient, logger: Logger): Promise<IncidentRule[]> {
@@ -140,19 +123,7 @@ function checkResource(check: CheckRow): SelectableResource {
 }
 
 async function relatedComponents(db: Pool | PoolClient, checkId: string): Promise<SelectableResource[]> {
-  const { rows } = await db.query<{
-    id: string;
-    name: string;
-    namespace: string | null;
-    type: string | null;
-    labels: unknown;
-    status: string | null;
-  }>(
-    `SELECT co.id, co.name, co.namespace, co.type, co.labels, co.status
-     FROM check_component_relationships r JOIN components co ON co.id = r.component_id
-     WHERE r.check_id = $1 AND r.deleted_at IS NULL AND co.deleted_at IS NULL`,
-    [checkId],
-  );
+  const rows = await loadComponentsForSelection(db, await componentIdsOfCheck(db, checkId));
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -283,34 +254,25 @@ async function addResponders(
   logger: Logger,
 ): Promise<void> {
   for (const reference of rule.responders.people) {
-    const { rows } = await client.query<{ id: string }>(
-      `SELECT id FROM people
-       WHERE deleted_at IS NULL AND (id = $2::uuid OR lower(email) = lower($1) OR name = $1)
-       ORDER BY (id = $2::uuid) IS TRUE DESC, (email IS NULL) LIMIT 1`,
-      [reference, isUuid(reference) ? reference : null],
-    );
-    if (!rows[0]) {
+    const personId = await findPersonId(client, reference);
+    if (!personId) {
       logger.warn({ rule: rule.name, person: reference }, 'incident rule responder not found');
       continue;
     }
     await client.query(`INSERT INTO responders (incident_id, type, person_id) VALUES ($1, 'person', $2)`, [
       incidentId,
-      rows[0].id,
+      personId,
     ]);
   }
   for (const reference of rule.responders.teams) {
-    const { rows } = await client.query<{ id: string }>(
-      `SELECT id FROM teams WHERE deleted_at IS NULL AND (id = $2::uuid OR name = $1)
-       ORDER BY (id = $2::uuid) IS TRUE DESC LIMIT 1`,
-      [reference, isUuid(reference) ? reference : null],
-    );
-    if (!rows[0]) {
+    const teamId = await findTeamId(client, reference);
+    if (!teamId) {
       logger.warn({ rule: rule.name, team: reference }, 'incident rule responder team not found');
       continue;
     }
     await client.query(`INSERT INTO responders (incident_id, type, team_id) VALUES ($1, 'team', $2)`, [
       incidentId,
-      rows[0].id,
+      teamId,
     ]);
   }
 }
@@ -476,14 +438,17 @@ const OPEN_RULE_INCIDENTS = `
 
 /** Every check this incident has as evidence is healthy now. */
 async function allChecksHealthy(client: PoolClient, incidentId: string): Promise<boolean> {
-  const { rows } = await client.query<{ failing: number }>(
-    `SELECT count(*)::integer AS failing FROM evidences e
-     JOIN hypotheses h ON h.id = e.hypothesis_id
-     JOIN checks c ON c.id = e.check_id
-     WHERE h.incident_id = $1 AND c.deleted_at IS NULL AND c.status IS DISTINCT FROM 'healthy'`,
+  const { rows } = await client.query<{ check_id: string }>(
+    `SELECT DISTINCT e.check_id FROM evidences e JOIN hypotheses h ON h.id = e.hypothesis_id
+     WHERE h.incident_id = $1 AND e.check_id IS NOT NULL`,
     [incidentId],
   );
-  return rows[0].failing === 0;
+  return (
+    (await countChecksNotHealthy(
+      client,
+      rows.map((row) => row.check_id),
+    )) === 0
+  );
 }
 
 async function setStatus(

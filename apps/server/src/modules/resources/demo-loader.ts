@@ -7,6 +7,7 @@ import { collectResourceFiles } from './resource-files.js';
 import type { SecretBox } from '../../resource-kinds/index.js';
 import type { ResourceLogger } from './resource-logger.js';
 import { applyResources, countAllResources, type ApplyResult } from './resource-store.js';
+import { addPropertyIfAbsent, propertyExists } from '../settings/index.js';
 
 /** Property recording that the demo was decided: 'true' loaded, 'false' skipped. */
 export const DEMO_LOADED_PROPERTY = 'demo.loaded';
@@ -23,11 +24,7 @@ export interface DemoLoadReport {
 }
 
 async function recordDecision(pool: Pool, value: 'true' | 'false', description: string): Promise<void> {
-  await pool.query(
-    `INSERT INTO properties (name, value, type, description) VALUES ($1, $2, 'boolean', $3)
-     ON CONFLICT (name) DO NOTHING`,
-    [DEMO_LOADED_PROPERTY, value, description],
-  );
+  await addPropertyIfAbsent(pool, { name: DEMO_LOADED_PROPERTY, value, type: 'boolean', description });
 }
 
 /**
@@ -57,8 +54,7 @@ export async function loadDemoResources(
   const lock = await pool.connect();
   try {
     await lock.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', ['opsdeck.demo']);
-    const decided = await lock.query('SELECT 1 FROM properties WHERE name = $1', [DEMO_LOADED_PROPERTY]);
-    if ((decided.rowCount ?? 0) > 0) return { status: 'already-decided', results: [] };
+    if (await propertyExists(lock, DEMO_LOADED_PROPERTY)) return { status: 'already-decided', results: [] };
     if ((await countAllResources(lock)) > 0) {
       await recordDecision(pool, 'false', 'Demo resources not loaded: the database already held resources');
       logger.info({}, 'demo resources not loaded: the database already holds resources');

@@ -3,5 +3,5 @@
  * applications and log backends.
  */
 export { settingsRoutes } from './routes.js';
-export { listProperties } from './properties-store.js';
+export { addPropertyIfAbsent, anyPropertyTrue, listProperties, propertyExists } from './properties-store.js';
 export { settingsModule } from './module.js';

@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { CreateTokenRequest } from '@opsdeck/contracts';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { Button } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
@@ -58,7 +58,7 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
   const {
     register,
     handleSubmit,
-    watch,
+    control,
     formState: { errors },
   } = useForm<TokenFormValues, unknown, CreateTokenRequest>({
     resolver: zodResolver(tokenFormSchema),
@@ -67,8 +67,8 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
     mode: 'onTouched',
   });
   const create = useCreateToken();
-  const scopes = watch('scopes');
-  const submitDisabled = watch('name').trim() === '' || create.isPending;
+  const [name, scopes] = useWatch({ control, name: ['name', 'scopes'] });
+  const submitDisabled = (name ?? '').trim() === '' || create.isPending;
 
   const submit = handleSubmit(async (request) => {
     try {
@@ -129,7 +129,7 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
           </table>
         </div>
         <p className="text-xs text-gray-500">
-          {scopes.length === 0
+          {!scopes || scopes.length === 0
             ? 'No scope selected: the token acts with all your rights.'
             : `Selected: ${orderedScopeKeys(scopes).join(', ')}`}
         </p>

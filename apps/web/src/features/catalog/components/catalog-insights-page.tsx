@@ -10,6 +10,8 @@ import { decodeFilterStates, filterParamName } from '../../../lib/url-state/filt
 import { stringParam, useSearchParam } from '../../../lib/url-state/search-param';
 import { useInsightFilterOptions, useInsightList, type InsightRow } from '../api/config-insights';
 import type { InsightFilters } from '../lib/catalog-query';
+import { Button } from '../../../components/button/button';
+import { SearchInput } from '../../../components/search-input/search-input';
 
 /** URL parameters of the insights list; the tri-state ones live in `<name>.filter`. */
 export const INSIGHT_PARAMS = {
@@ -88,17 +90,14 @@ function SearchBox() {
   };
   return (
     <form role="search" onSubmit={submit} className="flex gap-2">
-      <input
-        type="search"
+      <SearchInput
         aria-label="Search insights"
         placeholder="Search summary, message, analyzer"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        className="w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+        className="w-80"
       />
-      <button type="submit" className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50">
-        Search
-      </button>
+      <Button type="submit">Search</Button>
     </form>
   );
 }

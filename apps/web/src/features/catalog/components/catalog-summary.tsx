@@ -12,6 +12,7 @@ import {
   type CatalogSummaryRow,
 } from '../api/catalog-summary';
 import { parseGroupKey, typeLabel } from '../lib/catalog-query';
+import { Select } from '../../../components/select/select';
 
 /** Health words in the order the breakdown lists them; any other value follows. */
 const HEALTH_ORDER: readonly string[] = [
@@ -81,11 +82,7 @@ function GroupBySelect({ value, onChange }: { value: string; onChange(value: str
   return (
     <label className="flex items-center gap-2 text-sm text-gray-700">
       Group By
-      <select
-        value={value}
-        onChange={(event) => onChange(event.target.value || undefined)}
-        className="rounded border border-gray-300 px-2 py-1"
-      >
+      <Select compact value={value} onChange={(event) => onChange(event.target.value || undefined)}>
         <option value="">Config type</option>
         {value && !options.includes(value) && <option value={value}>{groupKeyLabel(value)}</option>}
         {options.map((key) => (
@@ -93,7 +90,7 @@ function GroupBySelect({ value, onChange }: { value: string; onChange(value: str
             {groupKeyLabel(key)}
           </option>
         ))}
-      </select>
+      </Select>
     </label>
   );
 }

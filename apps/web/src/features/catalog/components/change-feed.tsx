@@ -16,6 +16,8 @@ import { useTimeRangeParams } from '../../../lib/url-state/time-range-params';
 import { useChangeFeed, useChangeFilterOptions, type ChangeFeedRow } from '../api/config-changes';
 import type { ChangeFeedFilters } from '../lib/catalog-query';
 import { ChangeDiffModal } from './change-diff';
+import { Select } from '../../../components/select/select';
+import { Input } from '../../../components/input/input';
 
 /** URL parameters of the feed; the tri-state ones live in `<name>.filter`. */
 export const CHANGE_FEED_PARAMS = {
@@ -107,12 +109,12 @@ function CreatedByFilter() {
       >
         Created By
       </label>
-      <input
+      <Input
+        compact
         id="change-created-by"
         value={text}
         onChange={(event) => setText(event.target.value)}
         placeholder="user id or name, Enter"
-        className="rounded border border-gray-300 px-2 py-1 text-sm"
       />
     </form>
   );
@@ -204,17 +206,17 @@ export function ChangeFeed({ configId }: { configId?: string }) {
           {configId && (
             <label className="flex items-center gap-2 text-sm">
               Scope
-              <select
+              <Select
+                compact
                 value={recursive}
                 onChange={(event) => setRecursive(event.target.value as (typeof RECURSIONS)[number])}
-                className="rounded border border-gray-300 px-2 py-1"
               >
                 {RECURSIONS.map((value) => (
                   <option key={value} value={value}>
                     {RECURSION_LABELS[value]}
                   </option>
                 ))}
-              </select>
+              </Select>
             </label>
           )}
           {summary.length > 0 && (

@@ -12,6 +12,8 @@ import { useFilterParam } from '../../../lib/url-state/filter-params';
 import { useConfigList, useTypeTagsAndLabels, type ConfigListItem } from '../api/config-list';
 import { keyValueOptions, typeLabel, type ConfigListFilters } from '../lib/catalog-query';
 import { CATALOG_PARAMS, useCatalogFilterActions } from './use-catalog-filters';
+import { Button } from '../../../components/button/button';
+import { SearchInput } from '../../../components/search-input/search-input';
 
 const TABLE = { tableId: 'catalog-configs', defaultSortOrder: 'asc' } as const;
 
@@ -117,17 +119,14 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch(search: st
   };
   return (
     <form role="search" onSubmit={submit} className="flex gap-2">
-      <input
-        type="search"
+      <SearchInput
         aria-label="Search configs"
         placeholder="Search name, type, description, namespace"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        className="w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+        className="w-80"
       />
-      <button type="submit" className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50">
-        Search
-      </button>
+      <Button type="submit">Search</Button>
     </form>
   );
 }

@@ -20,6 +20,7 @@ import { ChangeFeed } from './change-feed';
 import { useConfigDetailContext } from './config-detail-page';
 import { RelationshipGraph } from './relationship-graph';
 import { SpecLines } from './spec-lines';
+import { Select } from '../../../components/select/select';
 
 const SPEC_FORMATS = ['yaml', 'json'] as const;
 
@@ -282,31 +283,27 @@ export function ConfigRelationshipsPage() {
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <label className="flex items-center gap-2">
           Direction
-          <select
+          <Select
+            compact
             value={direction}
             onChange={(event) => setDirection(event.target.value as RelationshipDirection)}
-            className="rounded border border-gray-300 px-2 py-1"
           >
             {DIRECTIONS.map((value) => (
               <option key={value} value={value}>
                 {DIRECTION_LABELS[value]}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className="flex items-center gap-2">
           Depth
-          <select
-            value={depth}
-            onChange={(event) => setDepth(Number(event.target.value))}
-            className="rounded border border-gray-300 px-2 py-1"
-          >
+          <Select compact value={depth} onChange={(event) => setDepth(Number(event.target.value))}>
             {DEPTHS.map((value) => (
               <option key={value} value={value}>
                 {value}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <ToggleGroup
           label="View"

@@ -26,6 +26,8 @@ import { HealthPivot } from './health-pivot';
 import { HealthTable } from './health-table';
 import { AUTO_REFRESH_OPTIONS, useAutoRefresh } from './use-auto-refresh';
 import { useHealthParams } from './use-health-params';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
 
 const SEARCH_DEBOUNCE_MS = 400;
 
@@ -168,22 +170,21 @@ export function HealthPage() {
               <span className="rounded-full bg-blue-600 px-1.5 text-xs text-white">{activeFilters}</span>
             )}
           </button>
-          <input
-            type="search"
+          <SearchInput
             aria-label="Search"
             placeholder="Search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            className="w-64 rounded border border-gray-300 px-2 py-1 text-sm"
+            className="w-64"
           />
           <label className="flex items-center gap-1 text-sm">
             Group By
-            <select
+            <Select
+              compact
               value={params.groupBy}
               onChange={(event) =>
                 setParams({ groupBy: event.target.value === 'canary_name' ? undefined : event.target.value })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               {[
                 ...FIXED_GROUP_BY,
@@ -193,16 +194,16 @@ export function HealthPage() {
                   {key}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label className="flex items-center gap-1 text-sm">
             Tab By
-            <select
+            <Select
+              compact
               value={params.tabBy}
               onChange={(event) =>
                 setParams({ tabBy: event.target.value === 'namespace' ? undefined : event.target.value })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               {['namespace', 'agent', ...keys.filter((key) => key !== 'namespace' && key !== 'agent')].map(
                 (key) => (
@@ -211,11 +212,12 @@ export function HealthPage() {
                   </option>
                 ),
               )}
-            </select>
+            </Select>
           </label>
           <label className="flex items-center gap-1 text-sm">
             Pivot By
-            <select
+            <Select
+              compact
               aria-label="Pivot By"
               value={params.pivotBy ?? ''}
               onChange={(event) =>
@@ -224,7 +226,6 @@ export function HealthPage() {
                   ...(event.target.value ? {} : { pivotCellType: undefined, pivotLabel: undefined }),
                 })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               <option value="">none</option>
               {keys.map((key) => (
@@ -232,13 +233,14 @@ export function HealthPage() {
                   {key}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           {params.pivotBy && (
             <>
               <label className="flex items-center gap-1 text-sm">
                 Rows
-                <select
+                <Select
+                  compact
                   aria-label="Rows"
                   value={params.pivotLabel}
                   onChange={(event) =>
@@ -246,7 +248,6 @@ export function HealthPage() {
                       pivotLabel: event.target.value === PIVOT_ROW_BY_NAME ? undefined : event.target.value,
                     })
                   }
-                  className="rounded border border-gray-300 px-1 py-1"
                 >
                   <option value={PIVOT_ROW_BY_NAME}>name</option>
                   {keys
@@ -256,11 +257,12 @@ export function HealthPage() {
                         {key}
                       </option>
                     ))}
-                </select>
+                </Select>
               </label>
               <label className="flex items-center gap-1 text-sm">
                 Cell
-                <select
+                <Select
+                  compact
                   aria-label="Cell"
                   value={params.pivotCellType}
                   onChange={(event) =>
@@ -268,24 +270,23 @@ export function HealthPage() {
                       pivotCellType: event.target.value === 'health' ? undefined : event.target.value,
                     })
                   }
-                  className="rounded border border-gray-300 px-1 py-1"
                 >
                   {PIVOT_CELL_TYPES.map((type) => (
                     <option key={type} value={type}>
                       {type}
                     </option>
                   ))}
-                </select>
+                </Select>
               </label>
             </>
           )}
           <label className="flex items-center gap-1 text-sm">
             Auto refresh
-            <select
+            <Select
+              compact
               aria-label="Auto refresh"
               value={refresh.value}
               onChange={(event) => setRefresh(event.target.value)}
-              className="rounded border border-gray-300 px-1 py-1"
             >
               <option value="">none</option>
               {/* A stored value that is not one of the choices (typed elsewhere) stays selectable. */}
@@ -299,20 +300,20 @@ export function HealthPage() {
                     {option}
                   </option>
                 ))}
-            </select>
+            </Select>
           </label>
           <label className="flex items-center gap-1 text-sm">
             Layout
-            <select
+            <Select
+              compact
               value={params.layout}
               onChange={(event) =>
                 setParams({ layout: event.target.value === 'table' ? undefined : event.target.value })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               <option value="table">table</option>
               <option value="card">card</option>
-            </select>
+            </Select>
           </label>
         </div>
         <div role="tablist" aria-label="Tabs" className="flex flex-wrap gap-1 border-b border-gray-200">

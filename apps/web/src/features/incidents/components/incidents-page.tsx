@@ -12,6 +12,8 @@ import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-
 import { formatSeconds } from '../lib/format-seconds';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { SeverityBadge, StatusBadge } from './incident-badges';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
 
 const TABLE = {
   tableId: 'incidents',
@@ -113,9 +115,9 @@ function FilterSelect(props: {
   return (
     <label className="flex items-center gap-2 text-sm text-gray-700">
       {props.label}
-      <select
+      <Select
+        compact
         aria-label={props.label}
-        className="rounded border border-gray-300 px-2 py-1 text-sm"
         value={props.value ?? ''}
         onChange={(e) => props.onChange(e.target.value)}
       >
@@ -128,7 +130,7 @@ function FilterSelect(props: {
             </option>
           );
         })}
-      </select>
+      </Select>
     </label>
   );
 }
@@ -162,8 +164,7 @@ export function IncidentsPage() {
             setFilter('search', search.trim());
           }}
         >
-          <input
-            type="search"
+          <SearchInput
             aria-label="Search incidents"
             placeholder="Search"
             value={search}
@@ -172,7 +173,6 @@ export function IncidentsPage() {
               if (!e.target.value) setFilter('search', '');
             }}
             onBlur={() => setFilter('search', search.trim())}
-            className="rounded border border-gray-300 px-2 py-1 text-sm"
           />
         </form>
         <FilterSelect

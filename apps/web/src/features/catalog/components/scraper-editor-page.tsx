@@ -35,6 +35,7 @@ import {
 import { detectScraperSpecType, type ScraperSpecType } from '../lib/scraper-spec-types';
 import { ScraperSpecForm, ScraperTypePicker } from './scraper-spec-form';
 import { SCRAPERS_PATH, scraperPath } from './scrapers-page';
+import { Button } from '../../../components/button/button';
 
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';
@@ -116,14 +117,9 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
       save={canWrite && specType ? { pending: save.isPending, onSave: () => void submit() } : undefined}
       extraActions={
         canWrite && (
-          <button
-            type="button"
-            onClick={runNow}
-            disabled={run.isPending}
-            className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50 disabled:opacity-60"
-          >
+          <Button onClick={runNow} disabled={run.isPending}>
             {run.isPending ? 'Running...' : 'Run Now'}
-          </button>
+          </Button>
         )
       }
       remove={

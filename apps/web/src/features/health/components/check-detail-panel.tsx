@@ -24,6 +24,7 @@ import {
 import { CheckRelationships } from './check-relationships';
 import { HealthOverviewChart } from './health-overview-chart';
 import { useShortScreen } from './use-short-screen';
+import { Button } from '../../../components/button/button';
 
 const HISTORY_PAGE_SIZE = 50;
 
@@ -201,14 +202,13 @@ export function CheckDetailPanel({
       {run.data && <RunResult result={run.data} />}
       <EvidenceAction target={{ kind: 'check', checkId, name: check?.name ?? checkId }} />
       {canRun && (
-        <button
-          type="button"
+        <Button
+          variant="primary"
           disabled={run.isPending}
           onClick={() => run.mutate(undefined, { onError: (error) => showErrorToast(error) })}
-          className="rounded bg-blue-600 px-3 py-1 text-sm text-white disabled:opacity-50"
         >
           {run.isPending ? 'Running..' : 'Run Now'}
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -4,10 +4,10 @@ import { Bell, RefreshCw } from 'lucide-react';
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useMatches } from 'react-router';
+import { IconButton, iconButtonClasses } from '../../components/icon-button/icon-button';
 import { PreferencesPopover } from '../../components/preferences-popover/preferences-popover';
 import { HelpMenu } from './help-menu';
 import { UserMenu } from './user-menu';
-import { IconButton, iconButtonClasses } from '../../components/icon-button/icon-button';
 
 /** What a route declares in its `handle` for the shell. */
 export interface RouteHandle {

@@ -2,8 +2,8 @@ import clsx from 'clsx';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { enumParam, useSearchParam } from '../../lib/url-state/search-param';
-import { ConfirmationDialog } from '../confirmation-dialog/confirmation-dialog';
 import { Button } from '../button/button';
+import { ConfirmationDialog } from '../confirmation-dialog/confirmation-dialog';
 
 const TABS = ['spec', 'job-history'] as const;
 export type ResourceEditorTab = (typeof TABS)[number];

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { DataTable, type DataTableColumn } from '../data-table/data-table';
 import { buttonClasses } from '../button/button';
+import { DataTable, type DataTableColumn } from '../data-table/data-table';
 
 /** The Name column of a resource list: a link to the row's editor (the row click opens it too). */
 export function resourceNameColumn<Row extends { id: string; name: string | null }>(

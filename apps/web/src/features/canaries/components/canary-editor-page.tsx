@@ -36,8 +36,8 @@ import {
   type CanarySpec,
 } from '../lib/check-forms';
 import { detectSpecType, type SpecType } from '../lib/spec-types';
-import { CheckForm } from './check-form';
 import { CANARIES_PATH } from './canaries-page';
+import { CheckForm } from './check-form';
 import { SpecTypePicker } from './spec-type-picker';
 
 /** Id segment of the editor for a health check that does not exist yet. */

@@ -1,17 +1,17 @@
 import { RESOURCE_SEVERITIES } from '@opsdeck/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { SearchInput } from '../../../components/search-input/search-input';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
 import { decodeFilterStates, filterParamName } from '../../../lib/url-state/filter-encoding';
 import { stringParam, useSearchParam } from '../../../lib/url-state/search-param';
 import { useInsightFilterOptions, useInsightList, type InsightRow } from '../api/config-insights';
 import type { InsightFilters } from '../lib/catalog-query';
-import { Button } from '../../../components/button/button';
-import { SearchInput } from '../../../components/search-input/search-input';
 
 /** URL parameters of the insights list; the tri-state ones live in `<name>.filter`. */
 export const INSIGHT_PARAMS = {

@@ -1,8 +1,9 @@
 import type { HealthState } from '@opsdeck/contracts';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { StatusDot } from '../../../components/status-dot/status-dot';
+import { Select } from '../../../components/select/select';
 import { Skeleton } from '../../../components/skeleton/skeleton';
+import { StatusDot } from '../../../components/status-dot/status-dot';
 import { formatCost } from '../../../lib/format/cost';
 import { stringParam, useSearchParam } from '../../../lib/url-state/search-param';
 import {
@@ -12,7 +13,6 @@ import {
   type CatalogSummaryRow,
 } from '../api/catalog-summary';
 import { parseGroupKey, typeLabel } from '../lib/catalog-query';
-import { Select } from '../../../components/select/select';
 
 /** Health words in the order the breakdown lists them; any other value follows. */
 const HEALTH_ORDER: readonly string[] = [

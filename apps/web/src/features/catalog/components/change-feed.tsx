@@ -4,7 +4,9 @@ import { Link, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
+import { Input } from '../../../components/input/input';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { Select } from '../../../components/select/select';
 import { resolveTimeRange } from '../../../components/time-range-picker/time-range';
 import { UrlTimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
@@ -16,8 +18,6 @@ import { useTimeRangeParams } from '../../../lib/url-state/time-range-params';
 import { useChangeFeed, useChangeFilterOptions, type ChangeFeedRow } from '../api/config-changes';
 import type { ChangeFeedFilters } from '../lib/catalog-query';
 import { ChangeDiffModal } from './change-diff';
-import { Select } from '../../../components/select/select';
-import { Input } from '../../../components/input/input';
 
 /** URL parameters of the feed; the tri-state ones live in `<name>.filter`. */
 export const CHANGE_FEED_PARAMS = {

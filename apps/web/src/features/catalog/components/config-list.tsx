@@ -1,9 +1,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { SearchInput } from '../../../components/search-input/search-input';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
@@ -12,8 +14,6 @@ import { useFilterParam } from '../../../lib/url-state/filter-params';
 import { useConfigList, useTypeTagsAndLabels, type ConfigListItem } from '../api/config-list';
 import { keyValueOptions, typeLabel, type ConfigListFilters } from '../lib/catalog-query';
 import { CATALOG_PARAMS, useCatalogFilterActions } from './use-catalog-filters';
-import { Button } from '../../../components/button/button';
-import { SearchInput } from '../../../components/search-input/search-input';
 
 const TABLE = { tableId: 'catalog-configs', defaultSortOrder: 'asc' } as const;
 

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { Age, FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { Select } from '../../../components/select/select';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { usePreferences } from '../../../lib/preferences/use-preferences';
@@ -20,7 +21,6 @@ import { ChangeFeed } from './change-feed';
 import { useConfigDetailContext } from './config-detail-page';
 import { RelationshipGraph } from './relationship-graph';
 import { SpecLines } from './spec-lines';
-import { Select } from '../../../components/select/select';
 
 const SPEC_FORMATS = ['yaml', 'json'] as const;
 

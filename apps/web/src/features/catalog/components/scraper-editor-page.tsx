@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FieldError, FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
+import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
 import {
   ResourceEditor,
   SpecViewTabs,
@@ -35,7 +36,6 @@ import {
 import { detectScraperSpecType, type ScraperSpecType } from '../lib/scraper-spec-types';
 import { ScraperSpecForm, ScraperTypePicker } from './scraper-spec-form';
 import { SCRAPERS_PATH, scraperPath } from './scrapers-page';
-import { Button } from '../../../components/button/button';
 
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';

@@ -1,9 +1,11 @@
 import { DEFAULT_HEALTH_TIME_RANGE } from '@opsdeck/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { EmptyState } from '../../../components/empty-state/empty-state';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
-import { EmptyState } from '../../../components/empty-state/empty-state';
 import { formatLatency, formatUptime, parseIntervalMs as parseMs, pickLatency } from '../../../lib/format';
 import { useCheckSummary } from '../api/check-summary';
 import {
@@ -20,14 +22,12 @@ import {
   type LabelFilter,
   type SortColumn,
 } from '../lib/checks';
-import { CheckDetailPanel } from './check-detail-panel';
 import { pivotChecks, PIVOT_CELL_TYPES, PIVOT_ROW_BY_NAME } from '../lib/pivot';
+import { CheckDetailPanel } from './check-detail-panel';
 import { HealthPivot } from './health-pivot';
 import { HealthTable } from './health-table';
 import { AUTO_REFRESH_OPTIONS, useAutoRefresh } from './use-auto-refresh';
 import { useHealthParams } from './use-health-params';
-import { SearchInput } from '../../../components/search-input/search-input';
-import { Select } from '../../../components/select/select';
 
 const SEARCH_DEBOUNCE_MS = 400;
 

@@ -4,16 +4,16 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
 import { useCan } from '../../../lib/permissions';
 import { TABLE_PARAMS, useUpdateSearchParams } from '../../../lib/url-state';
 import { usePeople } from '../api/incident-detail';
 import { useComponentOptions, useIncidentList, type IncidentListItem } from '../api/incident-list';
-import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-list-query';
 import { formatSeconds } from '../lib/format-seconds';
+import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-list-query';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { SeverityBadge, StatusBadge } from './incident-badges';
-import { SearchInput } from '../../../components/search-input/search-input';
-import { Select } from '../../../components/select/select';
 
 const TABLE = {
   tableId: 'incidents',

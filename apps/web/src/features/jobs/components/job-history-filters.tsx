@@ -1,10 +1,10 @@
 import { useSearchParams } from 'react-router';
+import { Select } from '../../../components/select/select';
 import { TimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import type { TimeRange } from '../../../lib/url-state/time-range-params';
 import { useJobHistoryNames } from '../api/job-history';
 import { DURATION_OPTIONS, RESOURCE_TYPE_OPTIONS, STATUS_OPTIONS } from '../lib/job-history-query';
 import { FILTER_PARAMS, useJobHistoryFilterState } from './use-job-history-filters';
-import { Select } from '../../../components/select/select';
 
 function FilterSelect({
   label,

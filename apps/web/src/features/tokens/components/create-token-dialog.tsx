@@ -5,13 +5,13 @@ import { Button } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
+import { Select } from '../../../components/select/select';
 import {
   GENERIC_ERROR_MESSAGE,
   showErrorToast,
   showSuccessToast,
   toastErrorMessage,
 } from '../../../components/toasts/toasts';
-import { Select } from '../../../components/select/select';
 import { useCreateToken } from '../api/tokens';
 import {
   EXPIRY_OPTIONS,

@@ -2,12 +2,12 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import clsx from 'clsx';
 import { Copy, Eye, EyeOff, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
+import { Button } from '../../../components/button/button';
+import { IconButton } from '../../../components/icon-button/icon-button';
 import { Modal } from '../../../components/modal/modal';
 import { copyToClipboard } from '../lib/clipboard';
 import { mcpClientConfigs, mcpEndpoint } from '../lib/mcp-configs';
 import { maskToken } from '../lib/scopes';
-import { Button } from '../../../components/button/button';
-import { IconButton } from '../../../components/icon-button/icon-button';
 
 export const TOKEN_COPIED_MESSAGE = 'Token copied to clipboard';
 export const COPIED_MESSAGE = 'Copied to clipboard';

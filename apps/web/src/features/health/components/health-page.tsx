@@ -1,5 +1,6 @@
 import { DEFAULT_HEALTH_TIME_RANGE } from '@opsdeck/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { SearchInput } from '../../../components/search-input/search-input';
 import { Select } from '../../../components/select/select';
@@ -160,16 +161,12 @@ export function HealthPage() {
       </aside>
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <button
-            type="button"
-            className="rounded border border-gray-300 px-2 py-1 text-sm md:hidden"
-            onClick={() => setShowFilters((shown) => !shown)}
-          >
+          <Button className="md:hidden" onClick={() => setShowFilters((shown) => !shown)}>
             Filters{' '}
             {activeFilters > 0 && (
               <span className="rounded-full bg-blue-600 px-1.5 text-xs text-white">{activeFilters}</span>
             )}
-          </button>
+          </Button>
           <SearchInput
             aria-label="Search"
             placeholder="Search"

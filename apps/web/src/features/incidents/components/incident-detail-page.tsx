@@ -9,6 +9,7 @@ import { useParams } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { Input } from '../../../components/input/input';
 import { Select } from '../../../components/select/select';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast } from '../../../components/toasts/toasts';
@@ -258,13 +259,14 @@ function StatusUpdates(props: {
               </option>
             ))}
           </Select>
-          <input
+          <Input
+            compact
             aria-label="Status update"
             value={message}
             maxLength={1000}
             placeholder="What changed?"
             onChange={(e) => setMessage(e.target.value)}
-            className="min-w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+            className="min-w-80"
           />
           <Button size="sm" type="submit" disabled={!message.trim() || props.write.isPending}>
             Post update

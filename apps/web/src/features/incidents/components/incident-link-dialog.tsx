@@ -4,7 +4,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
-import { Button } from '../../../components/button/button';
+import { Button, buttonClasses } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
@@ -321,11 +321,7 @@ export function AttachAsEvidenceButton({
           </Link>
         </span>
       )}
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className={className ?? 'rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50'}
-      >
+      <button type="button" onClick={() => setOpen(true)} className={className ?? buttonClasses()}>
         Attach as Evidence
       </button>
       {open && (

@@ -1,6 +1,7 @@
 import { INCIDENT_SEVERITY_LEVELS, INCIDENT_STATUSES, INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
@@ -217,13 +218,9 @@ export function IncidentsPage() {
           onChange={(v) => setFilter('ttr', v)}
         />
         {canWrite && (
-          <button
-            type="button"
-            onClick={() => setCreating(true)}
-            className="ml-auto rounded bg-blue-600 px-3 py-1.5 text-sm text-white"
-          >
+          <Button variant="primary" className="ml-auto" onClick={() => setCreating(true)}>
             Create Incident
-          </button>
+          </Button>
         )}
       </div>
       <DataTable

@@ -84,11 +84,7 @@ export const EVERY_ROW_LIMIT = 20_000;
  * never silently shortened; a list that fits is one request. A unique `order` (ending with `id`)
  * keeps later pages from skipping or repeating rows. Past EVERY_ROW_LIMIT rows it fails, saying so.
  */
-export async function fetchEveryRow<T>(
-  path: string,
-  signal: AbortSignal,
-  schema?: RowSchema<T>,
-): Promise<T[]> {
+export async function fetchEveryRow<T>(path: string, signal: AbortSignal, schema?: RowSchema<T>): Promise<T[]> {
   const rows: T[] = [];
   const separator = path.includes('?') ? '&' : '?';
   for (;;) {
@@ -111,9 +107,7 @@ export async function fetchEveryRow<T>(
 
 /** GET on the data API returning rows. */
 export const fetchRows = async <T>(path: string, signal: AbortSignal, schema?: RowSchema<T>): Promise<T[]> =>
-  schema
-    ? parseRows(path, await apiFetch<unknown>(path, { signal }), schema)
-    : apiFetch<T[]>(path, { signal });
+  schema ? parseRows(path, await apiFetch<unknown>(path, { signal }), schema) : apiFetch<T[]>(path, { signal });
 
 /** Inserts one row and returns it as stored (with its id and defaults). */
 export async function insertRow<T>(

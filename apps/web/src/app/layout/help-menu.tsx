@@ -1,5 +1,6 @@
 import { Menu, MenuButton, MenuItem, MenuItems } from '@headlessui/react';
 import { CircleHelp, ExternalLink } from 'lucide-react';
+import { iconButtonClasses } from '../../components/icon-button/icon-button';
 
 /** External documentation of the tools the console builds on (spec core §2: the help menu). */
 export const HELP_LINKS: readonly { label: string; href: string }[] = [
@@ -10,10 +11,7 @@ export const HELP_LINKS: readonly { label: string; href: string }[] = [
 export function HelpMenu() {
   return (
     <Menu as="div" className="relative">
-      <MenuButton
-        aria-label="Help"
-        className="rounded-md p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
-      >
+      <MenuButton aria-label="Help" className={iconButtonClasses({ size: 'md' })}>
         <CircleHelp className="size-5" aria-hidden />
       </MenuButton>
       <MenuItems

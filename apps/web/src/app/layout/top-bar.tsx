@@ -4,6 +4,7 @@ import { Bell, RefreshCw } from 'lucide-react';
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Link, useMatches } from 'react-router';
+import { IconButton, iconButtonClasses } from '../../components/icon-button/icon-button';
 import { PreferencesPopover } from '../../components/preferences-popover/preferences-popover';
 import { HelpMenu } from './help-menu';
 import { UserMenu } from './user-menu';
@@ -52,15 +53,14 @@ function RefreshButton() {
   const queryClient = useQueryClient();
   const fetching = useIsFetching() > 0;
   return (
-    <button
-      type="button"
+    <IconButton
+      size="md"
       aria-label="Refresh"
       aria-busy={fetching}
       onClick={() => void queryClient.refetchQueries({ type: 'active' })}
-      className="rounded-md p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
     >
       <RefreshCw className={clsx('size-5', fetching && 'animate-spin')} aria-hidden />
-    </button>
+    </IconButton>
   );
 }
 
@@ -72,11 +72,7 @@ export function TopBar({ slotRef }: { slotRef(element: HTMLElement | null): void
       <h1 className="truncate text-lg font-semibold text-gray-900">{handle.title}</h1>
       <div ref={slotRef} className="flex min-w-0 flex-1 items-center gap-2" />
       {handle.refresh !== false && <RefreshButton />}
-      <Link
-        to="/notifications"
-        aria-label="Notifications"
-        className="rounded-md p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
-      >
+      <Link to="/notifications" aria-label="Notifications" className={iconButtonClasses({ size: 'md' })}>
         <Bell className="size-5" aria-hidden />
       </Link>
       <PreferencesPopover />

@@ -1,23 +1,18 @@
-import clsx from 'clsx';
+import { Badge, type BadgeTone } from '../badge/badge';
 
 /** Job status colours (settings §4): RUNNING yellow, SUCCESS green, WARNING orange, FAILED and STOPPED red. */
-const STATUS_CLASSES: Record<string, string> = {
-  RUNNING: 'bg-yellow-100 text-yellow-800',
-  SUCCESS: 'bg-green-100 text-green-800',
-  WARNING: 'bg-orange-100 text-orange-800',
-  FAILED: 'bg-red-100 text-red-800',
-  STOPPED: 'bg-red-100 text-red-800',
+const STATUS_TONES: Record<string, BadgeTone> = {
+  RUNNING: 'yellow',
+  SUCCESS: 'green',
+  WARNING: 'orange',
+  FAILED: 'red',
+  STOPPED: 'red',
 };
 
 export function JobStatusBadge({ status }: { status: string }) {
   return (
-    <span
-      className={clsx(
-        'inline-block rounded-full px-2 py-0.5 text-xs font-medium',
-        STATUS_CLASSES[status] ?? 'bg-gray-100 text-gray-700',
-      )}
-    >
+    <Badge strong tone={STATUS_TONES[status] ?? 'gray'}>
       {status}
-    </span>
+    </Badge>
   );
 }

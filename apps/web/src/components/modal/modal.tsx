@@ -2,6 +2,7 @@ import { Dialog, DialogBackdrop, DialogPanel, DialogTitle } from '@headlessui/re
 import clsx from 'clsx';
 import { Maximize2, Minimize2, X } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { IconButton } from '../icon-button/icon-button';
 
 /** Modal sizes (settings §9); medium is the default. */
 export const MODAL_SIZES = ['very-small', 'small', 'medium', 'large', 'full'] as const;
@@ -90,28 +91,21 @@ function ModalFrame({
               {title}
             </DialogTitle>
             {enlargeable && size !== 'full' && (
-              <button
-                type="button"
+              <IconButton
                 aria-label={enlarged ? 'Restore size' : 'Enlarge'}
                 aria-pressed={enlarged}
                 onClick={() => setEnlarged((value) => !value)}
-                className="rounded p-1 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
               >
                 {enlarged ? (
                   <Minimize2 className="size-4" aria-hidden />
                 ) : (
                   <Maximize2 className="size-4" aria-hidden />
                 )}
-              </button>
+              </IconButton>
             )}
-            <button
-              type="button"
-              aria-label="Close"
-              onClick={onClose}
-              className="rounded p-1 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
-            >
+            <IconButton aria-label="Close" onClick={onClose}>
               <X className="size-4" aria-hidden />
-            </button>
+            </IconButton>
           </div>
           <div className={clsx('min-h-0 flex-1 overflow-auto p-4', bodyClassName)}>{children}</div>
           {footer && (

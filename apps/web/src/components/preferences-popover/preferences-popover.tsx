@@ -7,6 +7,7 @@ import { BROWSER_TIMEZONE } from '../../lib/format/dayjs';
 import { CARD_WIDTH } from '../../lib/preferences/preferences';
 import { listTimezones } from '../../lib/preferences/timezones';
 import { usePreferences, useShowHiddenComponents } from '../../lib/preferences/use-preferences';
+import { iconButtonClasses } from '../icon-button/icon-button';
 
 const FORMAT_LABELS: Record<DateTimeFormat, string> = {
   short: 'Short (relative)',
@@ -23,10 +24,7 @@ export interface PreferencesPopoverProps {
 export function PreferencesPopover({ className }: PreferencesPopoverProps) {
   return (
     <Popover className={clsx('relative', className)}>
-      <PopoverButton
-        aria-label="Preferences"
-        className="rounded-md p-2 text-gray-500 hover:bg-gray-100 hover:text-gray-700"
-      >
+      <PopoverButton aria-label="Preferences" className={iconButtonClasses({ size: 'md' })}>
         <Settings2 className="size-5" aria-hidden />
       </PopoverButton>
       <PopoverPanel

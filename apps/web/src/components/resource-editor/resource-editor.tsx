@@ -2,6 +2,7 @@ import clsx from 'clsx';
 import { useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { enumParam, useSearchParam } from '../../lib/url-state/search-param';
+import { Button } from '../button/button';
 import { ConfirmationDialog } from '../confirmation-dialog/confirmation-dialog';
 
 const TABS = ['spec', 'job-history'] as const;
@@ -160,34 +161,22 @@ export function ResourceEditor({
           {children}
           <div className="flex flex-wrap gap-2">
             {save && (
-              <button
+              <Button
+                variant="primary"
                 type={save.form ? 'submit' : 'button'}
                 form={save.form}
                 onClick={save.form ? undefined : save.onSave}
                 disabled={save.pending}
-                className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700 disabled:opacity-60"
               >
                 {saved ? (save.pending ? 'Updating' : 'Update') : save.pending ? 'Saving' : 'Save'}
-              </button>
+              </Button>
             )}
             {saved && extraActions}
-            {saved && (
-              <button
-                type="button"
-                onClick={() => void navigate(list.path)}
-                className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50"
-              >
-                Cancel
-              </button>
-            )}
+            {saved && <Button onClick={() => void navigate(list.path)}>Cancel</Button>}
             {saved && remove && (
-              <button
-                type="button"
-                onClick={() => setConfirmDelete(true)}
-                className="ml-auto rounded border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
-              >
+              <Button variant="danger" className="ml-auto" onClick={() => setConfirmDelete(true)}>
                 Delete
-              </button>
+              </Button>
             )}
           </div>
         </section>

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { buttonClasses } from '../button/button';
 import { DataTable, type DataTableColumn } from '../data-table/data-table';
 
 /** The Name column of a resource list: a link to the row's editor (the row click opens it too). */
@@ -60,10 +61,7 @@ export function ResourceListPage<Row extends { id: string }>({
       <div className="flex items-center justify-between">
         <h2 className="text-base font-semibold text-gray-900">{title}</h2>
         {add && (
-          <Link
-            to={add.to}
-            className="rounded bg-blue-600 px-3 py-1 text-sm font-medium text-white hover:bg-blue-700"
-          >
+          <Link to={add.to} className={buttonClasses({ variant: 'primary' })}>
             {add.label}
           </Link>
         )}

@@ -1,9 +1,12 @@
 import { ArrowLeft } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { stringify } from 'yaml';
+import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { FormField } from '../../../components/form-field/form-field';
+import { Input } from '../../../components/input/input';
 import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
 import {
   ResourceEditor,
@@ -12,6 +15,7 @@ import {
 } from '../../../components/resource-editor/resource-editor';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/permissions';
@@ -32,14 +36,12 @@ import {
   type CanarySpec,
 } from '../lib/check-forms';
 import { detectSpecType, type SpecType } from '../lib/spec-types';
-import { CheckForm } from './check-form';
 import { CANARIES_PATH } from './canaries-page';
+import { CheckForm } from './check-form';
 import { SpecTypePicker } from './spec-type-picker';
 
 /** Id segment of the editor for a health check that does not exist yet. */
 export const NEW_CANARY_ID = 'new';
-
-const INPUT = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
 
 /** What the server said about a refused save (400 with the field's path, 409 conflicts). */
 interface ServerProblem {
@@ -54,17 +56,8 @@ function serverProblem(error: Error): ServerProblem {
   return { message: error.message, field: body?.field, issues };
 }
 
-function InlineError({ id, message }: { id: string; message: string | undefined }) {
-  return message ? (
-    <span id={id} className="text-xs text-red-700">
-      {message}
-    </span>
-  ) : null;
-}
-
 function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
   const navigate = useNavigate();
-  const ids = useId();
   const canWrite = useCan('canaries', 'write');
   const fileOwned = canary ? isFileOwned(canary.source) : false;
   const readOnly = !canWrite || fileOwned;
@@ -169,62 +162,48 @@ function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
           : undefined
       }
     >
-      <div className="grid grid-cols-2 gap-3 text-sm">
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${ids}-name`}>Name</label>
-          <input
-            id={`${ids}-name`}
+      <div className="grid grid-cols-2 gap-3">
+        <FormField label="Name" error={shown('name') ? problems.name : undefined}>
+          <Input
+            compact
             value={name}
             disabled={Boolean(canary) || readOnly}
+            // A name the server refused is marked too; its message is in the 'Save failed' box.
             aria-invalid={
               (shown('name') && problems.name) || problem?.field === 'metadata.name' ? true : undefined
             }
-            aria-describedby={`${ids}-name-error`}
             onBlur={() => touch('name')}
             onChange={(event) => setName(event.target.value)}
-            className={INPUT}
           />
-          <InlineError id={`${ids}-name-error`} message={shown('name') ? problems.name : undefined} />
-        </div>
-        <div className="flex flex-col gap-1">
-          <label htmlFor={`${ids}-namespace`}>Namespace</label>
-          <input
-            id={`${ids}-namespace`}
+        </FormField>
+        <FormField label="Namespace">
+          <Input
+            compact
             value={namespace}
             disabled={Boolean(canary) || readOnly}
             onChange={(event) => setNamespace(event.target.value)}
-            className={INPUT}
           />
-        </div>
+        </FormField>
       </div>
-      <div className="flex flex-col gap-1 text-sm">
-        <label htmlFor={`${ids}-labels`}>Labels</label>
-        <textarea
-          id={`${ids}-labels`}
+      <FormField label="Labels" error={shown('labels') ? problems.labels : undefined}>
+        <Textarea
+          code
           value={labelsText}
           readOnly={readOnly}
           rows={3}
-          aria-invalid={shown('labels') && problems.labels ? true : undefined}
-          aria-describedby={`${ids}-labels-error`}
           onBlur={() => touch('labels')}
           onChange={(event) => setLabelsText(event.target.value)}
-          className={`${INPUT} font-mono text-xs`}
         />
-        <InlineError id={`${ids}-labels-error`} message={shown('labels') ? problems.labels : undefined} />
-      </div>
+      </FormField>
       {specType === undefined ? (
         <SpecTypePicker onChoose={choose} />
       ) : (
         <div className="flex flex-col gap-2">
           <div className="flex items-center gap-3 border-b border-gray-200">
-            <button
-              type="button"
-              onClick={() => setSpecType(undefined)}
-              className="mb-1 flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 text-sm hover:bg-gray-50"
-            >
+            <Button className="mb-1" onClick={() => setSpecType(undefined)}>
               <ArrowLeft aria-hidden className="size-3.5" />
               Back
-            </button>
+            </Button>
             <span className="mb-1 flex items-center gap-1.5 text-sm font-medium">
               <ResourceIcon type={specType.key} />
               {specType.label}

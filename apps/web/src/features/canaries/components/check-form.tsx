@@ -1,5 +1,9 @@
 import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { useId } from 'react';
+import { FieldError, FormField } from '../../../components/form-field/form-field';
+import { Input } from '../../../components/input/input';
+import { Select } from '../../../components/select/select';
+import { Textarea } from '../../../components/textarea/textarea';
 import {
   CHECK_FORMS,
   HTTP_RESPONSE_CODES,
@@ -11,17 +15,6 @@ import {
   type CanarySpec,
   type CheckField,
 } from '../lib/check-forms';
-
-const INPUT = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <span id={id} className="text-xs text-red-700">
-      {message}
-    </span>
-  );
-}
 
 interface FieldProps {
   field: CheckField;
@@ -35,32 +28,16 @@ interface FieldProps {
 }
 
 function Field({ field, required, value, error, readOnly, onChange, onBlur }: FieldProps) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  // The required mark sits outside the label so the field's name stays the spec's word.
-  const label = (
-    <span className="flex gap-0.5">
-      <label htmlFor={id}>{field.label}</label>
-      {required && (
-        <span aria-hidden className="text-red-600">
-          *
-        </span>
-      )}
-    </span>
-  );
-  const common = {
-    id,
-    disabled: readOnly,
-    'aria-required': required || undefined,
-    'aria-invalid': error ? true : undefined,
-    'aria-describedby': error ? errorId : undefined,
-    onBlur,
-  };
+  const errorId = useId();
   if (field.kind === 'codes') {
     const chosen = new Set(value as string[]);
     return (
-      <fieldset className="col-span-2 flex flex-col gap-1 text-sm" onBlur={onBlur}>
-        <legend className="mb-1">{field.label}</legend>
+      <fieldset
+        className="col-span-2 flex flex-col gap-1 text-sm"
+        onBlur={onBlur}
+        aria-describedby={error ? errorId : undefined}
+      >
+        <legend className="mb-1 font-medium text-gray-700">{field.label}</legend>
         <div className="flex flex-wrap gap-3">
           {HTTP_RESPONSE_CODES.map((code) => (
             <label key={code} className="flex items-center gap-1">
@@ -83,26 +60,28 @@ function Field({ field, required, value, error, readOnly, onChange, onBlur }: Fi
       </fieldset>
     );
   }
-  const wide = field.kind === 'textarea';
+  const common = {
+    disabled: readOnly,
+    onBlur,
+    onChange: (event: { target: { value: string } }) => onChange(event.target.value),
+  };
   return (
-    <div className={wide ? 'col-span-2 flex flex-col gap-1 text-sm' : 'flex flex-col gap-1 text-sm'}>
-      {label}
+    <FormField
+      label={field.label}
+      required={required}
+      error={error}
+      className={field.kind === 'textarea' ? 'col-span-2' : undefined}
+    >
       {field.kind === 'textarea' ? (
-        <textarea
+        <Textarea
           {...common}
+          code
           rows={field.key === 'script' || field.key === 'query' ? 6 : 4}
           value={value as string}
           placeholder={field.placeholder}
-          onChange={(event) => onChange(event.target.value)}
-          className={`${INPUT} font-mono text-xs`}
         />
       ) : field.kind === 'select' || field.kind === 'flag' ? (
-        <select
-          {...common}
-          value={value as string}
-          onChange={(event) => onChange(event.target.value)}
-          className={INPUT}
-        >
+        <Select {...common} compact value={value as string}>
           {field.options?.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
@@ -113,21 +92,19 @@ function Field({ field, required, value, error, readOnly, onChange, onBlur }: Fi
             !field.options?.some((option) => option.value === value) && (
               <option value={value as string}>{value as string}</option>
             )}
-        </select>
+        </Select>
       ) : (
-        <input
+        <Input
           {...common}
+          compact
           type={field.kind === 'password' ? 'password' : 'text'}
           autoComplete={field.kind === 'password' ? 'new-password' : undefined}
           inputMode={field.kind === 'number' ? 'numeric' : undefined}
           value={value as string}
           placeholder={field.placeholder}
-          onChange={(event) => onChange(event.target.value)}
-          className={INPUT}
         />
       )}
-      <FieldError id={errorId} message={error} />
-    </div>
+    </FormField>
   );
 }
 
@@ -147,21 +124,18 @@ export interface CheckFormProps {
  * first check. Every change rewrites the spec, so the Code tab shows the same document.
  */
 export function CheckForm({ typeKey, spec, onChange, errors, touched, onTouch, readOnly }: CheckFormProps) {
-  const scheduleId = useId();
   const fields = CHECK_FORMS[typeKey] ?? [];
   const check = firstCheck(spec, typeKey);
   const schedule = typeof spec.schedule === 'string' ? spec.schedule : '';
   const count = checkCount(spec, typeKey);
   return (
     <div className="grid grid-cols-2 gap-3" data-testid="check-form">
-      <div className="flex flex-col gap-1 text-sm">
-        <label htmlFor={scheduleId}>Schedule</label>
-        <select
-          id={scheduleId}
+      <FormField label="Schedule">
+        <Select
+          compact
           value={schedule}
           disabled={readOnly}
           onChange={(event) => onChange(setSchedule(spec, event.target.value))}
-          className={INPUT}
         >
           <option value="">None</option>
           {SCHEDULE_PRESETS.map((preset) => (
@@ -172,8 +146,8 @@ export function CheckForm({ typeKey, spec, onChange, errors, touched, onTouch, r
           {schedule && !(SCHEDULE_PRESETS as readonly string[]).includes(schedule) && (
             <option value={schedule}>{schedule}</option>
           )}
-        </select>
-      </div>
+        </Select>
+      </FormField>
       <div />
       {fields
         .filter((field) => !field.visible || field.visible(check))

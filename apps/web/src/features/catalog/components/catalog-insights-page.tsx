@@ -1,10 +1,12 @@
 import { RESOURCE_SEVERITIES } from '@opsdeck/contracts';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { SearchInput } from '../../../components/search-input/search-input';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
 import { decodeFilterStates, filterParamName } from '../../../lib/url-state/filter-encoding';
 import { stringParam, useSearchParam } from '../../../lib/url-state/search-param';
@@ -88,17 +90,14 @@ function SearchBox() {
   };
   return (
     <form role="search" onSubmit={submit} className="flex gap-2">
-      <input
-        type="search"
+      <SearchInput
         aria-label="Search insights"
         placeholder="Search summary, message, analyzer"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        className="w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+        className="w-80"
       />
-      <button type="submit" className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50">
-        Search
-      </button>
+      <Button type="submit">Search</Button>
     </form>
   );
 }

@@ -1,8 +1,9 @@
 import type { HealthState } from '@opsdeck/contracts';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { StatusDot } from '../../../components/status-dot/status-dot';
+import { Select } from '../../../components/select/select';
 import { Skeleton } from '../../../components/skeleton/skeleton';
+import { StatusDot } from '../../../components/status-dot/status-dot';
 import { formatCost } from '../../../lib/format/cost';
 import { stringParam, useSearchParam } from '../../../lib/url-state/search-param';
 import {
@@ -81,11 +82,7 @@ function GroupBySelect({ value, onChange }: { value: string; onChange(value: str
   return (
     <label className="flex items-center gap-2 text-sm text-gray-700">
       Group By
-      <select
-        value={value}
-        onChange={(event) => onChange(event.target.value || undefined)}
-        className="rounded border border-gray-300 px-2 py-1"
-      >
+      <Select compact value={value} onChange={(event) => onChange(event.target.value || undefined)}>
         <option value="">Config type</option>
         {value && !options.includes(value) && <option value={value}>{groupKeyLabel(value)}</option>}
         {options.map((key) => (
@@ -93,7 +90,7 @@ function GroupBySelect({ value, onChange }: { value: string; onChange(value: str
             {groupKeyLabel(key)}
           </option>
         ))}
-      </select>
+      </Select>
     </label>
   );
 }

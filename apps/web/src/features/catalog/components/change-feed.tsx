@@ -4,7 +4,9 @@ import { Link, useSearchParams } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
+import { Input } from '../../../components/input/input';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { Select } from '../../../components/select/select';
 import { resolveTimeRange } from '../../../components/time-range-picker/time-range';
 import { UrlTimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
@@ -107,12 +109,12 @@ function CreatedByFilter() {
       >
         Created By
       </label>
-      <input
+      <Input
+        compact
         id="change-created-by"
         value={text}
         onChange={(event) => setText(event.target.value)}
         placeholder="user id or name, Enter"
-        className="rounded border border-gray-300 px-2 py-1 text-sm"
       />
     </form>
   );
@@ -204,17 +206,17 @@ export function ChangeFeed({ configId }: { configId?: string }) {
           {configId && (
             <label className="flex items-center gap-2 text-sm">
               Scope
-              <select
+              <Select
+                compact
                 value={recursive}
                 onChange={(event) => setRecursive(event.target.value as (typeof RECURSIONS)[number])}
-                className="rounded border border-gray-300 px-2 py-1"
               >
                 {RECURSIONS.map((value) => (
                   <option key={value} value={value}>
                     {RECURSION_LABELS[value]}
                   </option>
                 ))}
-              </select>
+              </Select>
             </label>
           )}
           {summary.length > 0 && (

@@ -1,6 +1,7 @@
 import clsx from 'clsx';
 import { Fragment } from 'react';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
+import { Card } from '../../../components/card/card';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
@@ -78,7 +79,7 @@ export function ConfigDetailPage() {
   return (
     <div className="flex flex-col gap-4">
       <Breadcrumb config={config} />
-      <header className="flex flex-col gap-2 rounded border border-gray-200 bg-white p-4">
+      <Card as="header">
         <div className="flex flex-wrap items-center gap-3">
           <h2 className="flex flex-1 items-center gap-2 text-lg font-semibold text-gray-900">
             <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
@@ -150,7 +151,7 @@ export function ConfigDetailPage() {
             <TagList tags={config.labels} />
           </dd>
         </dl>
-      </header>
+      </Card>
       <nav aria-label="Config details" className="flex gap-1 border-b border-gray-200">
         {CONFIG_DETAIL_TABS.map((tab) => (
           <NavLink

@@ -1,9 +1,11 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { SearchInput } from '../../../components/search-input/search-input';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
@@ -117,17 +119,14 @@ function SearchBox({ initial, onSearch }: { initial: string; onSearch(search: st
   };
   return (
     <form role="search" onSubmit={submit} className="flex gap-2">
-      <input
-        type="search"
+      <SearchInput
         aria-label="Search configs"
         placeholder="Search name, type, description, namespace"
         value={text}
         onChange={(event) => setText(event.target.value)}
-        className="w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+        className="w-80"
       />
-      <button type="submit" className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50">
-        Search
-      </button>
+      <Button type="submit">Search</Button>
     </form>
   );
 }

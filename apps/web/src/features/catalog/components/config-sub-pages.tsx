@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { Age, FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { Select } from '../../../components/select/select';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { usePreferences } from '../../../lib/preferences/use-preferences';
@@ -282,31 +283,27 @@ export function ConfigRelationshipsPage() {
       <div className="flex flex-wrap items-center gap-4 text-sm">
         <label className="flex items-center gap-2">
           Direction
-          <select
+          <Select
+            compact
             value={direction}
             onChange={(event) => setDirection(event.target.value as RelationshipDirection)}
-            className="rounded border border-gray-300 px-2 py-1"
           >
             {DIRECTIONS.map((value) => (
               <option key={value} value={value}>
                 {DIRECTION_LABELS[value]}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className="flex items-center gap-2">
           Depth
-          <select
-            value={depth}
-            onChange={(event) => setDepth(Number(event.target.value))}
-            className="rounded border border-gray-300 px-2 py-1"
-          >
+          <Select compact value={depth} onChange={(event) => setDepth(Number(event.target.value))}>
             {DEPTHS.map((value) => (
               <option key={value} value={value}>
                 {value}
               </option>
             ))}
-          </select>
+          </Select>
         </label>
         <ToggleGroup
           label="View"

@@ -1,9 +1,13 @@
 import { useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
-import { parse as parseYaml, stringify } from 'yaml';
+import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { FieldError, FormField } from '../../../components/form-field/form-field';
+import { validationResolver } from '../../../components/form-field/validation-resolver';
+import { Input } from '../../../components/input/input';
+import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
 import {
   ResourceEditor,
   SpecViewTabs,
@@ -11,6 +15,7 @@ import {
   type SpecView,
 } from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/permissions';
@@ -22,6 +27,12 @@ import {
   useScraper,
   type ScraperDetail,
 } from '../api/scrapers';
+import {
+  scraperToForm,
+  validateScraperForm,
+  type ScraperFormValues,
+  type ScraperInput,
+} from '../lib/scraper-form';
 import { detectScraperSpecType, type ScraperSpecType } from '../lib/scraper-spec-types';
 import { ScraperSpecForm, ScraperTypePicker } from './scraper-spec-form';
 import { SCRAPERS_PATH, scraperPath } from './scrapers-page';
@@ -29,42 +40,29 @@ import { SCRAPERS_PATH, scraperPath } from './scrapers-page';
 /** Id segment of the editor for a scraper that does not exist yet. */
 export const NEW_SCRAPER_ID = 'new';
 
-/** Why the form cannot be sent, checked before the server sees it (settings §5). */
-function readForm(
-  labelsText: string,
-  specText: string,
-): { labels: Record<string, string>; spec: unknown } | string {
-  let labels: unknown;
-  try {
-    labels = labelsText.trim() ? JSON.parse(labelsText) : {};
-  } catch {
-    return 'Labels must be a JSON object';
-  }
-  if (
-    !labels ||
-    typeof labels !== 'object' ||
-    Array.isArray(labels) ||
-    Object.values(labels).some((v) => typeof v !== 'string')
-  )
-    return 'Labels must be a JSON object';
-  let spec: unknown;
-  try {
-    spec = parseYaml(specText);
-  } catch (error) {
-    return `Spec is not valid YAML: ${(error as Error).message}`;
-  }
-  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) return 'Spec must be a YAML object';
-  return { labels: labels as Record<string, string>, spec };
-}
+/** A new scraper needs a name; a saved one keeps its own. */
+const scraperResolver = validationResolver(
+  (values: ScraperFormValues, context: { isNew: boolean } | undefined) =>
+    validateScraperForm(values, context ?? { isNew: true }),
+);
 
 function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
   const navigate = useNavigate();
   const canWrite = useCan('config_scrapers', 'write');
   const schema = useScrapeConfigSchema();
-  const [name, setName] = useState(scraper?.name ?? '');
-  const [namespace, setNamespace] = useState(scraper?.namespace ?? 'default');
-  const [labelsText, setLabelsText] = useState(JSON.stringify(scraper?.labels ?? {}, null, 2));
-  const [specText, setSpecText] = useState(scraper ? stringify(scraper.spec) : '');
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    formState: { errors },
+  } = useForm<ScraperFormValues, { isNew: boolean }, ScraperInput>({
+    resolver: scraperResolver,
+    context: { isNew: !scraper },
+    defaultValues: scraperToForm(scraper),
+  });
+  const specText = useWatch({ control, name: 'spec' });
+  const setSpecText = (text: string) => setValue('spec', text, { shouldValidate: errors.spec !== undefined });
   // Settings §4 "Spec editor": an existing spec's type comes from its first source key; a new
   // scraper starts at the type picker.
   const [specType, setSpecType] = useState<ScraperSpecType | undefined>(
@@ -74,7 +72,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
   const pickType = (type: ScraperSpecType | undefined) => {
     setSpecType(type);
     if (!type) return;
-    setSpecText(type.template);
+    setValue('spec', type.template);
     setEditorTab(type.fields ? 'form' : 'code');
   };
   const [problem, setProblem] = useState<{ message: string; field?: string }>();
@@ -83,32 +81,20 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
   const remove = useDeleteScraper(scraper?.id ?? '');
   const run = useRunScraper(scraper?.id ?? '');
 
-  const submit = () => {
-    const form = readForm(labelsText, specText);
-    if (typeof form === 'string') {
-      setProblem({ message: form });
-      return;
-    }
-    if (!scraper && !name.trim()) {
-      setProblem({ message: 'This field is required', field: 'name' });
-      return;
-    }
+  const submit = handleSubmit((input) => {
     setProblem(undefined);
-    save.mutate(
-      { name: name.trim(), namespace: namespace.trim(), labels: form.labels, spec: form.spec },
-      {
-        onSuccess: (saved) => {
-          showSuccessToast(`${saved.name} updated successfully`);
-          if (!scraper) void navigate(scraperPath(saved.id), { replace: true });
-        },
-        onError: (error) => {
-          const body = error instanceof ApiError ? (error.body as { field?: string } | undefined) : undefined;
-          setProblem({ message: error.message, field: body?.field });
-          showErrorToast(error);
-        },
+    save.mutate(input, {
+      onSuccess: (saved) => {
+        showSuccessToast(`${saved.name} updated successfully`);
+        if (!scraper) void navigate(scraperPath(saved.id), { replace: true });
       },
-    );
-  };
+      onError: (error) => {
+        const body = error instanceof ApiError ? (error.body as { field?: string } | undefined) : undefined;
+        setProblem({ message: error.message, field: body?.field });
+        showErrorToast(error);
+      },
+    });
+  });
 
   const runNow = () =>
     run.mutate(undefined, {
@@ -128,17 +114,12 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
       newLabel="New scraper"
       tabsLabel="Scraper"
       jobHistory={scraper && <JobHistoryTable resourceId={scraper.id} tableId="catalog-scraper-jobs" />}
-      save={canWrite && specType ? { pending: save.isPending, onSave: submit } : undefined}
+      save={canWrite && specType ? { pending: save.isPending, onSave: () => void submit() } : undefined}
       extraActions={
         canWrite && (
-          <button
-            type="button"
-            onClick={runNow}
-            disabled={run.isPending}
-            className="rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50 disabled:opacity-60"
-          >
+          <Button onClick={runNow} disabled={run.isPending}>
             {run.isPending ? 'Running...' : 'Run Now'}
-          </button>
+          </Button>
         )
       }
       remove={
@@ -162,36 +143,17 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
           : undefined
       }
     >
-      <div className="grid grid-cols-2 gap-3 text-sm">
-        <label className="flex flex-col gap-1">
-          Name
-          <input
-            value={name}
-            disabled={Boolean(scraper) || !canWrite}
-            onChange={(event) => setName(event.target.value)}
-            className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
-          />
-        </label>
-        <label className="flex flex-col gap-1">
-          Namespace
-          <input
-            value={namespace}
-            disabled={Boolean(scraper) || !canWrite}
-            onChange={(event) => setNamespace(event.target.value)}
-            className="rounded border border-gray-300 px-2 py-1 disabled:bg-gray-100"
-          />
-        </label>
+      <div className="grid grid-cols-2 gap-3">
+        <FormField label="Name" error={errors.name?.message}>
+          <Input compact {...register('name')} disabled={Boolean(scraper) || !canWrite} />
+        </FormField>
+        <FormField label="Namespace">
+          <Input compact {...register('namespace')} disabled={Boolean(scraper) || !canWrite} />
+        </FormField>
       </div>
-      <label className="flex flex-col gap-1 text-sm">
-        Labels
-        <textarea
-          value={labelsText}
-          readOnly={!canWrite}
-          onChange={(event) => setLabelsText(event.target.value)}
-          rows={3}
-          className="rounded border border-gray-300 px-2 py-1 font-mono text-xs"
-        />
-      </label>
+      <FormField label="Labels" error={errors.labels?.message}>
+        <Textarea code rows={3} {...register('labels')} readOnly={!canWrite} />
+      </FormField>
       {!specType ? (
         <section aria-label="Choose a spec type" className="flex flex-col gap-2">
           <h3 className="text-sm font-medium text-gray-700">Spec type</h3>
@@ -230,6 +192,7 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
               height="28rem"
             />
           )}
+          <FieldError message={errors.spec?.message} />
         </div>
       )}
       {problem && (

@@ -1,14 +1,15 @@
 import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
-import { useId } from 'react';
+import { FormField } from '../../../components/form-field/form-field';
+import { Input } from '../../../components/input/input';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { Select } from '../../../components/select/select';
+import { Textarea } from '../../../components/textarea/textarea';
 import {
   readScraperForm,
   SCRAPER_SPEC_TYPES,
   writeScraperForm,
   type ScraperSpecType,
 } from '../lib/scraper-spec-types';
-
-const inputClass = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-100';
 
 /** Settings §2.4 spec type picker: a grid of types, each with an icon and label. */
 export function ScraperTypePicker({ onPick }: { onPick(type: ScraperSpecType): void }) {
@@ -44,7 +45,6 @@ export function ScraperSpecForm({
   onChange(text: string): void;
   readOnly: boolean;
 }) {
-  const id = useId();
   const form = readScraperForm(specText, type);
   if (!form.ok)
     return (
@@ -63,13 +63,12 @@ export function ScraperSpecForm({
       aria-label={`${type.label} scraper`}
       className="grid grid-cols-1 gap-3 text-sm md:grid-cols-2"
     >
-      <label className="flex flex-col gap-1">
-        Schedule
-        <select
+      <FormField label="Schedule">
+        <Select
+          compact
           value={form.schedule}
           disabled={readOnly}
           onChange={(event) => onChange(writeScraperForm(specText, type, undefined, event.target.value))}
-          className={inputClass}
         >
           <option value="">No schedule (run on demand)</option>
           {scheduleOptions.map((schedule) => (
@@ -77,23 +76,20 @@ export function ScraperSpecForm({
               {schedule}
             </option>
           ))}
-        </select>
-      </label>
+        </Select>
+      </FormField>
       {(type.fields ?? []).map((field) => {
-        const fieldId = `${id}-${field.key}`;
         const value = form.values[field.key] ?? '';
         const change = (next: string) => onChange(writeScraperForm(specText, type, field, next));
         const wide = field.input === 'textarea' || field.input === 'lines';
         return (
-          <div key={field.key} className={wide ? 'flex flex-col gap-1 md:col-span-2' : 'flex flex-col gap-1'}>
-            <label htmlFor={fieldId}>{field.label}</label>
+          <FormField key={field.key} label={field.label} className={wide ? 'md:col-span-2' : undefined}>
             {field.input === 'select' ? (
-              <select
-                id={fieldId}
+              <Select
+                compact
                 value={value}
                 disabled={readOnly}
                 onChange={(event) => change(event.target.value)}
-                className={inputClass}
               >
                 {[...(value && !field.options?.includes(value) ? [value] : []), ...(field.options ?? [])].map(
                   (option) => (
@@ -102,27 +98,25 @@ export function ScraperSpecForm({
                     </option>
                   ),
                 )}
-              </select>
+              </Select>
             ) : wide ? (
-              <textarea
-                id={fieldId}
+              <Textarea
+                code
                 value={value}
                 readOnly={readOnly}
                 rows={field.input === 'lines' ? 3 : 5}
                 onChange={(event) => change(event.target.value)}
-                className={`${inputClass} font-mono text-xs`}
               />
             ) : (
-              <input
-                id={fieldId}
+              <Input
+                compact
                 value={value}
                 readOnly={readOnly}
                 placeholder={field.placeholder}
                 onChange={(event) => change(event.target.value)}
-                className={inputClass}
               />
             )}
-          </div>
+          </FormField>
         );
       })}
     </div>

@@ -1,5 +1,6 @@
 import clsx from 'clsx';
 import { useEffect, useRef, type MouseEvent } from 'react';
+import { Button } from '../../../components/button/button';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import {
   clampLineRange,
@@ -63,13 +64,9 @@ export function SpecLines({ label, text, selection, onSelectionChange }: SpecLin
         </span>
         {selected && (
           <>
-            <button
-              type="button"
-              onClick={() => void copyLink()}
-              className="rounded border border-gray-300 px-2 py-0.5 text-gray-700 hover:bg-gray-50"
-            >
+            <Button size="sm" onClick={() => void copyLink()}>
               Copy link
-            </button>
+            </Button>
             <button
               type="button"
               onClick={() => onSelectionChange(undefined)}

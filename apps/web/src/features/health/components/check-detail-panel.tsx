@@ -2,8 +2,10 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { HEALTH_TIME_RANGES, RUN_NOW_ROLES } from '@opsdeck/contracts';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { Age, FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
+import { EvidenceAction } from '../../../components/evidence-action/evidence-action';
 import { Modal } from '../../../components/modal/modal';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
@@ -11,7 +13,6 @@ import { TagList } from '../../../components/tag-list/tag-list';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { formatLatency, formatUptime } from '../../../lib/format';
 import { useCurrentAccess } from '../../../lib/permissions';
-import { EvidenceAction } from '../../../components/evidence-action/evidence-action';
 import { useCheckRow, useCheckStatuses, type CheckStatus } from '../api/check-detail';
 import { useCheckRelationships } from '../api/check-relationships';
 import { useRunCheck, type RunCheckResult } from '../api/run-check';
@@ -201,14 +202,13 @@ export function CheckDetailPanel({
       {run.data && <RunResult result={run.data} />}
       <EvidenceAction target={{ kind: 'check', checkId, name: check?.name ?? checkId }} />
       {canRun && (
-        <button
-          type="button"
+        <Button
+          variant="primary"
           disabled={run.isPending}
           onClick={() => run.mutate(undefined, { onError: (error) => showErrorToast(error) })}
-          className="rounded bg-blue-600 px-3 py-1 text-sm text-white disabled:opacity-50"
         >
           {run.isPending ? 'Running..' : 'Run Now'}
-        </button>
+        </Button>
       )}
     </div>
   );

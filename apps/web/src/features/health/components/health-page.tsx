@@ -1,9 +1,12 @@
 import { DEFAULT_HEALTH_TIME_RANGE } from '@opsdeck/contracts';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button } from '../../../components/button/button';
+import { EmptyState } from '../../../components/empty-state/empty-state';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
-import { EmptyState } from '../../../components/empty-state/empty-state';
 import { formatLatency, formatUptime, parseIntervalMs as parseMs, pickLatency } from '../../../lib/format';
 import { useCheckSummary } from '../api/check-summary';
 import {
@@ -20,8 +23,8 @@ import {
   type LabelFilter,
   type SortColumn,
 } from '../lib/checks';
-import { CheckDetailPanel } from './check-detail-panel';
 import { pivotChecks, PIVOT_CELL_TYPES, PIVOT_ROW_BY_NAME } from '../lib/pivot';
+import { CheckDetailPanel } from './check-detail-panel';
 import { HealthPivot } from './health-pivot';
 import { HealthTable } from './health-table';
 import { AUTO_REFRESH_OPTIONS, useAutoRefresh } from './use-auto-refresh';
@@ -158,32 +161,27 @@ export function HealthPage() {
       </aside>
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <button
-            type="button"
-            className="rounded border border-gray-300 px-2 py-1 text-sm md:hidden"
-            onClick={() => setShowFilters((shown) => !shown)}
-          >
+          <Button className="md:hidden" onClick={() => setShowFilters((shown) => !shown)}>
             Filters{' '}
             {activeFilters > 0 && (
               <span className="rounded-full bg-blue-600 px-1.5 text-xs text-white">{activeFilters}</span>
             )}
-          </button>
-          <input
-            type="search"
+          </Button>
+          <SearchInput
             aria-label="Search"
             placeholder="Search"
             value={search}
             onChange={(event) => setSearch(event.target.value)}
-            className="w-64 rounded border border-gray-300 px-2 py-1 text-sm"
+            className="w-64"
           />
           <label className="flex items-center gap-1 text-sm">
             Group By
-            <select
+            <Select
+              compact
               value={params.groupBy}
               onChange={(event) =>
                 setParams({ groupBy: event.target.value === 'canary_name' ? undefined : event.target.value })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               {[
                 ...FIXED_GROUP_BY,
@@ -193,16 +191,16 @@ export function HealthPage() {
                   {key}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           <label className="flex items-center gap-1 text-sm">
             Tab By
-            <select
+            <Select
+              compact
               value={params.tabBy}
               onChange={(event) =>
                 setParams({ tabBy: event.target.value === 'namespace' ? undefined : event.target.value })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               {['namespace', 'agent', ...keys.filter((key) => key !== 'namespace' && key !== 'agent')].map(
                 (key) => (
@@ -211,11 +209,12 @@ export function HealthPage() {
                   </option>
                 ),
               )}
-            </select>
+            </Select>
           </label>
           <label className="flex items-center gap-1 text-sm">
             Pivot By
-            <select
+            <Select
+              compact
               aria-label="Pivot By"
               value={params.pivotBy ?? ''}
               onChange={(event) =>
@@ -224,7 +223,6 @@ export function HealthPage() {
                   ...(event.target.value ? {} : { pivotCellType: undefined, pivotLabel: undefined }),
                 })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               <option value="">none</option>
               {keys.map((key) => (
@@ -232,13 +230,14 @@ export function HealthPage() {
                   {key}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
           {params.pivotBy && (
             <>
               <label className="flex items-center gap-1 text-sm">
                 Rows
-                <select
+                <Select
+                  compact
                   aria-label="Rows"
                   value={params.pivotLabel}
                   onChange={(event) =>
@@ -246,7 +245,6 @@ export function HealthPage() {
                       pivotLabel: event.target.value === PIVOT_ROW_BY_NAME ? undefined : event.target.value,
                     })
                   }
-                  className="rounded border border-gray-300 px-1 py-1"
                 >
                   <option value={PIVOT_ROW_BY_NAME}>name</option>
                   {keys
@@ -256,11 +254,12 @@ export function HealthPage() {
                         {key}
                       </option>
                     ))}
-                </select>
+                </Select>
               </label>
               <label className="flex items-center gap-1 text-sm">
                 Cell
-                <select
+                <Select
+                  compact
                   aria-label="Cell"
                   value={params.pivotCellType}
                   onChange={(event) =>
@@ -268,24 +267,23 @@ export function HealthPage() {
                       pivotCellType: event.target.value === 'health' ? undefined : event.target.value,
                     })
                   }
-                  className="rounded border border-gray-300 px-1 py-1"
                 >
                   {PIVOT_CELL_TYPES.map((type) => (
                     <option key={type} value={type}>
                       {type}
                     </option>
                   ))}
-                </select>
+                </Select>
               </label>
             </>
           )}
           <label className="flex items-center gap-1 text-sm">
             Auto refresh
-            <select
+            <Select
+              compact
               aria-label="Auto refresh"
               value={refresh.value}
               onChange={(event) => setRefresh(event.target.value)}
-              className="rounded border border-gray-300 px-1 py-1"
             >
               <option value="">none</option>
               {/* A stored value that is not one of the choices (typed elsewhere) stays selectable. */}
@@ -299,20 +297,20 @@ export function HealthPage() {
                     {option}
                   </option>
                 ))}
-            </select>
+            </Select>
           </label>
           <label className="flex items-center gap-1 text-sm">
             Layout
-            <select
+            <Select
+              compact
               value={params.layout}
               onChange={(event) =>
                 setParams({ layout: event.target.value === 'table' ? undefined : event.target.value })
               }
-              className="rounded border border-gray-300 px-1 py-1"
             >
               <option value="table">table</option>
               <option value="card">card</option>
-            </select>
+            </Select>
           </label>
         </div>
         <div role="tablist" aria-label="Tabs" className="flex flex-wrap gap-1 border-b border-gray-200">

@@ -1,9 +1,12 @@
 import { HYPOTHESIS_STATUSES, NEW_HYPOTHESIS_DEFAULTS, type HypothesisType } from '@opsdeck/contracts';
 import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormattedDate } from '../../../components/date/age';
+import { Input } from '../../../components/input/input';
+import { Select } from '../../../components/select/select';
 import { showErrorToast } from '../../../components/toasts/toasts';
-import { Link } from 'react-router';
 import type { Evidence, Hypothesis, IncidentComment, NamedRef } from '../api/incident-detail';
 import {
   addComment,
@@ -17,9 +20,6 @@ import {
 import { buildHypothesisTree, childTypeOf, type HypothesisNode } from '../lib/hypothesis-tree';
 import { requiredText } from '../lib/incident-form';
 import { CommentText, MentionInput } from './mention-input';
-
-const smallInput = 'rounded border border-gray-300 px-2 py-1 text-sm';
-const smallButton = 'rounded border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50';
 
 /** A one-line text form: trims, refuses blank text, clears after a successful save. */
 function TextAdder(props: { label: string; button: string; onAdd(text: string): Promise<unknown> }) {
@@ -38,15 +38,10 @@ function TextAdder(props: { label: string; button: string; onAdd(text: string): 
   };
   return (
     <form onSubmit={submit} className="flex items-center gap-2">
-      <input
-        aria-label={props.label}
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        className={smallInput}
-      />
-      <button type="submit" disabled={busy || !text.trim()} className={smallButton}>
+      <Input compact aria-label={props.label} value={text} onChange={(e) => setText(e.target.value)} />
+      <Button size="sm" type="submit" disabled={busy || !text.trim()}>
         {props.button}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -198,7 +193,8 @@ function HypothesisItem({ node, ctx }: { node: HypothesisNode<Hypothesis>; ctx: 
       <div className="flex flex-wrap items-center gap-2">
         <span className="rounded bg-gray-100 px-1.5 text-xs uppercase text-gray-700">{node.type}</span>
         <span className="font-medium">{node.title}</span>
-        <select
+        <Select
+          compact
           aria-label={`Status of ${node.title}`}
           value={node.status}
           disabled={!ctx.canWrite}
@@ -209,23 +205,17 @@ function HypothesisItem({ node, ctx }: { node: HypothesisNode<Hypothesis>; ctx: 
               onError: (error) => showErrorToast(error),
             });
           }}
-          className={smallInput}
         >
           {HYPOTHESIS_STATUSES.map((status) => (
             <option key={status} value={status}>
               {status}
             </option>
           ))}
-        </select>
+        </Select>
         {ctx.canWrite && (
-          <button
-            type="button"
-            onClick={() => ctx.askDelete(node)}
-            className={smallButton}
-            aria-label={`Delete ${node.title}`}
-          >
+          <Button size="sm" onClick={() => ctx.askDelete(node)} aria-label={`Delete ${node.title}`}>
             Delete
-          </button>
+          </Button>
         )}
       </div>
       <EvidenceList hypothesisId={node.id} ctx={ctx} />

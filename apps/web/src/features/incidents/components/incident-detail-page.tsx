@@ -6,8 +6,11 @@ import {
 } from '@opsdeck/contracts';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { Input } from '../../../components/input/input';
+import { Select } from '../../../components/select/select';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions';
@@ -28,14 +31,11 @@ import {
   updateIncident,
   useIncidentWrite,
 } from '../api/incident-mutations';
-import { requiredText } from '../lib/incident-form';
 import { formatSeconds } from '../lib/format-seconds';
+import { requiredText } from '../lib/incident-form';
 import { HypothesisTreeView } from './hypothesis-tree-view';
 import { SeverityBadge, StatusBadge } from './incident-badges';
 import { CommentText } from './mention-input';
-
-const selectClass = 'rounded border border-gray-300 px-2 py-1 text-sm disabled:bg-gray-50';
-const buttonClass = 'rounded border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50';
 
 type Write = ReturnType<typeof useIncidentWrite<() => Promise<unknown>>>;
 
@@ -56,19 +56,19 @@ function ValueSelect(props: {
   onChange(value: string): void;
 }) {
   return (
-    <select
+    <Select
+      compact
       aria-label={props.label}
       value={props.value}
       disabled={props.disabled}
       onChange={(e) => props.onChange(e.target.value)}
-      className={selectClass}
     >
       {props.options.map((option) => (
         <option key={option.value} value={option.value}>
           {option.label}
         </option>
       ))}
-    </select>
+    </Select>
   );
 }
 
@@ -90,16 +90,15 @@ function EditableTitle({
       <div className="flex items-center gap-2">
         <h1 className="text-xl font-semibold">{incident.title}</h1>
         {canWrite && (
-          <button
-            type="button"
-            className={buttonClass}
+          <Button
+            size="sm"
             onClick={() => {
               setTitle(incident.title);
               setEditing(true);
             }}
           >
             Edit title
-          </button>
+          </Button>
         )}
       </div>
     );
@@ -121,12 +120,12 @@ function EditableTitle({
         onChange={(e) => setTitle(e.target.value)}
         className="rounded border border-gray-300 px-2 py-1 text-lg"
       />
-      <button type="submit" disabled={!title.trim()} className={buttonClass}>
+      <Button size="sm" type="submit" disabled={!title.trim()}>
         Save
-      </button>
-      <button type="button" onClick={() => setEditing(false)} className={buttonClass}>
+      </Button>
+      <Button size="sm" onClick={() => setEditing(false)}>
         Cancel
-      </button>
+      </Button>
     </form>
   );
 }
@@ -166,10 +165,9 @@ function Responders(props: {
             <span>{nameOf(responder)}</span>
             <span className="text-xs text-gray-500">{responder.team_id ? 'team' : 'person'}</span>
             {props.canWrite && (
-              <button
-                type="button"
+              <Button
+                size="sm"
                 aria-label={`Remove ${nameOf(responder)}`}
-                className={buttonClass}
                 onClick={() =>
                   props.write.mutate(() => removeResponder(responder.id), {
                     onError: (e) => showErrorToast(e),
@@ -177,18 +175,18 @@ function Responders(props: {
                 }
               >
                 Remove
-              </button>
+              </Button>
             )}
           </li>
         ))}
       </ul>
       {props.canWrite && (
         <form onSubmit={add} className="flex items-center gap-2">
-          <select
+          <Select
+            compact
             aria-label="New responder"
             value={choice}
             onChange={(e) => setChoice(e.target.value)}
-            className={selectClass}
           >
             <option value="">Select a person or team</option>
             <optgroup label="People">
@@ -205,10 +203,10 @@ function Responders(props: {
                 </option>
               ))}
             </optgroup>
-          </select>
-          <button type="submit" disabled={!choice} className={buttonClass}>
+          </Select>
+          <Button size="sm" type="submit" disabled={!choice}>
             Add responder
-          </button>
+          </Button>
         </form>
       )}
     </section>
@@ -254,29 +252,25 @@ function StatusUpdates(props: {
       </ul>
       {props.canWrite && (
         <form onSubmit={post} className="flex flex-wrap items-center gap-2">
-          <select
-            aria-label="New status"
-            value={status}
-            onChange={(e) => setStatus(e.target.value)}
-            className={selectClass}
-          >
+          <Select compact aria-label="New status" value={status} onChange={(e) => setStatus(e.target.value)}>
             {INCIDENT_STATUSES.map((value) => (
               <option key={value} value={value}>
                 {value}
               </option>
             ))}
-          </select>
-          <input
+          </Select>
+          <Input
+            compact
             aria-label="Status update"
             value={message}
             maxLength={1000}
             placeholder="What changed?"
             onChange={(e) => setMessage(e.target.value)}
-            className="min-w-80 rounded border border-gray-300 px-2 py-1 text-sm"
+            className="min-w-80"
           />
-          <button type="submit" disabled={!message.trim() || props.write.isPending} className={buttonClass}>
+          <Button size="sm" type="submit" disabled={!message.trim() || props.write.isPending}>
             Post update
-          </button>
+          </Button>
         </form>
       )}
     </section>

@@ -1,9 +1,17 @@
 import { INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 import toast from 'react-hot-toast';
 import { Link, useNavigate } from 'react-router';
+import { Button, buttonClasses } from '../../../components/button/button';
+import { FormField } from '../../../components/form-field/form-field';
+import { validationResolver } from '../../../components/form-field/validation-resolver';
+import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
+import { Textarea } from '../../../components/textarea/textarea';
 import { TOAST_DURATION_MS, toastErrorMessage } from '../../../components/toasts/toasts';
 import { useCan, useFeatureFlags } from '../../../lib/permissions';
 import { linkToIncident, useHypothesisOptions, useIncidentOptions } from '../api/incident-link';
@@ -14,7 +22,7 @@ import {
   LINK_SEVERITIES,
   LINK_SUCCESS_MESSAGE,
   validateIncidentLink,
-  type IncidentLinkErrors,
+  type IncidentLinkPlan,
   type IncidentLinkTarget,
   type IncidentLinkValues,
 } from '../lib/incident-link-form';
@@ -23,8 +31,14 @@ import {
 export const LOOKUP_DEBOUNCE_MS = 100;
 const CREATE = '__create__';
 
-const inputClass = 'mt-1 block w-full rounded border border-gray-300 px-2 py-1.5 text-sm';
-const labelClass = 'text-sm font-medium text-gray-700';
+/** Spec core §5 through the form: the incident's and hypothesis' messages show at their selects. */
+const incidentLinkResolver = validationResolver(
+  (values: IncidentLinkValues, target: IncidentLinkTarget | undefined) => {
+    const result = validateIncidentLink(values, target!);
+    return result.ok ? { ok: true, value: result.plan } : result;
+  },
+  { incident: 'incidentId', hypothesis: 'hypothesisId' },
+);
 
 function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -33,15 +47,6 @@ function useDebounced<T>(value: T, ms: number): T {
     return () => clearTimeout(timer);
   }, [value, ms]);
   return debounced;
-}
-
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} role="alert" className="mt-1 text-xs text-red-600">
-      {message}
-    </p>
-  );
 }
 
 export interface IncidentLinkDialogProps {
@@ -83,70 +88,71 @@ function showLinkedToast(incidentId: string, open: (path: string) => void) {
  * writes the evidence. Reusable for checks, catalog items, changes, analyses and components.
  */
 export function IncidentLinkDialog({ open, onClose, target, onLinked }: IncidentLinkDialogProps) {
-  const [values, setValues] = useState<IncidentLinkValues>(EMPTY_LINK_FORM);
-  const [errors, setErrors] = useState<IncidentLinkErrors>({});
+  const {
+    register,
+    control,
+    handleSubmit,
+    setValue,
+    reset,
+    formState: { errors },
+  } = useForm<IncidentLinkValues, IncidentLinkTarget, IncidentLinkPlan>({
+    resolver: incidentLinkResolver,
+    context: target,
+    defaultValues: EMPTY_LINK_FORM,
+  });
+  const [incidentId, creatingIncident, hypothesisId, creatingHypothesis] = useWatch({
+    control,
+    name: ['incidentId', 'creatingIncident', 'hypothesisId', 'creatingHypothesis'],
+  });
   const [failure, setFailure] = useState<string>();
   const [linking, setLinking] = useState(false);
   const [search, setSearch] = useState('');
   const debouncedSearch = useDebounced(search, LOOKUP_DEBOUNCE_MS);
   const incidents = useIncidentOptions(debouncedSearch, open);
-  const hypotheses = useHypothesisOptions(values.creatingIncident ? '' : values.incidentId);
+  const hypotheses = useHypothesisOptions(creatingIncident ? '' : incidentId);
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  // Spec core §2: an incident with exactly one hypothesis has it selected.
-  const loadedFor = hypotheses.data ? values.incidentId : undefined;
+  // Spec core §2: an incident with exactly one hypothesis has it selected, once per choice of
+  // the incident (a hypothesis cleared by the user stays cleared).
+  // Adjusted while rendering, as the hypotheses arrive, rather than in an effect a render later.
   const [autoSelectedFor, setAutoSelectedFor] = useState<string>();
-  if (loadedFor && autoSelectedFor !== loadedFor && hypotheses.data) {
-    setAutoSelectedFor(loadedFor);
+  if (hypotheses.data && incidentId && autoSelectedFor !== incidentId) {
+    setAutoSelectedFor(incidentId);
     const only = autoSelectedHypothesis(hypotheses.data);
-    if (only && !values.hypothesisId && !values.creatingHypothesis) {
-      setValues((v) => ({ ...v, hypothesisId: only }));
-    }
+    if (only && !hypothesisId && !creatingHypothesis) setValue('hypothesisId', only);
   }
 
-  const reset = () => {
-    setValues(EMPTY_LINK_FORM);
-    setErrors({});
+  const close = () => {
+    reset(EMPTY_LINK_FORM);
     setFailure(undefined);
     setSearch('');
     setAutoSelectedFor(undefined);
-  };
-  const close = () => {
-    reset();
     onClose();
   };
-  const patch = (changes: Partial<IncidentLinkValues>) => setValues((v) => ({ ...v, ...changes }));
 
   const chooseIncident = (choice: string) => {
     // Spec core §2: the hypothesis selection clears when the incident changes.
     setAutoSelectedFor(undefined);
-    patch({
-      incidentId: choice === CREATE ? '' : choice,
-      creatingIncident: choice === CREATE,
-      hypothesisId: '',
-      creatingHypothesis: false,
-      newHypothesisTitle: '',
-    });
+    setValue('incidentId', choice === CREATE ? '' : choice);
+    setValue('creatingIncident', choice === CREATE);
+    setValue('hypothesisId', '');
+    setValue('creatingHypothesis', false);
+    setValue('newHypothesisTitle', '');
   };
-  const chooseHypothesis = (choice: string) =>
-    patch({ hypothesisId: choice === CREATE ? '' : choice, creatingHypothesis: choice === CREATE });
+  const chooseHypothesis = (choice: string) => {
+    setValue('hypothesisId', choice === CREATE ? '' : choice);
+    setValue('creatingHypothesis', choice === CREATE);
+  };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateIncidentLink(values, target);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    setErrors({});
+  const submit = handleSubmit((plan) => {
     setFailure(undefined);
     setLinking(true);
-    linkToIncident(result.plan)
-      .then(({ incidentId }) => {
+    linkToIncident(plan)
+      .then(({ incidentId: linkedId }) => {
         void queryClient.invalidateQueries({ queryKey: INCIDENTS_QUERY_KEY });
-        showLinkedToast(incidentId, (path) => void navigate(path));
-        onLinked?.(true, incidentId);
+        showLinkedToast(linkedId, (path) => void navigate(path));
+        onLinked?.(true, linkedId);
         close();
       })
       .catch((error: unknown) => {
@@ -157,39 +163,25 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
         onLinked?.(false);
       })
       .finally(() => setLinking(false));
-  };
+  });
 
-  const incidentChoice = values.creatingIncident ? CREATE : values.incidentId;
-  const hypothesisChoice = values.creatingHypothesis ? CREATE : values.hypothesisId;
-  const selectedMissing =
-    values.incidentId && !incidents.data?.some((incident) => incident.id === values.incidentId);
+  const incidentChoice = creatingIncident ? CREATE : incidentId;
+  const hypothesisChoice = creatingHypothesis ? CREATE : hypothesisId;
+  const selectedMissing = incidentId && !incidents.data?.some((incident) => incident.id === incidentId);
+  const incidentError = errors.incidentId?.message;
 
   let hypothesisField: ReactNode = null;
-  if (values.creatingIncident) {
+  if (creatingIncident) {
     hypothesisField = (
-      <label className={labelClass}>
-        Hypothesis
-        <input
-          className={inputClass}
-          value={values.newHypothesisTitle}
-          placeholder="Defaults to the incident title"
-          onChange={(e) => patch({ newHypothesisTitle: e.target.value })}
-        />
-      </label>
+      <FormField label="Hypothesis">
+        <Input placeholder="Defaults to the incident title" {...register('newHypothesisTitle')} />
+      </FormField>
     );
-  } else if (values.incidentId) {
+  } else if (incidentId) {
     hypothesisField = (
       <>
-        <label className={labelClass}>
-          Hypothesis
-          <select
-            className={inputClass}
-            aria-label="Hypothesis"
-            value={hypothesisChoice}
-            onChange={(e) => chooseHypothesis(e.target.value)}
-            aria-invalid={Boolean(errors.hypothesis)}
-            aria-describedby="link-hypothesis-error"
-          >
+        <FormField label="Hypothesis" error={errors.hypothesisId?.message}>
+          <Select value={hypothesisChoice} onChange={(e) => chooseHypothesis(e.target.value)}>
             <option value="">{hypotheses.isPending ? 'Loading..' : 'Select a hypothesis'}</option>
             {(hypotheses.data ?? []).map((hypothesis) => (
               <option key={hypothesis.id} value={hypothesis.id}>
@@ -197,19 +189,13 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
               </option>
             ))}
             <option value={CREATE}>Create new hypothesis</option>
-          </select>
-        </label>
-        {values.creatingHypothesis && (
-          <label className={labelClass}>
-            New hypothesis
-            <input
-              className={inputClass}
-              value={values.newHypothesisTitle}
-              onChange={(e) => patch({ newHypothesisTitle: e.target.value })}
-            />
-          </label>
+          </Select>
+        </FormField>
+        {creatingHypothesis && (
+          <FormField label="New hypothesis">
+            <Input {...register('newHypothesisTitle')} />
+          </FormField>
         )}
-        <FieldError id="link-hypothesis-error" message={errors.hypothesis} />
       </>
     );
   }
@@ -228,122 +214,73 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
               {failure}
             </p>
           )}
-          <button
-            type="button"
-            onClick={close}
-            className="rounded border border-gray-300 px-3 py-1.5 text-sm"
-          >
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="incident-link-form"
-            disabled={linking}
-            className="rounded bg-blue-600 px-3 py-1.5 text-sm text-white disabled:opacity-60"
-          >
+          <Button onClick={close}>Cancel</Button>
+          <Button type="submit" variant="primary" form="incident-link-form" disabled={linking}>
             {linking ? 'Linking..' : 'Link'}
-          </button>
+          </Button>
         </div>
       }
     >
-      <form id="incident-link-form" noValidate onSubmit={submit} className="flex flex-col gap-3">
+      <form
+        id="incident-link-form"
+        noValidate
+        onSubmit={(event) => void submit(event)}
+        className="flex flex-col gap-3"
+      >
         <p className="text-sm text-gray-600">
           Evidence: <span className="font-medium text-gray-900">{target.name}</span>
         </p>
-        <label className={labelClass}>
-          Find incident
-          <input
-            type="search"
-            className={inputClass}
+        <FormField label="Find incident">
+          <SearchInput
             value={search}
             placeholder="Search by title"
             onChange={(e) => setSearch(e.target.value)}
           />
-        </label>
-        <label className={labelClass}>
-          Incident
-          <select
-            className={inputClass}
-            aria-label="Incident"
-            value={incidentChoice}
-            onChange={(e) => chooseIncident(e.target.value)}
-            aria-invalid={Boolean(errors.incident)}
-            aria-describedby="link-incident-error"
-          >
+        </FormField>
+        {/* A new incident's missing title is reported under its title field instead. */}
+        <FormField label="Incident" error={creatingIncident ? undefined : incidentError}>
+          <Select value={incidentChoice} onChange={(e) => chooseIncident(e.target.value)}>
             <option value="">{incidents.isPending ? 'Loading..' : 'Select an incident'}</option>
-            {selectedMissing && <option value={values.incidentId}>Selected incident</option>}
+            {selectedMissing && <option value={incidentId}>Selected incident</option>}
             {(incidents.data ?? []).map((incident) => (
               <option key={incident.id} value={incident.id}>
                 {incident.title} ({incident.status})
               </option>
             ))}
             <option value={CREATE}>Create new incident</option>
-          </select>
-        </label>
-        {values.creatingIncident && (
-          <label className={labelClass}>
-            New incident title
-            <input
-              className={inputClass}
-              value={values.newIncidentTitle}
-              onChange={(e) => patch({ newIncidentTitle: e.target.value })}
-              aria-invalid={Boolean(errors.incident)}
-            />
-          </label>
-        )}
-        <FieldError id="link-incident-error" message={errors.incident} />
-        {values.creatingIncident && (
+          </Select>
+        </FormField>
+        {creatingIncident && (
           <>
-            <label className={labelClass}>
-              Severity
-              <select
-                className={inputClass}
-                aria-label="Severity"
-                value={values.severity}
-                onChange={(e) => patch({ severity: e.target.value })}
-                aria-invalid={Boolean(errors.severity)}
-                aria-describedby="link-severity-error"
-              >
+            <FormField label="New incident title" error={incidentError}>
+              <Input {...register('newIncidentTitle')} />
+            </FormField>
+            <FormField label="Severity" error={errors.severity?.message}>
+              <Select {...register('severity')}>
                 <option value="">Select severity</option>
                 {LINK_SEVERITIES.map((option) => (
                   <option key={option.value} value={option.value}>
                     {option.label}
                   </option>
                 ))}
-              </select>
-            </label>
-            <FieldError id="link-severity-error" message={errors.severity} />
-            <label className={labelClass}>
-              Type
-              <select
-                className={inputClass}
-                aria-label="Type"
-                value={values.type}
-                onChange={(e) => patch({ type: e.target.value })}
-                aria-invalid={Boolean(errors.type)}
-                aria-describedby="link-type-error"
-              >
+              </Select>
+            </FormField>
+            <FormField label="Type" error={errors.type?.message}>
+              <Select {...register('type')}>
                 <option value="">Select type</option>
                 {INCIDENT_TYPES.map((type) => (
                   <option key={type} value={type}>
                     {type}
                   </option>
                 ))}
-              </select>
-            </label>
-            <FieldError id="link-type-error" message={errors.type} />
+              </Select>
+            </FormField>
           </>
         )}
         {hypothesisField}
-        <label className={labelClass}>
-          Description
-          <textarea
-            className={inputClass}
-            rows={3}
-            value={values.description}
-            onChange={(e) => patch({ description: e.target.value })}
-          />
-        </label>
+        <FormField label="Description">
+          <Textarea rows={3} {...register('description')} />
+        </FormField>
       </form>
     </Modal>
   );
@@ -384,11 +321,7 @@ export function AttachAsEvidenceButton({
           </Link>
         </span>
       )}
-      <button
-        type="button"
-        onClick={() => setOpen(true)}
-        className={className ?? 'rounded border border-gray-300 px-3 py-1 text-sm hover:bg-gray-50'}
-      >
+      <button type="button" onClick={() => setOpen(true)} className={className ?? buttonClasses()}>
         Attach as Evidence
       </button>
       {open && (

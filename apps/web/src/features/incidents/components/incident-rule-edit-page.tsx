@@ -1,10 +1,19 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, type ReactNode } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { asJsonSchema, validateJsonSchema } from '../../../components/code-editor/json-schema';
+import {
+  asJsonSchema,
+  validateJsonSchema,
+  type JsonSchema,
+} from '../../../components/code-editor/json-schema';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
+import { FieldError, FormField } from '../../../components/form-field/form-field';
+import { validationResolver } from '../../../components/form-field/validation-resolver';
+import { Input } from '../../../components/input/input';
 import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions';
 import {
@@ -17,24 +26,24 @@ import {
   EMPTY_RULE_FORM,
   ruleToForm,
   validateIncidentRuleForm,
-  type IncidentRuleErrors,
+  type IncidentRuleFormResult,
   type IncidentRuleFormValues,
+  type IncidentRuleInput,
   type IncidentRuleRow,
 } from '../lib/incident-rule-form';
 import { INCIDENT_RULES_PATH } from './incident-rules-page';
 
 const FORM_ID = 'incident-rule-form';
-const inputClass = 'mt-1 block w-full rounded border border-gray-300 px-2 py-1.5 text-sm disabled:bg-gray-50';
-const labelClass = 'text-sm font-medium text-gray-700';
 
-function FieldError({ id, message }: { id: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p id={id} role="alert" className="mt-1 text-xs text-red-600">
-      {message}
-    </p>
-  );
-}
+/** The rule's own checks, then the server's JSON Schema of the spec once it has loaded. */
+const incidentRuleResolver = validationResolver(
+  (values: IncidentRuleFormValues, schema: JsonSchema | undefined): IncidentRuleFormResult => {
+    const result = validateIncidentRuleForm(values);
+    if (!result.ok || !schema) return result;
+    const [problem] = validateJsonSchema(result.value.spec, schema);
+    return problem ? { ok: false, errors: { spec: `${problem.path}: ${problem.message}` } } : result;
+  },
+);
 
 /**
  * The Job History tab's content for a saved rule: the app composes the shared jobs table in
@@ -51,96 +60,67 @@ function RuleForm({
 }) {
   const navigate = useNavigate();
   const canWrite = useCan('database', 'write');
-  const [values, setValues] = useState<IncidentRuleFormValues>(rule ? ruleToForm(rule) : EMPTY_RULE_FORM);
-  const [errors, setErrors] = useState<IncidentRuleErrors>({});
   const save = useSaveIncidentRule();
   const remove = useDeleteIncidentRule();
   const schemaQuery = useIncidentRuleSchema();
   const schema = useMemo(() => asJsonSchema(schemaQuery.data), [schemaQuery.data]);
   const editing = Boolean(rule);
-  const set = (field: keyof IncidentRuleFormValues) => (value: string) =>
-    setValues((v) => ({ ...v, [field]: value }));
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<IncidentRuleFormValues, JsonSchema, IncidentRuleInput>({
+    resolver: incidentRuleResolver,
+    context: schema,
+    defaultValues: rule ? ruleToForm(rule) : EMPTY_RULE_FORM,
+  });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const result = validateIncidentRuleForm(values);
-    if (!result.ok) {
-      setErrors(result.errors);
-      return;
-    }
-    const schemaErrors = schema ? validateJsonSchema(result.value.spec, schema) : [];
-    if (schemaErrors.length > 0) {
-      setErrors({ spec: `${schemaErrors[0]!.path}: ${schemaErrors[0]!.message}` });
-      return;
-    }
-    setErrors({});
+  const submit = handleSubmit((input) =>
     save.mutate(
-      { id: rule?.id, input: result.value },
+      { id: rule?.id, input },
       {
         onSuccess: () => {
           // Spec core §2: '{name} updated successfully', back to the list.
-          showSuccessToast(`${result.value.name} updated successfully`);
+          showSuccessToast(`${input.name} updated successfully`);
           void navigate(INCIDENT_RULES_PATH);
         },
         onError: (error) => showErrorToast(error),
       },
-    );
-  };
+    ),
+  );
 
   const specTab = (
-    <form id={FORM_ID} noValidate onSubmit={submit} className="flex flex-col gap-3">
+    <form id={FORM_ID} noValidate onSubmit={(event) => void submit(event)} className="flex flex-col gap-3">
       <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
-        <div>
-          <label className={labelClass}>
-            Name
-            <input
-              className={inputClass}
-              value={values.name}
-              disabled={editing || !canWrite}
-              onChange={(e) => set('name')(e.target.value)}
-              aria-invalid={Boolean(errors.name)}
-              aria-describedby="rule-name-error"
-            />
-          </label>
-          <FieldError id="rule-name-error" message={errors.name} />
-        </div>
-        <label className={labelClass}>
-          Namespace
-          <input
-            className={inputClass}
-            value={values.namespace}
-            disabled={editing || !canWrite}
-            onChange={(e) => set('namespace')(e.target.value)}
-          />
-        </label>
+        <FormField label="Name" error={errors.name?.message}>
+          <Input {...register('name')} disabled={editing || !canWrite} />
+        </FormField>
+        <FormField label="Namespace">
+          <Input {...register('namespace')} disabled={editing || !canWrite} />
+        </FormField>
       </div>
-      <div>
-        <label className={labelClass}>
-          Labels
-          <textarea
-            className={`${inputClass} font-mono`}
-            rows={3}
-            value={values.labels}
-            disabled={!canWrite}
-            onChange={(e) => set('labels')(e.target.value)}
-            aria-invalid={Boolean(errors.labels)}
-            aria-describedby="rule-labels-error"
-          />
-        </label>
-        <FieldError id="rule-labels-error" message={errors.labels} />
-      </div>
+      <FormField label="Labels" error={errors.labels?.message}>
+        <Textarea code rows={3} {...register('labels')} disabled={!canWrite} />
+      </FormField>
       <div className="flex flex-col gap-1">
-        <span className={labelClass}>Spec</span>
-        <CodeEditor
-          label="Spec"
-          language="yaml"
-          value={values.spec}
-          onChange={set('spec')}
-          schema={schema}
-          readOnly={!canWrite}
-          height="24rem"
+        <span className="text-sm font-medium text-gray-700">Spec</span>
+        <Controller
+          control={control}
+          name="spec"
+          render={({ field }) => (
+            <CodeEditor
+              label="Spec"
+              language="yaml"
+              value={field.value}
+              onChange={field.onChange}
+              schema={schema}
+              readOnly={!canWrite}
+              height="24rem"
+            />
+          )}
         />
-        <FieldError id="rule-spec-error" message={errors.spec} />
+        <FieldError id="rule-spec-error" message={errors.spec?.message} />
       </div>
     </form>
   );

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { buttonClasses } from '../../../components/button/button';
 import { FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { Skeleton } from '../../../components/skeleton/skeleton';
@@ -21,7 +22,7 @@ export function IncidentRulesPage() {
         {canWrite && (
           <Link
             to={`${INCIDENT_RULES_PATH}/new`}
-            className="ml-auto rounded bg-blue-600 px-3 py-1.5 text-sm text-white"
+            className={buttonClasses({ variant: 'primary', className: 'ml-auto' })}
           >
             Add Rule
           </Link>

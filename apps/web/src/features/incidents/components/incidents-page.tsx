@@ -1,15 +1,18 @@
 import { INCIDENT_SEVERITY_LEVELS, INCIDENT_STATUSES, INCIDENT_TYPES } from '@opsdeck/contracts';
 import { useMemo, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Button } from '../../../components/button/button';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
+import { SearchInput } from '../../../components/search-input/search-input';
+import { Select } from '../../../components/select/select';
 import { useCan } from '../../../lib/permissions';
 import { TABLE_PARAMS, useUpdateSearchParams } from '../../../lib/url-state';
 import { usePeople } from '../api/incident-detail';
 import { useComponentOptions, useIncidentList, type IncidentListItem } from '../api/incident-list';
-import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-list-query';
 import { formatSeconds } from '../lib/format-seconds';
+import { RESOLVE_TIME_FILTERS, type IncidentListFilters } from '../lib/incident-list-query';
 import { CreateIncidentDialog } from './create-incident-dialog';
 import { SeverityBadge, StatusBadge } from './incident-badges';
 
@@ -113,9 +116,9 @@ function FilterSelect(props: {
   return (
     <label className="flex items-center gap-2 text-sm text-gray-700">
       {props.label}
-      <select
+      <Select
+        compact
         aria-label={props.label}
-        className="rounded border border-gray-300 px-2 py-1 text-sm"
         value={props.value ?? ''}
         onChange={(e) => props.onChange(e.target.value)}
       >
@@ -128,7 +131,7 @@ function FilterSelect(props: {
             </option>
           );
         })}
-      </select>
+      </Select>
     </label>
   );
 }
@@ -162,8 +165,7 @@ export function IncidentsPage() {
             setFilter('search', search.trim());
           }}
         >
-          <input
-            type="search"
+          <SearchInput
             aria-label="Search incidents"
             placeholder="Search"
             value={search}
@@ -172,7 +174,6 @@ export function IncidentsPage() {
               if (!e.target.value) setFilter('search', '');
             }}
             onBlur={() => setFilter('search', search.trim())}
-            className="rounded border border-gray-300 px-2 py-1 text-sm"
           />
         </form>
         <FilterSelect
@@ -217,13 +218,9 @@ export function IncidentsPage() {
           onChange={(v) => setFilter('ttr', v)}
         />
         {canWrite && (
-          <button
-            type="button"
-            onClick={() => setCreating(true)}
-            className="ml-auto rounded bg-blue-600 px-3 py-1.5 text-sm text-white"
-          >
+          <Button variant="primary" className="ml-auto" onClick={() => setCreating(true)}>
             Create Incident
-          </button>
+          </Button>
         )}
       </div>
       <DataTable

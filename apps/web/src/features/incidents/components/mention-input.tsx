@@ -1,11 +1,10 @@
 import { useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
+import { Button } from '../../../components/button/button';
+import { Input } from '../../../components/input/input';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import type { NamedRef } from '../api/incident-detail';
 import { requiredText } from '../lib/incident-form';
 import { activeMention, insertMention, mentionCandidates, parseMentions } from '../lib/mentions';
-
-const smallInput = 'rounded border border-gray-300 px-2 py-1 text-sm';
-const smallButton = 'rounded border border-gray-300 px-2 py-1 text-xs hover:bg-gray-50';
 
 /** A comment rendered with its @mentions highlighted. */
 export function CommentText({ comment }: { comment: string }) {
@@ -92,7 +91,8 @@ export function MentionInput(props: {
 
   return (
     <form onSubmit={submit} className="relative flex items-center gap-2">
-      <input
+      <Input
+        compact
         ref={input}
         aria-label={props.label}
         role="combobox"
@@ -108,7 +108,7 @@ export function MentionInput(props: {
         }}
         onSelect={(e) => setCaret(e.currentTarget.selectionStart ?? 0)}
         onKeyDown={onKeyDown}
-        className={`${smallInput} min-w-64`}
+        className="min-w-64"
       />
       {open && (
         <ul
@@ -132,9 +132,9 @@ export function MentionInput(props: {
           ))}
         </ul>
       )}
-      <button type="submit" disabled={busy || !text.trim()} className={smallButton}>
+      <Button size="sm" type="submit" disabled={busy || !text.trim()}>
         {props.button}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -1,4 +1,5 @@
 import { useSearchParams } from 'react-router';
+import { Select } from '../../../components/select/select';
 import { TimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import type { TimeRange } from '../../../lib/url-state/time-range-params';
 import { useJobHistoryNames } from '../api/job-history';
@@ -21,18 +22,14 @@ function FilterSelect({
   return (
     <label className="flex items-center gap-2 text-sm text-gray-700">
       <span className="font-medium">{label}</span>
-      <select
-        value={value}
-        onChange={(event) => onChange(event.target.value)}
-        className="rounded-md border border-gray-300 bg-white px-2 py-1 text-sm"
-      >
+      <Select compact value={value} onChange={(event) => onChange(event.target.value)}>
         <option value="">{allLabel}</option>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
-      </select>
+      </Select>
     </label>
   );
 }

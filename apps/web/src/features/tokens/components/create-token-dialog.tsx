@@ -1,5 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { CreateTokenRequest } from '@opsdeck/contracts';
+import { useForm, useWatch } from 'react-hook-form';
+import { Button } from '../../../components/button/button';
+import { FormField } from '../../../components/form-field/form-field';
+import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
+import { Select } from '../../../components/select/select';
 import {
   GENERIC_ERROR_MESSAGE,
   showErrorToast,
@@ -8,16 +14,14 @@ import {
 } from '../../../components/toasts/toasts';
 import { useCreateToken } from '../api/tokens';
 import {
-  DEFAULT_EXPIRY,
   EXPIRY_OPTIONS,
-  MCP_SCOPE,
   orderedScopeKeys,
   SCOPE_ACTIONS,
   SCOPE_OBJECT_LABELS,
   SCOPE_OBJECTS,
-  scopeFromKey,
   scopeKey,
 } from '../lib/scopes';
+import { tokenFormDefaults, tokenFormSchema, type TokenFormValues } from '../lib/token-form';
 
 export type TokenPreset = 'mcp';
 
@@ -51,42 +55,30 @@ export function CreateTokenDialog({ open, onClose, onCreated, preset }: CreateTo
 }
 
 function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogProps, 'open'>) {
-  const ids = useId();
-  const [name, setName] = useState(preset === 'mcp' ? MCP_TOKEN_NAME : '');
-  const [touched, setTouched] = useState(false);
-  const [expiry, setExpiry] = useState<string>(DEFAULT_EXPIRY);
-  const [scopes, setScopes] = useState<Set<string>>(
-    () => new Set(preset === 'mcp' ? [scopeKey(MCP_SCOPE)] : []),
-  );
+  const {
+    register,
+    handleSubmit,
+    control,
+    formState: { errors },
+  } = useForm<TokenFormValues, unknown, CreateTokenRequest>({
+    resolver: zodResolver(tokenFormSchema),
+    defaultValues: tokenFormDefaults(preset, MCP_TOKEN_NAME),
+    // Settings §5: the name's message shows once the field was left, then follows each keystroke.
+    mode: 'onTouched',
+  });
   const create = useCreateToken();
-  const nameInvalid = name.trim() === '';
-  const submitDisabled = nameInvalid || create.isPending;
+  const [name, scopes] = useWatch({ control, name: ['name', 'scopes'] });
+  const submitDisabled = (name ?? '').trim() === '' || create.isPending;
 
-  function toggle(key: string, checked: boolean) {
-    setScopes((current) => {
-      const next = new Set(current);
-      if (checked) next.add(key);
-      else next.delete(key);
-      return next;
-    });
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setTouched(true);
-    if (submitDisabled) return;
+  const submit = handleSubmit(async (request) => {
     try {
-      const token = await create.mutateAsync({
-        name: name.trim(),
-        expiry,
-        scope: orderedScopeKeys(scopes).map(scopeFromKey),
-      });
+      const token = await create.mutateAsync(request);
       showSuccessToast(TOKEN_CREATED_MESSAGE);
       onCreated(token);
     } catch (error) {
       showErrorToast(createTokenErrorMessage(error));
     }
-  }
+  });
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4 text-sm">
@@ -96,45 +88,20 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
           endpoint it reads with your rights.
         </p>
       )}
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${ids}-name`} className="font-medium text-gray-900">
-          Name
-        </label>
-        <input
-          id={`${ids}-name`}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          onBlur={() => setTouched(true)}
-          aria-invalid={touched && nameInvalid}
-          aria-describedby={touched && nameInvalid ? `${ids}-name-error` : undefined}
-          autoComplete="off"
-          className="rounded-md border border-gray-300 px-3 py-1.5 focus:border-blue-500 focus:outline-none"
-        />
-        {touched && nameInvalid && (
-          <p id={`${ids}-name-error`} className="text-xs text-red-600">
-            {NAME_REQUIRED_MESSAGE}
-          </p>
-        )}
-      </div>
-      <div className="flex flex-col gap-1">
-        <label htmlFor={`${ids}-expiry`} className="font-medium text-gray-900">
-          Expiry
-        </label>
-        <select
-          id={`${ids}-expiry`}
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value)}
-          className="rounded-md border border-gray-300 px-3 py-1.5"
-        >
+      <FormField label="Name" error={errors.name?.message}>
+        <Input autoComplete="off" {...register('name')} />
+      </FormField>
+      <FormField label="Expiry">
+        <Select {...register('expiry')}>
           {EXPIRY_OPTIONS.map((option) => (
             <option key={option.value} value={option.value}>
               {option.label}
             </option>
           ))}
-        </select>
-      </div>
+        </Select>
+      </FormField>
       <fieldset className="flex flex-col gap-1">
-        <legend className="font-medium text-gray-900">Scopes</legend>
+        <legend className="font-medium text-gray-700">Scopes</legend>
         <div className="max-h-64 overflow-y-auto rounded-md border border-gray-200">
           <table className="w-full">
             <tbody>
@@ -149,12 +116,7 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
                         const key = scopeKey({ object, action });
                         return (
                           <label key={key} className="inline-flex items-center gap-1.5 text-gray-700">
-                            <input
-                              type="checkbox"
-                              checked={scopes.has(key)}
-                              onChange={(event) => toggle(key, event.target.checked)}
-                              aria-label={key}
-                            />
+                            <input type="checkbox" value={key} aria-label={key} {...register('scopes')} />
                             {action}
                           </label>
                         );
@@ -167,26 +129,16 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
           </table>
         </div>
         <p className="text-xs text-gray-500">
-          {scopes.size === 0
+          {!scopes || scopes.length === 0
             ? 'No scope selected: the token acts with all your rights.'
             : `Selected: ${orderedScopeKeys(scopes).join(', ')}`}
         </p>
       </fieldset>
       <div className="flex justify-end gap-2 border-t border-gray-200 pt-3">
-        <button
-          type="button"
-          onClick={onClose}
-          className="rounded-md border border-gray-300 bg-white px-4 py-2 font-medium text-gray-700 hover:bg-gray-50"
-        >
-          Cancel
-        </button>
-        <button
-          type="submit"
-          disabled={submitDisabled}
-          className="rounded-md bg-blue-600 px-4 py-2 font-medium text-white hover:bg-blue-700 disabled:opacity-50"
-        >
+        <Button onClick={onClose}>Cancel</Button>
+        <Button type="submit" variant="primary" disabled={submitDisabled}>
           {create.isPending ? 'Creating...' : 'Create'}
-        </button>
+        </Button>
       </div>
     </form>
   );

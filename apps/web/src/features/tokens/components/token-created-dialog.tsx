@@ -2,6 +2,8 @@ import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import clsx from 'clsx';
 import { Copy, Eye, EyeOff, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
+import { Button } from '../../../components/button/button';
+import { IconButton } from '../../../components/icon-button/icon-button';
 import { Modal } from '../../../components/modal/modal';
 import { copyToClipboard } from '../lib/clipboard';
 import { mcpClientConfigs, mcpEndpoint } from '../lib/mcp-configs';
@@ -35,13 +37,9 @@ export function TokenCreatedDialog({ token, onClose, mcp = false, backendBase }:
       // A stray click must not throw away a token that is never shown again.
       allowBackgroundClose={false}
       footer={
-        <button
-          type="button"
-          onClick={onClose}
-          className="rounded-md bg-blue-600 px-4 py-2 text-sm font-medium text-white hover:bg-blue-700"
-        >
+        <Button variant="primary" onClick={onClose}>
           Done
-        </button>
+        </Button>
       }
     >
       {token !== null && (
@@ -69,23 +67,21 @@ function TokenCreatedBody({ token, mcp, backendBase }: { token: string; mcp: boo
         >
           {shown}
         </code>
-        <button
-          type="button"
+        <IconButton
+          appearance="bordered"
           aria-label={revealed ? 'Hide token' : 'Show token'}
           aria-pressed={revealed}
           onClick={() => setRevealed((value) => !value)}
-          className="rounded-md border border-gray-300 p-2 text-gray-600 hover:bg-gray-50"
         >
           {revealed ? <EyeOff className="size-4" aria-hidden /> : <Eye className="size-4" aria-hidden />}
-        </button>
-        <button
-          type="button"
+        </IconButton>
+        <IconButton
+          appearance="bordered"
           aria-label="Copy token"
           onClick={() => void copyToClipboard(token, TOKEN_COPIED_MESSAGE)}
-          className="rounded-md border border-gray-300 p-2 text-gray-600 hover:bg-gray-50"
         >
           <Copy className="size-4" aria-hidden />
-        </button>
+        </IconButton>
       </div>
       {mcp && <McpClientTabs token={token} backendBase={backendBase} hide={hide} />}
     </div>

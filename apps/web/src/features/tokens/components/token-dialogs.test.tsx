@@ -88,7 +88,8 @@ describe('Create new token dialog', () => {
     return { onCreated, onClose };
   }
 
-  it('requires a name that is not blank, with the spec message', () => {
+  // The form validates asynchronously (react-hook-form), so the message is awaited.
+  it('requires a name that is not blank, with the spec message', async () => {
     renderDialog();
     expect(screen.getByRole('dialog', { name: 'Create new token' })).toBeTruthy();
     const create = screen.getByRole('button', { name: 'Create' });
@@ -96,10 +97,11 @@ describe('Create new token dialog', () => {
     const name = screen.getByLabelText('Name');
     fireEvent.change(name, { target: { value: '   ' } });
     fireEvent.blur(name);
-    expect(screen.getByText('Name is required')).toBeTruthy();
+    expect(await screen.findByText('Name is required')).toBeTruthy();
+    expect(name.getAttribute('aria-invalid')).toBe('true');
     expect((create as HTMLButtonElement).disabled).toBe(true);
     fireEvent.change(name, { target: { value: 'ci' } });
-    expect(screen.queryByText('Name is required')).toBeNull();
+    await waitFor(() => expect(screen.queryByText('Name is required')).toBeNull());
     expect((create as HTMLButtonElement).disabled).toBe(false);
   });
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import { useMemo, useState } from 'react';
+import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { Age } from '../../../components/date/age';
@@ -116,14 +117,10 @@ export function TokensPage() {
           API tokens for scripts and MCP clients. Send one as <code>Authorization: Bearer &lt;token&gt;</code>
           .
         </p>
-        <button
-          type="button"
-          onClick={() => setCreating(true)}
-          className="inline-flex shrink-0 items-center gap-1.5 rounded-md bg-blue-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-700"
-        >
+        <Button variant="primary" className="shrink-0" onClick={() => setCreating(true)}>
           <Plus className="size-4" aria-hidden />
           Create new token
-        </button>
+        </Button>
       </div>
       <DataTable
         tableId="tokens"

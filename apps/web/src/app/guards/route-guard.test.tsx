@@ -18,7 +18,13 @@ function signedIn(roles: string[]): CurrentUser {
   };
 }
 
-let properties: { name: string; value: string }[] = [];
+let properties: {
+  name: string;
+  value: string;
+  source: string;
+  type: string | null;
+  description: string | null;
+}[] = [];
 
 beforeEach(() => {
   properties = [];
@@ -71,7 +77,9 @@ describe('RouteGuard', () => {
 
   it('refuses a page whose feature is disabled', async () => {
     currentUser.value = signedIn(['admin']);
-    properties = [{ name: 'health.disable', value: 'true' }];
+    properties = [
+      { name: 'health.disable', value: 'true', source: 'db', type: 'boolean', description: null },
+    ];
     renderGuard();
     expect(await screen.findByRole('alert')).toBeTruthy();
     expect(screen.queryByText('page body')).toBeNull();

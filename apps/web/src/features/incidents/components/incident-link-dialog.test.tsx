@@ -26,7 +26,13 @@ interface Call {
   body: unknown;
 }
 let calls: Call[] = [];
-let properties: { name: string; value: string }[] = [];
+let properties: {
+  name: string;
+  value: string;
+  source: string;
+  type: string | null;
+  description: string | null;
+}[] = [];
 let failEvidence = false;
 let holdEvidence: Promise<void> | undefined;
 
@@ -262,7 +268,9 @@ describe('AttachAsEvidenceButton', () => {
   });
 
   it('is hidden while the incidents feature is disabled', async () => {
-    properties = [{ name: 'incidents.disable', value: 'true' }];
+    properties = [
+      { name: 'incidents.disable', value: 'true', source: 'db', type: 'boolean', description: null },
+    ];
     renderWith(<AttachAsEvidenceButton target={CHECK} />, ['admin']);
     await waitFor(() => expect(calls.some((call) => call.url === '/api/properties')).toBe(true));
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -6,7 +6,7 @@ import type { JobsService } from './platform/jobs/index.js';
 import type { Logger } from './platform/logger.js';
 import type { SecretBox } from './platform/secrets.js';
 import type { Metrics } from './platform/telemetry/metrics.js';
-import type { ResourceKind } from './modules/resources/index.js';
+import type { ResourceKind } from './resource-kinds/index.js';
 
 /**
  * What a module gives the server, in one place: `modules/<area>/module.ts` exports one value of

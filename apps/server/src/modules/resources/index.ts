@@ -27,17 +27,6 @@ export {
   UnknownResourceKindError,
 } from './registry.js';
 export { collectResourceFiles, readResourceFile, type ResourceFileList } from './resource-files.js';
-export {
-  defineResourceKind,
-  sealed,
-  type JsonObject,
-  type JsonValue,
-  type ResourceKind,
-  type RowColumns,
-  type SealedValue,
-  type SecretBox,
-  type SpecIssue,
-} from '../../resource-kinds/index.js';
 export type { ResourceLogger } from './resource-logger.js';
 export {
   applyResource,
@@ -55,15 +44,6 @@ export {
   type StoredResource,
 } from './resource-store.js';
 export { resourceSchemaRoutes, resourceSpecJsonSchema } from './schema-routes.js';
-export {
-  durationField,
-  resourceSelectorField,
-  scheduleField,
-  stringMapField,
-  textOrNull,
-  valueSourceField,
-  type ValueSource,
-} from '../../resource-kinds/index.js';
 export { stableHash, stableStringify } from '../../platform/stable-hash.js';
 export { createRowSealer, sealRowSecrets, SEALED_SPEC_TABLES } from './sealed-specs.js';
 export {

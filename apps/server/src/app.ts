@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import type { AboutResponse } from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { OpsdeckConfig } from './config.js';
 import type { Pool } from './platform/db/pool.js';
@@ -129,7 +130,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
-  const about = async () => {
+  const about = async (): Promise<AboutResponse> => {
     const { rows } = await pool.query<{ server_version: string }>('SHOW server_version');
     return {
       name: 'opsdeck',

@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { aboutResponseSchema, probeResponseSchema } from '@opsdeck/contracts';
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,18 @@ describe('the composed API', () => {
         prefer: 'return=representation',
       },
     });
+
+  it('answers /api/version, /api/about, /healthz and /readyz as their contracts say', async () => {
+    for (const url of ['/api/version', '/api/about']) {
+      const body: unknown = (await call('viewer', 'GET', url)).json();
+      expect(aboutResponseSchema.strict().parse(body)).toEqual(body);
+    }
+    for (const url of ['/healthz', '/readyz']) {
+      const response = await app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(200);
+      expect(probeResponseSchema.strict().parse(response.json())).toEqual({ status: 'ok' });
+    }
+  });
 
   it('refuses callers without credentials', async () => {
     const response = await app.inject({ method: 'GET', url: '/api/db/incidents' });

@@ -13,3 +13,4 @@ export * from './auth.js';
 export * from './settings.js';
 export * from './rows.js';
 export * from './resources.js';
+export * from './about.js';

@@ -1,3 +1,4 @@
+import { aboutResponseSchema } from '@opsdeck/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { version as packageVersion } from '../../../package.json';
 import { apiFetch } from '../../lib/api-client';
@@ -13,10 +14,8 @@ const backendVersionQuery = () =>
   queryOptions({
     queryKey: ['version'],
     queryFn: async () => {
-      const body = await apiFetch<unknown>('/api/version');
-      const version =
-        body && typeof body === 'object' ? (body as Record<string, unknown>).version : undefined;
-      return typeof version === 'string' && version ? version : UNKNOWN_VERSION;
+      const { version } = await apiFetch('/api/version', {}, { schema: aboutResponseSchema });
+      return version || UNKNOWN_VERSION;
     },
   });
 

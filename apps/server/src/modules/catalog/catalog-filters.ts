@@ -1,5 +1,5 @@
 import { readTimeParameter } from '../../platform/time/index.js';
-import { CatalogRequestError } from './catalog-request.js';
+import { HttpError } from '../../platform/http/errors.js';
 
 /**
  * The filters the catalog summary and the change search share, read from their request values
@@ -22,7 +22,7 @@ export function parseTristate(value: unknown, field: string): Tristate | undefin
     : typeof value === 'string'
       ? value.split(',')
       : undefined;
-  if (!parts) throw new CatalogRequestError(`${field} must be a string`);
+  if (!parts) throw new HttpError(400, `${field} must be a string`);
   const result: Tristate = { include: [], exclude: [] };
   for (const raw of parts) {
     const part = raw.trim();
@@ -61,7 +61,7 @@ export class CatalogSql {
 export function stringMap(value: unknown, field: string): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value !== 'object' || Array.isArray(value))
-    throw new CatalogRequestError(`${field} must be an object`);
+    throw new HttpError(400, `${field} must be an object`);
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, String(item)]));
 }
 
@@ -81,7 +81,7 @@ export function tagSelector(
     const match = /^\s*([^=!]+?)\s*(!=|==|=)\s*(.*?)\s*$/.exec(part);
     if (!match) {
       if (part.trim() === '') continue;
-      throw new CatalogRequestError(`tags: "${part}" is not key=value`);
+      throw new HttpError(400, `tags: "${part}" is not key=value`);
     }
     if (match[2] === '!=') notEqual.push([match[1], match[3]]);
     else equal[match[1]] = match[3];
@@ -98,5 +98,5 @@ export function isTrue(value: unknown): boolean {
  * `now-1mo`, or a duration meaning that long ago (`2d`, `1mo`). A bad value is a 400 naming `field`.
  */
 export function parseTime(value: unknown, field: string, now = new Date()): Date | undefined {
-  return readTimeParameter(value, field, (message) => new CatalogRequestError(message, 400, field), now);
+  return readTimeParameter(value, field, (message) => new HttpError(400, message, field), now);
 }

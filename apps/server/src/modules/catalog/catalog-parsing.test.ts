@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTime, parseTristate } from './catalog-filters.js';
-import { CatalogRequestError } from './catalog-request.js';
+import { HttpError } from '../../platform/http/errors.js';
 import { parseAge } from './retention.js';
 import { planScrape } from './scrapers/registry.js';
 
@@ -21,7 +21,7 @@ describe('parseTristate', () => {
     expect(parseTristate('a,!b', 'x')).toEqual({ include: ['a'], exclude: ['b'] });
     expect(parseTristate('a:1,b:-1', 'x')).toEqual({ include: ['a'], exclude: ['b'] });
     expect(parseTristate('', 'x')).toBeUndefined();
-    expect(() => parseTristate(3, 'health')).toThrow(CatalogRequestError);
+    expect(() => parseTristate(3, 'health')).toThrow(HttpError);
   });
 });
 

@@ -5,7 +5,7 @@ import {
 } from '@opsdeck/contracts';
 import type { Pool } from '../../platform/db/pool.js';
 import { CatalogSql, isTrue, parseTime, parseTristate, stringMap, tagSelector } from './catalog-filters.js';
-import { CatalogRequestError } from './catalog-request.js';
+import { HttpError } from '../../platform/http/errors.js';
 
 /** Columns a summary can be grouped by. */
 export const SUMMARY_GROUP_COLUMNS = CATALOG_SUMMARY_GROUP_COLUMNS;
@@ -26,7 +26,8 @@ function groupExpression(name: string): { sql: string; alias: string } {
   // The key is inlined (GROUP BY positions need the same expression): the route's schema refused
   // any other, and this check stands for callers that did not go through it.
   if (isCatalogSummaryGroup(name)) return { sql: `ci.${column} ->> '${key}'`, alias: name };
-  throw new CatalogRequestError(
+  throw new HttpError(
+    400,
     `groupBy: "${name}" is not a column (${SUMMARY_GROUP_COLUMNS.join(', ')}), tag:<key>, label:<key> or a tag key`,
   );
 }

@@ -6,7 +6,7 @@ import {
 } from '@opsdeck/contracts';
 import type { Pool } from '../../platform/db/pool.js';
 import { CatalogSql, isTrue, parseTime, parseTristate, tagSelector } from './catalog-filters.js';
-import { CatalogRequestError } from './catalog-request.js';
+import { HttpError } from '../../platform/http/errors.js';
 
 export { DEFAULT_CHANGE_DEPTH, DEFAULT_CHANGES_PAGE_SIZE };
 
@@ -89,7 +89,7 @@ export async function searchChanges(pool: Pool, input: ChangeSearchRequest): Pro
       );
       relatedIds = sql.param(ids.rows[0].ids);
     } else {
-      throw new CatalogRequestError('recursive must be one of upstream, downstream, all, none');
+      throw new HttpError(400, 'recursive must be one of upstream, downstream, all, none');
     }
   }
   const liveOnly = !isTrue(input.include_deleted_configs);
@@ -126,7 +126,7 @@ export async function searchChanges(pool: Pool, input: ChangeSearchRequest): Pro
   const sortColumn = (CHANGE_SORT_COLUMNS as Readonly<Record<string, string>>)[
     descending ? sortBy.slice(1) : sortBy
   ];
-  if (!sortColumn) throw new CatalogRequestError(`sort_by: "${sortBy}" is not a change column`);
+  if (!sortColumn) throw new HttpError(400, `sort_by: "${sortBy}" is not a change column`);
   const pageSize = input.page_size === undefined ? DEFAULT_CHANGES_PAGE_SIZE : Number(input.page_size);
   const page = input.page === undefined ? 1 : Number(input.page);
 

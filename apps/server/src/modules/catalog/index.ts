@@ -5,7 +5,6 @@
  */
 
 export { catalogRoutes, type CatalogRoutesOptions } from './routes.js';
-export { CatalogRequestError } from './catalog-request.js';
 export { createCatalogService, type CatalogService } from './catalog-service.js';
 export { DEFAULT_CHANGE_DEPTH, type ChangeSearchResult } from './change-search.js';
 export { parseTristate } from './catalog-filters.js';
@@ -34,7 +33,7 @@ export { planScrape, supportedScraperTypes, UNSUPPORTED_MESSAGE } from './scrape
 export { ScrapeError, type RawResult, type Scraper } from './scrapers/types.js';
 export {
   createScraper,
-  ScrapeConfigInvalidError,
+  scrapeConfigInvalid,
   updateScraper,
   validateScrapeConfigSpec,
   type SavedScraper,

@@ -5,7 +5,7 @@ import {
   scraperIdParamsSchema,
   scraperUpdateRequestSchema,
 } from '@opsdeck/contracts';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { SecretBox } from '../../platform/secrets.js';
 import type { Pool } from '../../platform/db/pool.js';
@@ -13,9 +13,8 @@ import type { JobsService } from '../../platform/jobs/index.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import type { Logger } from '../../platform/logger.js';
 import { requirePermission } from '../auth/index.js';
-import { CatalogRequestError } from './catalog-request.js';
 import { createCatalogService } from './catalog-service.js';
-import { createScraper, ScrapeConfigInvalidError, updateScraper } from './scraper-editor.js';
+import { createScraper, updateScraper } from './scraper-editor.js';
 import { loadScraper, runScrapeJob, SCRAPER_JOB_NAME, SCRAPER_RESOURCE_TYPE } from './scraper-scheduler.js';
 
 export interface CatalogRoutesOptions {
@@ -28,18 +27,6 @@ export interface CatalogRoutesOptions {
   secrets?: SecretBox;
   /** Opens the sealed secrets of a stored spec (platform/secret-fields.ts) for a run; as is without it. */
   openSecrets?: (spec: unknown) => unknown;
-}
-
-function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  if (error instanceof ScrapeConfigInvalidError)
-    return reply
-      .status(error.statusCode)
-      .send({ error: error.message, field: error.issues[0].path, issues: error.issues });
-  if (error instanceof CatalogRequestError)
-    return reply
-      .status(error.statusCode)
-      .send({ error: error.message, ...(error.field ? { field: error.field } : {}) });
-  throw error;
 }
 
 /** The catalog API of API.md §2 (summary, change search) and Run Now for scrapers. */
@@ -61,12 +48,8 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
   typed.post(
     '/api/catalog/summary',
     { preHandler: readCatalog, schema: { body: catalogSummaryRequestSchema.optional() } },
-    async (request, reply) => {
-      try {
-        return await service.summary(request.body ?? {});
-      } catch (error) {
-        return sendError(reply, error);
-      }
+    async (request) => {
+      return await service.summary(request.body ?? {});
     },
   );
 
@@ -77,12 +60,8 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
       preHandler: readCatalog,
       schema: { querystring: changeSearchRequestSchema, body: changeSearchRequestSchema.optional() },
     },
-    async (request, reply) => {
-      try {
-        return await service.changes({ ...request.query, ...request.body });
-      } catch (error) {
-        return sendError(reply, error);
-      }
+    async (request) => {
+      return await service.changes({ ...request.query, ...request.body });
     },
   );
 
@@ -92,17 +71,8 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
     '/api/catalog/scrapers',
     { preHandler: createScrapers, schema: { body: scraperCreateRequestSchema } },
     async (request, reply) => {
-      try {
-        const saved = await createScraper(
-          options.pool,
-          request.body,
-          request.auth?.person.id,
-          options.secrets,
-        );
-        return await reply.status(201).send(saved);
-      } catch (error) {
-        return sendError(reply, error);
-      }
+      const saved = await createScraper(options.pool, request.body, request.auth?.person.id, options.secrets);
+      return await reply.status(201).send(saved);
     },
   );
 
@@ -112,12 +82,8 @@ export async function catalogRoutes(app: FastifyInstance, options: CatalogRoutes
       preHandler: updateScrapers,
       schema: { params: scraperIdParamsSchema, body: scraperUpdateRequestSchema },
     },
-    async (request, reply) => {
-      try {
-        return await updateScraper(options.pool, request.params.id, request.body, options.secrets);
-      } catch (error) {
-        return sendError(reply, error);
-      }
+    async (request) => {
+      return await updateScraper(options.pool, request.params.id, request.body, options.secrets);
     },
   );
 

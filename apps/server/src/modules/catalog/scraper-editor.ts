@@ -2,15 +2,13 @@ import type { Pool } from '../../platform/db/pool.js';
 import { findResourceKind, resourceRowIssues, sealRowSecrets } from '../resources/index.js';
 import { maskSealedStrings } from '../../platform/secret-fields.js';
 import type { SecretBox } from '../../platform/secrets.js';
-import { CatalogRequestError, isUuid } from './catalog-request.js';
+import { HttpError } from '../../platform/http/errors.js';
+import { isUuid } from './catalog-request.js';
 import type { SpecIssue } from './spec-validation.js';
 
-/** A spec refused on save: the first problem names the field, all of them are listed. */
-export class ScrapeConfigInvalidError extends CatalogRequestError {
-  constructor(readonly issues: SpecIssue[]) {
-    super(`${issues[0].path}: ${issues[0].message}`);
-    this.name = 'ScrapeConfigInvalidError';
-  }
+/** A spec refused on save: a 400 whose `field` is the first problem's, every problem listed as `issues`. */
+export function scrapeConfigInvalid(issues: SpecIssue[]): HttpError {
+  return new HttpError(400, `${issues[0].path}: ${issues[0].message}`, issues[0].path, { issues });
 }
 
 export interface SavedScraper {
@@ -42,12 +40,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  * then every JSONPath and expression of the scrapers it names; returns the schedule column.
  */
 export function validateScrapeConfigSpec(spec: unknown): { schedule: string | null } {
-  if (!isRecord(spec)) throw new ScrapeConfigInvalidError([{ path: 'spec', message: 'must be a mapping' }]);
+  if (!isRecord(spec)) throw scrapeConfigInvalid([{ path: 'spec', message: 'must be a mapping' }]);
   const kind = findResourceKind('scrapeconfig');
   if (!kind) throw new Error('the ScrapeConfig resource kind is not registered');
   // The same checks as apply and data-API writes: the kind's schema, then its specIssues.
   const issues = resourceRowIssues(kind.table, { spec });
-  if (issues.length > 0) throw new ScrapeConfigInvalidError(issues);
+  if (issues.length > 0) throw scrapeConfigInvalid(issues);
   const columns = kind.columns(kind.spec.parse(spec));
   return { schedule: typeof columns.schedule === 'string' ? columns.schedule : null };
 }
@@ -60,7 +58,7 @@ function sealedSpec(spec: unknown, secrets: SecretBox | undefined): unknown {
 function labelsOf(value: unknown): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
   if (!isRecord(value) || Object.values(value).some((item) => typeof item !== 'string'))
-    throw new ScrapeConfigInvalidError([{ path: 'labels', message: 'must be a JSON object of strings' }]);
+    throw scrapeConfigInvalid([{ path: 'labels', message: 'must be a JSON object of strings' }]);
   return value as Record<string, string>;
 }
 
@@ -71,7 +69,7 @@ export async function updateScraper(
   input: { spec?: unknown; labels?: unknown },
   secrets?: SecretBox,
 ): Promise<SavedScraper> {
-  if (!isUuid(id)) throw new CatalogRequestError('Scraper not found', 404);
+  if (!isUuid(id)) throw new HttpError(404, 'Scraper not found');
   const { schedule } = validateScrapeConfigSpec(input.spec);
   const labels = labelsOf(input.labels);
   const { rows } = await pool.query<SavedScraper>(
@@ -81,7 +79,7 @@ export async function updateScraper(
       RETURNING ${RETURNING}`,
     [id, JSON.stringify(sealedSpec(input.spec, secrets)), schedule, labels ? JSON.stringify(labels) : null],
   );
-  if (!rows[0]) throw new CatalogRequestError('Scraper not found', 404);
+  if (!rows[0]) throw new HttpError(404, 'Scraper not found');
   return savedView(rows[0]);
 }
 
@@ -93,7 +91,7 @@ export async function createScraper(
   secrets?: SecretBox,
 ): Promise<SavedScraper> {
   const name = typeof input.name === 'string' ? input.name.trim() : '';
-  if (!name) throw new ScrapeConfigInvalidError([{ path: 'name', message: 'This field is required' }]);
+  if (!name) throw scrapeConfigInvalid([{ path: 'name', message: 'This field is required' }]);
   const namespace =
     typeof input.namespace === 'string' && input.namespace.trim() ? input.namespace.trim() : 'default';
   const { schedule } = validateScrapeConfigSpec(input.spec);
@@ -115,7 +113,7 @@ export async function createScraper(
     return savedView(rows[0]);
   } catch (error) {
     if ((error as { code?: string }).code === '23505')
-      throw new CatalogRequestError(`A scraper named ${namespace}/${name} already exists`, 409);
+      throw new HttpError(409, `A scraper named ${namespace}/${name} already exists`);
     throw error;
   }
 }

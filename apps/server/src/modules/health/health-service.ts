@@ -18,21 +18,9 @@ import {
 import { CANARY_JOB_NAME, CANARY_RESOURCE_TYPE, canaryScheduleName } from './canary-scheduler.js';
 import { checkStatusRetentionDays } from './rollups.js';
 import { createSummaryReader, type CheckSummary, type SummaryQuery } from './summary-reader.js';
+import { HttpError } from '../../platform/http/errors.js';
 
 export type { CheckSummary, SummaryQuery } from './summary-reader.js';
-
-/** A request the health API cannot answer as asked (400) or about something missing (404). */
-export class HealthRequestError extends Error {
-  override readonly name = 'HealthRequestError';
-  constructor(
-    message: string,
-    readonly statusCode: 400 | 404,
-    /** The parameter at fault, answered as `field`. */
-    readonly field?: string,
-  ) {
-    super(message);
-  }
-}
 
 /**
  * Reads a time parameter in the one time grammar (`platform/time`): `now`, `now-1h`, `now-1mo`,
@@ -40,9 +28,7 @@ export class HealthRequestError extends Error {
  * empty gives `fallback`; anything else that is not a time is a 400 naming `field`.
  */
 export function parseTimeParameter(value: unknown, fallback: Date, field: string, now = new Date()): Date {
-  return (
-    readTimeParameter(value, field, (message) => new HealthRequestError(message, 400, field), now) ?? fallback
-  );
+  return readTimeParameter(value, field, (message) => new HttpError(400, message, field), now) ?? fallback;
 }
 
 export interface LabelsParseResult {
@@ -259,16 +245,16 @@ export function createHealthService(options: HealthServiceOptions): HealthServic
   };
 
   const runNow = async (checkId: string): Promise<RunNowResult> => {
-    if (!isUuid(checkId)) throw new HealthRequestError(`check ${checkId} not found`, 404);
+    if (!isUuid(checkId)) throw new HttpError(404, `check ${checkId} not found`);
     const { rows } = await pool.query<{ canary_id: string; transformed: boolean; deleted_at: Date | null }>(
       'SELECT canary_id, transformed, deleted_at FROM checks WHERE id = $1',
       [checkId],
     );
     const check = rows[0];
-    if (!check || check.deleted_at !== null) throw new HealthRequestError(`check ${checkId} not found`, 404);
+    if (!check || check.deleted_at !== null) throw new HttpError(404, `check ${checkId} not found`);
     const canary = await loadCanary(pool, check.canary_id);
     if (!canary || canary.deleted_at !== null) {
-      throw new HealthRequestError(`the canary of check ${checkId} was deleted`, 404);
+      throw new HttpError(404, `the canary of check ${checkId} was deleted`);
     }
     const job = await options.jobs.startJob({
       name: CANARY_JOB_NAME,

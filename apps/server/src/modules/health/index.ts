@@ -7,7 +7,6 @@ export { healthRoutes, type HealthRoutesOptions } from './routes.js';
 export { WEBHOOK_BODY_LIMIT, webhookRoutes, type WebhookRoutesOptions } from './webhook-routes.js';
 export {
   createHealthService,
-  HealthRequestError,
   parseLabelsParameter,
   parseTimeParameter,
   type CheckSummary,

@@ -19,12 +19,12 @@ import { authorize, hasTokenScope, requirePermission } from '../auth/index.js';
 import type { CanaryRunnerOptions } from './canary-runner.js';
 import {
   createHealthService,
-  HealthRequestError,
   isUuid,
   parseLabelsParameter,
   type HealthService,
   type SummaryQuery,
 } from './health-service.js';
+import { HttpError } from '../../platform/http/errors.js';
 
 export interface HealthRoutesOptions {
   pool: Pool;
@@ -48,8 +48,7 @@ function resolveParameter(parsed: ParsedTime | undefined, fallback: Date, field:
   try {
     return resolveTime(parsed, now);
   } catch (error) {
-    if (error instanceof TimeParseError)
-      throw new HealthRequestError(`${field}: ${error.message}`, 400, field);
+    if (error instanceof TimeParseError) throw new HttpError(400, `${field}: ${error.message}`, field);
     throw error;
   }
 }
@@ -58,7 +57,7 @@ function summaryQuery(input: SummaryInput, logger: Logger): SummaryQuery {
   const now = new Date();
   const end = resolveParameter(input.end, now, 'end', now);
   const start = resolveParameter(input.start, new Date(end.getTime() - DEFAULT_RANGE_MS), 'start', now);
-  if (start.getTime() > end.getTime()) throw new HealthRequestError('start must be before end', 400, 'start');
+  if (start.getTime() > end.getTime()) throw new HttpError(400, 'start must be before end', 'start');
   const query: SummaryQuery = { start, end };
   const { labels, invalid } = parseLabelsParameter(input.labels);
   // Spec core §5: an invalid labels parameter is logged and ignored.
@@ -66,14 +65,6 @@ function summaryQuery(input: SummaryInput, logger: Logger): SummaryQuery {
   else if (labels && Object.keys(labels).length > 0) query.labels = labels;
   if (input.deleteFrom) query.deletedFrom = resolveParameter(input.deleteFrom, start, 'deleteFrom', now);
   return query;
-}
-
-function sendError(reply: FastifyReply, error: unknown): FastifyReply {
-  if (error instanceof HealthRequestError)
-    return reply
-      .status(error.statusCode)
-      .send({ error: error.message, ...(error.field ? { field: error.field } : {}) });
-  throw error;
 }
 
 /**
@@ -120,30 +111,24 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
   const coalesceSummaries = createCoalescer<Buffer>();
   const summaryHandler = async (input: SummaryInput, reply: FastifyReply) => {
     const started = performance.now();
-    try {
-      // The checks come as JSON text (10,000 checks: serialising objects cost more than reading them).
-      // Identical summaries asked at once share one read that starts after they arrived (the
-      // reader runs one read at a time: 200 clients of the landing page queued behind each other).
-      // The times are parsed, not resolved, so `start=1h` asked twice is the same key.
-      const checks = await coalesceSummaries(JSON.stringify(input), () =>
-        service.summaryJson(summaryQuery(input, options.logger)),
+    // The checks come as JSON text (10,000 checks: serialising objects cost more than reading them).
+    // Identical summaries asked at once share one read that starts after they arrived (the
+    // reader runs one read at a time: 200 clients of the landing page queued behind each other).
+    // The times are parsed, not resolved, so `start=1h` asked twice is the same key.
+    const checks = await coalesceSummaries(JSON.stringify(input), () =>
+      service.summaryJson(summaryQuery(input, options.logger)),
+    );
+    const duration = Math.round(performance.now() - started);
+    // checkSummaryResponseSchema describes this text; summary-reader.int.test.ts parses it.
+    return reply
+      .type('application/json; charset=utf-8')
+      .send(
+        Buffer.concat([
+          Buffer.from(`{"duration":${duration},"runnerName":${JSON.stringify(runnerName)},"checks_summary":`),
+          checks,
+          Buffer.from('}'),
+        ]),
       );
-      const duration = Math.round(performance.now() - started);
-      // checkSummaryResponseSchema describes this text; summary-reader.int.test.ts parses it.
-      return reply
-        .type('application/json; charset=utf-8')
-        .send(
-          Buffer.concat([
-            Buffer.from(
-              `{"duration":${duration},"runnerName":${JSON.stringify(runnerName)},"checks_summary":`,
-            ),
-            checks,
-            Buffer.from('}'),
-          ]),
-        );
-    } catch (error) {
-      return sendError(reply, error);
-    }
   };
 
   typed.get(
@@ -164,45 +149,33 @@ export async function healthRoutes(app: FastifyInstance, options: HealthRoutesOp
   typed.get(
     '/api/canary/api',
     { preValidation: readCanaries, schema: { querystring: checkStatusesQuerySchema } },
-    async (request, reply) => {
+    async (request) => {
       const { check, includeMessages, ...input } = request.query;
-      try {
-        const query = summaryQuery(input, options.logger);
-        if (check) query.checkIds = [check];
-        return {
-          checks: await service.checksWithStatuses({ ...query, includeMessages: includeMessages ?? false }),
-        };
-      } catch (error) {
-        return sendError(reply, error);
-      }
+      const query = summaryQuery(input, options.logger);
+      if (check) query.checkIds = [check];
+      return {
+        checks: await service.checksWithStatuses({ ...query, includeMessages: includeMessages ?? false }),
+      };
     },
   );
 
   typed.get(
     '/api/canary/api/graph',
     { preValidation: readCanaries, schema: { querystring: checkGraphQuerySchema } },
-    async (request, reply) => {
+    async (request) => {
       const { check, count, ...input } = request.query;
-      try {
-        const { start, end } = summaryQuery(input, options.logger);
-        const graph = await service.graph({ checkId: check, start, end, count });
-        if (!graph) throw new HealthRequestError(`check ${check} not found`, 404);
-        return graph;
-      } catch (error) {
-        return sendError(reply, error);
-      }
+      const { start, end } = summaryQuery(input, options.logger);
+      const graph = await service.graph({ checkId: check, start, end, count });
+      if (!graph) throw new HttpError(404, `check ${check} not found`);
+      return graph;
     },
   );
 
   typed.post(
     '/api/canary/run/check/:id',
     { preValidation: [readCanaries, requireRunNow], schema: { params: runCheckParamsSchema } },
-    async (request, reply) => {
-      try {
-        return await service.runNow(request.params.id);
-      } catch (error) {
-        return sendError(reply, error);
-      }
+    async (request) => {
+      return await service.runNow(request.params.id);
     },
   );
 }

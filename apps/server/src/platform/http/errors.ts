@@ -7,6 +7,8 @@ export class HttpError extends Error {
     readonly statusCode: number,
     message: string,
     readonly field?: string,
+    /** More of the answer's body (the list of every problem of a refused spec, as `issues`). */
+    readonly details?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -69,7 +71,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (error instanceof HttpError) {
       return reply
         .status(error.statusCode)
-        .send({ error: error.message, ...(error.field ? { field: error.field } : {}) });
+        .send({ error: error.message, ...(error.field ? { field: error.field } : {}), ...error.details });
     }
     const invalid = requestValidationError(error);
     if (invalid) {

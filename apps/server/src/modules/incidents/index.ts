@@ -6,15 +6,8 @@
 
 export { ACTING_PERSON_SETTING, setActingPerson } from './acting-person.js';
 export {
-  applyCheckRecovery,
-  applyRulesToFailedCheck,
-  applyScheduledRecovery,
-  applyScheduledRule,
   CHECK_FAILED_EVENT,
   CHECK_PASSED_EVENT,
-  incidentRuleHandlers,
-  loadIncidentRules,
-  ruleSelectsCheck,
   RULE_EVALUATE_EVENT,
   RULE_JOB_NAME,
   RULE_RECOVER_EVENT,
@@ -22,9 +15,12 @@ export {
   type CheckEventDetails,
   type RecoveryOutcome,
   type RuleEvaluation,
-  type RuleEventContext,
   type RuleOutcome,
-} from './incident-rules.js';
+} from './rule-types.js';
+export { incidentRuleHandlers, type RuleEventContext } from './incident-rules.js';
+export { loadIncidentRules, ruleSelectsCheck } from './rule-selection.js';
+export { applyRulesToFailedCheck, applyScheduledRule } from './rule-opening.js';
+export { applyCheckRecovery, applyScheduledRecovery } from './rule-recovery.js';
 export { parseIncidentRule, parseRuleDuration, sortRules, type IncidentRule } from './rule-spec.js';
 export {
   matchesLabelSelector,

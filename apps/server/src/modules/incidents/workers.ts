@@ -1,13 +1,13 @@
 import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
 import type { Logger } from '../../platform/logger.js';
+import { incidentRuleHandlers } from './incident-rules.js';
 import {
   CHECK_FAILED_EVENT,
   CHECK_PASSED_EVENT,
-  incidentRuleHandlers,
   RULE_EVALUATE_EVENT,
   RULE_RECOVER_EVENT,
-} from './incident-rules.js';
+} from './rule-types.js';
 
 export interface IncidentWorkersOptions {
   pool: Pool;

@@ -1,17 +1,20 @@
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
 import { fetchCounted } from '../../lib/data-api';
 
-/** A row of `job_histories` for one resource (settings §3 "Job history item"). */
-export interface ResourceJob {
-  id: string;
-  name: string;
-  status: string;
-  time_start: string;
-  duration_millis: number | null;
-  success_count: number;
-  error_count: number;
-  details: { errors?: unknown; scrape_summary?: unknown; summary?: unknown } | null;
-}
+/** The columns of a `job_histories` row the job history table shows (settings §3 "Job history item"). */
+const resourceJobSchema = relationRowSchemas.job_histories.pick({
+  id: true,
+  name: true,
+  status: true,
+  time_start: true,
+  duration_millis: true,
+  success_count: true,
+  error_count: true,
+  details: true,
+});
+export type ResourceJob = z.infer<typeof resourceJobSchema>;
 
 export interface ResourceJobsPage {
   pageIndex: number;
@@ -29,7 +32,7 @@ export const resourceJobsQueryKey = (resourceId: string) => ['resource-jobs', re
 export function resourceJobsSearch(resourceId: string, page: ResourceJobsPage): URLSearchParams {
   const sortBy = SORTABLE.includes(page.sortBy ?? '') ? page.sortBy : 'time_start';
   return new URLSearchParams({
-    select: 'id,name,status,time_start,duration_millis,success_count,error_count,details',
+    select: Object.keys(resourceJobSchema.shape).join(','),
     resource_id: `eq.${resourceId}`,
     order: `${sortBy}.${page.sortBy ? page.sortOrder : 'desc'},id.asc`,
     limit: String(page.pageSize),
@@ -42,8 +45,9 @@ export const useResourceJobs = (resourceId: string, page: ResourceJobsPage) =>
     queryKey: [...resourceJobsQueryKey(resourceId), page],
     placeholderData: keepPreviousData,
     queryFn: ({ signal }) =>
-      fetchCounted<ResourceJob>(
+      fetchCounted(
         `/api/db/job_histories?${resourceJobsSearch(resourceId, page).toString()}`,
         signal,
+        resourceJobSchema,
       ),
   });

@@ -3,6 +3,7 @@ import {
   relationRowSchemas,
   type CanaryDetail,
   type CanaryInput as CanaryInputContract,
+  resourceSpecJsonSchemaSchema,
 } from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -84,7 +85,8 @@ export const useCanarySchema = () =>
   useQuery({
     queryKey: ['schema', 'canary'],
     staleTime: 300_000,
-    queryFn: ({ signal }) => apiFetch<JsonSchema>('/api/schemas/canary.schema.json', { signal }),
+    queryFn: async ({ signal }): Promise<JsonSchema> =>
+      apiFetch('/api/schemas/canary.schema.json', { signal }, { schema: resourceSpecJsonSchemaSchema }),
   });
 
 /**

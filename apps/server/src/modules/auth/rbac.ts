@@ -70,7 +70,8 @@ export interface AuthorizeOptions {
   now?: Date;
 }
 
-const TARGET_KEYS = [
+/** The columns of a permission row that name one target (a config, a check, ...). */
+export const TARGET_KEYS = [
   'config_id',
   'component_id',
   'canary_id',

@@ -6,21 +6,12 @@ import { actionCovers, type RequestedAction } from '@opsdeck/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { RowFilter } from '../../data-api/row-filters.js';
 import type { Pool } from '../../platform/db/pool.js';
-import { tokenScopesAllow, type AuthContext, type GrantedPermission } from './rbac.js';
+import { TARGET_KEYS, tokenScopesAllow, type AuthContext, type GrantedPermission } from './rbac.js';
 import type { RowScope, ScopeBase } from './row-scopes.js';
 import { agentFilter, ALWAYS, NEVER, selectorFilter, UUID } from './selector-filters.js';
 
-const TARGET_COLUMNS = [
-  'config_id',
-  'component_id',
-  'canary_id',
-  'check_id',
-  'playbook_id',
-  'connection_id',
-] as const;
-
 function isTargeted(permission: GrantedPermission): boolean {
-  return TARGET_COLUMNS.some((key) => permission[key] !== null);
+  return TARGET_KEYS.some((key) => permission[key] !== null);
 }
 
 export function hasScopedPermissions(auth: AuthContext): boolean {
@@ -171,7 +162,7 @@ function matchingRows(
   // this relation's rows.
   if (permission.object && permission.object !== '*' && permission.object !== object) return null;
   const conditions: RowFilter[] = [];
-  const targets = TARGET_COLUMNS.filter((key) => permission[key] !== null);
+  const targets = TARGET_KEYS.filter((key) => permission[key] !== null);
   if (targets.length > 0) {
     const target = base.target;
     if (!target || targets.some((key) => key !== target)) return null;

@@ -23,7 +23,7 @@ import type { JobsService } from './platform/jobs/index.js';
 
 export interface AppDependencies {
   config: Pick<OpsdeckConfig, 'logLevel' | 'webDistDir' | 'auth' | 'dataApiMaxRows'> &
-    Partial<Pick<OpsdeckConfig, 'trustedProxies' | 'metricsToken'>>;
+    Partial<Pick<OpsdeckConfig, 'trustedProxies' | 'metricsToken' | 'tls'>>;
   pool: Pool;
   /** Seals secrets at rest (TOTP secrets, connection credentials). */
   secrets: SecretBox;
@@ -49,6 +49,7 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   // modules are written against FastifyInstance.
   const logger = deps.logger ?? createLogger(deps.config.logLevel);
   const app = Fastify({
+    ...(deps.config.tls ? { https: { cert: deps.config.tls.cert, key: deps.config.tls.key } } : {}),
     loggerInstance: logger,
     genReqId: (request) => {
       const incoming = request.headers['x-request-id'];

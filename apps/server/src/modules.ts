@@ -20,6 +20,7 @@ import { catalogModule } from './modules/catalog/index.js';
 import { healthModule } from './modules/health/index.js';
 import { incidentsModule } from './modules/incidents/index.js';
 import { mcpModule } from './modules/mcp/index.js';
+import { kubeApiModule } from './modules/kube-api/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
@@ -39,6 +40,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   notificationsModule,
   settingsModule,
   mcpModule,
+  kubeApiModule,
 ];
 
 registerResourceKinds(SERVER_MODULES.flatMap((module) => module.kinds ?? []));

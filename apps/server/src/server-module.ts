@@ -57,7 +57,7 @@ export interface ModuleContext {
   jobs: Pick<JobsService, 'startJob'>;
   metrics: Metrics;
   /** The app's configuration (the parts modules read). */
-  config: Pick<OpsdeckConfig, 'auth'>;
+  config: Pick<OpsdeckConfig, 'auth'> & Partial<Pick<OpsdeckConfig, 'tls'>>;
   /** The one data-API allowlist, merged from every module's relations. */
   dataApi: DataApiAllowlist;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,8 @@ const environmentSchema = z.object({
   EVENT_QUEUE_RETENTION_DAYS: z.coerce.number().positive('must be a positive number of days').default(7),
   TRUSTED_PROXIES: proxyList.optional(),
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
   DATA_API_MAX_ROWS: z.coerce
     .number({ error: 'must be a number' })
     .int('must be a whole number')
@@ -111,6 +114,11 @@ export interface PlatformConfig {
    * (PostgREST's `db-max-rows`; default 1000). Content-Range and counts still report the total.
    */
   dataApiMaxRows: number;
+  /**
+   * Serve HTTPS with this PEM certificate chain and key (TLS_CERT_FILE and TLS_KEY_FILE, both or
+   * neither). kubectl sends credentials only over HTTPS, so its kubeconfig needs it (or a proxy).
+   */
+  tls: { cert: string; key: string } | undefined;
 }
 
 export class ConfigError extends Error {
@@ -130,6 +138,7 @@ export function loadPlatformConfig(environment: NodeJS.ProcessEnv = process.env)
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const env = parsed.data;
+  const tls = readTlsFiles(env.TLS_CERT_FILE, env.TLS_KEY_FILE);
   return {
     port: env.PORT,
     host: env.HOST,
@@ -152,5 +161,31 @@ export function loadPlatformConfig(environment: NodeJS.ProcessEnv = process.env)
     trustedProxies: env.TRUSTED_PROXIES ?? [],
     metricsToken: env.METRICS_TOKEN,
     dataApiMaxRows: env.DATA_API_MAX_ROWS,
+    tls,
   };
+}
+
+/** The PEM texts of TLS_CERT_FILE and TLS_KEY_FILE; a ConfigError names what is missing or unreadable. */
+function readTlsFiles(certFile: string | undefined, keyFile: string | undefined): PlatformConfig['tls'] {
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile || !keyFile)
+    throw new ConfigError([
+      `${certFile ? 'TLS_KEY_FILE' : 'TLS_CERT_FILE'}: is required when ${certFile ? 'TLS_CERT_FILE' : 'TLS_KEY_FILE'} is set`,
+    ]);
+  const read = (variable: string, file: string): string => {
+    try {
+      return readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new ConfigError([
+        `${variable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      ]);
+    }
+  };
+  const cert = read('TLS_CERT_FILE', certFile);
+  const key = read('TLS_KEY_FILE', keyFile);
+  if (!cert.includes('-----BEGIN CERTIFICATE-----'))
+    throw new ConfigError([`TLS_CERT_FILE: ${certFile} holds no PEM certificate`]);
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key))
+    throw new ConfigError([`TLS_KEY_FILE: ${keyFile} holds no PEM private key`]);
+  return { cert, key };
 }

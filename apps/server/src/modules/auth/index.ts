@@ -31,6 +31,7 @@ export {
 export { accessRowIssues, permissionRowIssues, roleChangeIssue } from './permission-guard.js';
 export { featureDisabledMessage, isFeatureEnabled } from './feature-flags.js';
 export { createTokenForUser, TokenInputError, type CreateTokenForUserOptions } from './access-tokens.js';
+export { issueTokenForCaller } from './caller-tokens.js';
 export { loadAuthConfig, AuthConfigError, type AuthConfig } from './auth-config.js';
 export { createMailer, type Mailer, type OutgoingMail } from './mailer.js';
 export { ensureFirstAdmin, type CreatedAdmin } from './bootstrap.js';

@@ -211,9 +211,11 @@ test('a render error in the page body shows the error screen inside the shell', 
   await expect(page.getByRole('table', { name: 'Jobs History' })).toBeVisible();
 });
 
-test('the user menu greets the user, shows both versions and signs out back to the page', async ({
+test('the user menu greets the user, shows both versions, hands out a kubeconfig and signs out back to the page', async ({
   page,
 }) => {
+  // Several pages: the menu, the dialog, the download, the tokens list and signing out.
+  test.setTimeout(90_000);
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/jobs?status=SUCCESS');
   await page.getByRole('button', { name: 'User menu' }).click();
   await expect(page.getByText('Hi Admin')).toBeVisible();
@@ -225,10 +227,33 @@ test('the user menu greets the user, shows both versions and signs out back to t
     page.getByText(/^frontend version \d+\.\d+\.\d+, backend version \d+\.\d+\.\d+/),
   ).toBeVisible();
 
-  // The server has no /api/kubeconfig yet: the menu offers no entry that would lead to a 404.
   await expect(page.getByRole('menuitem', { name: 'Setup MCP' })).toBeVisible();
-  await expect(page.getByRole('menuitem', { name: /kubeconfig/i })).toHaveCount(0);
+  await page.getByRole('menuitem', { name: 'Download kubeconfig' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Download kubeconfig' });
+  await expect(dialog.getByText('kubectl --kubeconfig opsdeck-kubeconfig.yaml get canaries')).toBeVisible();
+  // This server is plain HTTP: the dialog says kubectl will not send credentials to it.
+  await expect(dialog.getByRole('note')).toContainText('kubectl sends credentials only over HTTPS');
+  // Step 1 opens the download in a new tab: a kubeconfig pointing at this server's Kubernetes API.
+  const link = dialog.getByRole('link', { name: 'Download' });
+  await expect(link).toHaveAttribute('href', '/api/kubeconfig');
+  await expect(link).toHaveAttribute('target', '_blank');
+  const download = await page.request.get('/api/kubeconfig');
+  expect(download.headers()['content-disposition']).toContain('opsdeck-kubeconfig.yaml');
+  const kubeconfig = await download.text();
+  expect(kubeconfig).toContain(`server: ${new URL(page.url()).origin}/api/kubernetes`);
+  expect(kubeconfig).toMatch(/token: opsdeck_/);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await page.goto('/settings/tokens');
+  await expect(
+    page
+      .getByRole('row')
+      .filter({ hasText: /kubeconfig \d{4}-/ })
+      .first(),
+  ).toBeVisible();
 
+  await page.goto('/settings/jobs?status=SUCCESS');
+  await page.getByRole('button', { name: 'User menu' }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
   await page.waitForURL((url) => url.pathname === '/login');
   expect(new URL(page.url()).searchParams.get('return_to')).toBe('/settings/jobs?status=SUCCESS');

@@ -67,6 +67,7 @@ export {
   type CompactionResult,
 } from './compaction.js';
 export { startHealthWorkers, type HealthWorkers, type HealthWorkersOptions } from './workers.js';
+export { loadCanaryStatuses, type CanaryStatus } from './canary-status.js';
 export { healthModule } from './module.js';
 export { canaryKind, canaryScheduleFromSpec } from './canary-kind.js';
 export {

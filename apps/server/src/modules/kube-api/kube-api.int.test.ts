@@ -216,15 +216,37 @@ describe('kubectl against Opsdeck', () => {
     );
     expect(rows[0].source).toBe('KubernetesCRD');
 
+    // The canary's status is what its checks recorded: one run, failed, in the last hour.
+    const { rows: checks } = await db.pool.query<{ id: string }>(
+      `INSERT INTO checks (canary_id, name, type, status, last_runtime, last_transition_time)
+       SELECT id, 'home', 'http', 'unhealthy', now(), now() FROM canaries WHERE name = 'web' RETURNING id`,
+    );
+    await db.pool.query(
+      `INSERT INTO check_statuses (check_id, time, duration, status, error) VALUES ($1, now(), 42, false, 'connection refused')`,
+      [checks[0].id],
+    );
     const listed = await kubectl(adminConfig, 'get', 'canaries', '-A');
-    expect(listed.stdout).toMatch(/^NAMESPACE\s+NAME\s+SCHEDULE\s+AGE/m);
-    expect(listed.stdout).toMatch(/^kube-test\s+web\s+@every 5m\s+\d+s/m);
+    expect(listed.stdout).toMatch(
+      /^NAMESPACE\s+NAME\s+SCHEDULE\s+STATUS\s+LAST CHECK\s+UPTIME 1H\s+LATENCY 1H\s+LAST TRANSITIONED\s+AGE/m,
+    );
+    expect(listed.stdout).toMatch(
+      /^kube-test\s+web\s+@every 5m\s+unhealthy\s+\d+s\s+0\/1\s+42ms\s+\d+s\s+\d+s/m,
+    );
+    const wide = await kubectl(adminConfig, 'get', 'canary', 'web', '-n', 'kube-test', '-o', 'wide');
+    expect(wide.stdout).toMatch(/MESSAGE\s+SOURCE/);
+    expect(wide.stdout).toContain('connection refused');
 
     const yaml = parseYaml(
       (await kubectl(adminConfig, 'get', 'canary', 'web', '-n', 'kube-test', '-o', 'yaml')).stdout,
     );
     expect(yaml.spec.http[0].responseCodes).toEqual([200]);
     expect(yaml.metadata.resourceVersion).toMatch(/^\d+$/);
+    expect(yaml.status).toMatchObject({
+      status: 'unhealthy',
+      uptime1h: '0/1',
+      latency1h: 42,
+      message: 'connection refused',
+    });
 
     expect((await kubectl(adminConfig, 'apply', '-f', file)).stdout.trim()).toBe(
       'canary.canaries.flanksource.com/web unchanged',

@@ -79,7 +79,11 @@ export function lastAppliedText(manifest: Record<string, Json>): string {
  * The object as the Kubernetes API answers it. The last-applied annotation is the stored
  * manifest itself, so `kubectl apply` computes removals against what is stored, whoever wrote it.
  */
-export function kubeObject(kind: ResourceKind, row: KubeRow): Record<string, Json> {
+export function kubeObject(
+  kind: ResourceKind,
+  row: KubeRow,
+  status?: Record<string, Json>,
+): Record<string, Json> {
   const manifest = manifestOf(kind, row);
   const metadata: Record<string, Json> = {
     ...(manifest.metadata as Record<string, Json>),
@@ -92,15 +96,22 @@ export function kubeObject(kind: ResourceKind, row: KubeRow): Record<string, Jso
       'opsdeck.io/source': row.source,
     },
   };
-  return { ...manifest, metadata };
+  return { ...manifest, metadata, ...(status ? { status } : {}) };
 }
 
-export function kubeList(kind: ResourceKind, rows: readonly KubeRow[]): Record<string, Json> {
+/** What Opsdeck knows of each row (a canary's health), by row id; see kube-status.ts. */
+export type RowStatuses = ReadonlyMap<string, Record<string, Json>>;
+
+export function kubeList(
+  kind: ResourceKind,
+  rows: readonly KubeRow[],
+  statuses?: RowStatuses,
+): Record<string, Json> {
   return {
     apiVersion: kind.apiVersions[0],
     kind: `${kind.kind}List`,
     metadata: { resourceVersion: latestVersion(rows) },
-    items: rows.map((row) => kubeObject(kind, row)),
+    items: rows.map((row) => kubeObject(kind, row, statuses?.get(row.id))),
   };
 }
 
@@ -116,7 +127,7 @@ export function wantsTable(accept: string | undefined): boolean {
   return /as=Table/.test(accept ?? '') && /g=meta\.k8s\.io/.test(accept ?? '');
 }
 
-function age(created: Date): string {
+export function age(created: Date): string {
   const seconds = Math.max(0, Math.floor((Date.now() - created.getTime()) / 1000));
   if (seconds < 120) return `${seconds}s`;
   const minutes = Math.floor(seconds / 60);
@@ -126,11 +137,32 @@ function age(created: Date): string {
   return `${Math.floor(hours / 24)}d`;
 }
 
+interface Column {
+  name: string;
+  value: (row: KubeRow, status: Record<string, Json> | undefined) => string;
+  /** 1: shown by `-o wide` only. */
+  priority?: number;
+}
+
+const text = (value: Json | undefined) => (value === undefined || value === null ? '' : String(value));
+const since = (value: Json | undefined) => (typeof value === 'string' && value ? age(new Date(value)) : '');
+
 /** Extra columns per kind, like the ecosystem's CRDs print them (after Name, before Age). */
-function extraColumns(kind: ResourceKind): { name: string; value: (row: KubeRow) => string }[] {
-  const text = (value: Json | undefined) => (value === undefined || value === null ? '' : String(value));
+function extraColumns(kind: ResourceKind): Column[] {
   switch (kind.kind) {
     case 'Canary':
+      return [
+        { name: 'Schedule', value: (row) => text(row.spec.schedule ?? row.spec.interval) },
+        { name: 'Status', value: (_row, status) => text(status?.status) },
+        { name: 'Last Check', value: (_row, status) => since(status?.lastCheck) },
+        { name: 'Uptime 1H', value: (_row, status) => text(status?.uptime1h) },
+        {
+          name: 'Latency 1H',
+          value: (_row, status) => (status?.latency1h == null ? '' : `${text(status.latency1h)}ms`),
+        },
+        { name: 'Last Transitioned', value: (_row, status) => since(status?.lastTransitionedTime) },
+        { name: 'Message', value: (_row, status) => text(status?.message), priority: 1 },
+      ];
     case 'Topology':
     case 'ScrapeConfig':
       return [{ name: 'Schedule', value: (row) => text(row.spec.schedule ?? row.spec.interval) }];
@@ -153,7 +185,11 @@ function extraColumns(kind: ResourceKind): { name: string; value: (row: KubeRow)
   }
 }
 
-export function kubeTable(kind: ResourceKind, rows: readonly KubeRow[]): Record<string, Json> {
+export function kubeTable(
+  kind: ResourceKind,
+  rows: readonly KubeRow[],
+  statuses?: RowStatuses,
+): Record<string, Json> {
   const extra = extraColumns(kind);
   return {
     apiVersion: 'meta.k8s.io/v1',
@@ -161,7 +197,13 @@ export function kubeTable(kind: ResourceKind, rows: readonly KubeRow[]): Record<
     metadata: { resourceVersion: latestVersion(rows) },
     columnDefinitions: [
       { name: 'Name', type: 'string', format: 'name', description: 'Name of the resource', priority: 0 },
-      ...extra.map(({ name }) => ({ name, type: 'string', format: '', description: name, priority: 0 })),
+      ...extra.map(({ name, priority }) => ({
+        name,
+        type: 'string',
+        format: '',
+        description: name,
+        priority: priority ?? 0,
+      })),
       {
         name: 'Source',
         type: 'string',
@@ -172,7 +214,12 @@ export function kubeTable(kind: ResourceKind, rows: readonly KubeRow[]): Record<
       { name: 'Age', type: 'string', format: '', description: 'Time since creation', priority: 0 },
     ],
     rows: rows.map((row) => ({
-      cells: [row.name, ...extra.map(({ value }) => value(row)), row.source, age(row.created_at)],
+      cells: [
+        row.name,
+        ...extra.map(({ value }) => value(row, statuses?.get(row.id))),
+        row.source,
+        age(row.created_at),
+      ],
       object: {
         kind: 'PartialObjectMetadata',
         apiVersion: 'meta.k8s.io/v1',

@@ -29,6 +29,7 @@ import {
   wantsTable,
   type KubeRow,
 } from './kube-objects.js';
+import { loadStatuses } from './kube-status.js';
 import { readRows, refuseFileOwned, removeObject, storeObject, validObject } from './kube-store.js';
 import { LabelSelectorError, matchesLabels, parseLabelSelector } from './label-selector.js';
 import { openApiDocument, openApiIndex } from './openapi.js';
@@ -397,7 +398,10 @@ export async function kubeApiRoutes(app: FastifyInstance, options: KubeApiRoutes
     const rows = (await readRows(pool, kind, { namespace })).filter(
       (row) => matchesLabels(labels, row.labels) && fields(row),
     );
-    return wantsTable(request.headers.accept) ? kubeTable(kind, rows) : kubeList(kind, rows);
+    const statuses = await loadStatuses(pool, kind, rows);
+    return wantsTable(request.headers.accept)
+      ? kubeTable(kind, rows, statuses)
+      : kubeList(kind, rows, statuses);
   });
 
   const create = handle(async (request, reply) => {
@@ -430,7 +434,10 @@ export async function kubeApiRoutes(app: FastifyInstance, options: KubeApiRoutes
     const { kind, namespace, name } = paramsOf(request);
     await authorize(request, kind, 'read');
     const row = await current(kind, namespace as string, name as string);
-    return wantsTable(request.headers.accept) ? kubeTable(kind, [row]) : kubeObject(kind, row);
+    const statuses = await loadStatuses(pool, kind, [row]);
+    return wantsTable(request.headers.accept)
+      ? kubeTable(kind, [row], statuses)
+      : kubeObject(kind, row, statuses?.get(row.id));
   });
 
   const replace = handle(async (request) => {

@@ -1,9 +1,10 @@
 import { Menu, MenuButton, MenuItem, MenuItems, MenuSeparator } from '@headlessui/react';
-import { LogOut, Plug, UserRound } from 'lucide-react';
+import { Download, LogOut, Plug, UserRound } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import { Avatar } from '../../components/avatar/avatar';
 import { signOut, useCurrentUser } from '../../features/auth';
+import { KubeconfigDialog } from './kubeconfig-dialog';
 import { FRONTEND_VERSION, useBackendVersion } from './versions';
 
 // Loaded on first use: the token dialogs stay out of the shell's first download.
@@ -20,6 +21,7 @@ export function UserMenu() {
   const location = useLocation();
   const backendVersion = useBackendVersion();
   const [mcpOpen, setMcpOpen] = useState(false);
+  const [kubeconfigOpen, setKubeconfigOpen] = useState(false);
   const name = user?.name ?? '';
 
   return (
@@ -40,8 +42,12 @@ export function UserMenu() {
               Your Profile
             </Link>
           </MenuItem>
-          {/* 'Download kubeconfig' (spec settings §2.8; its dialog is in git history) joins the menu once
-              GET /api/kubeconfig exists: until then it would lead to a 404. */}
+          <MenuItem>
+            <button type="button" className={itemClass} onClick={() => setKubeconfigOpen(true)}>
+              <Download className="size-4" aria-hidden />
+              Download kubeconfig
+            </button>
+          </MenuItem>
           <MenuItem>
             <button type="button" className={itemClass} onClick={() => setMcpOpen(true)}>
               <Plug className="size-4" aria-hidden />
@@ -65,6 +71,7 @@ export function UserMenu() {
           </MenuItem>
         </MenuItems>
       </Menu>
+      <KubeconfigDialog open={kubeconfigOpen} onClose={() => setKubeconfigOpen(false)} />
       {mcpOpen && (
         // Mounted only while open: closing forgets the token, which is shown only once.
         <Suspense fallback={null}>

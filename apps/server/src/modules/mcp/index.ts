@@ -12,5 +12,6 @@ export {
   MCP_SERVER_NAME,
   type McpRoutesOptions,
 } from './routes.js';
-export { MCP_TOOLS, describeTool, type ToolDefinition } from './tools.js';
+export { describeTool, type ToolDefinition } from './tools.js';
+export { MCP_TOOLS } from './area-tools.js';
 export { mcpModule } from './module.js';

@@ -17,7 +17,7 @@ import { HttpError, registerErrorHandling } from '../../platform/http/errors.js'
 import { OPSDECK_VERSION } from '../../platform/version.js';
 import { authPlugin } from '../auth/index.js';
 import { createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
-import { mcpRoutes, MCP_SCOPE_REQUIRED_MESSAGE } from './index.js';
+import { MCP_TOOLS, mcpRoutes, MCP_SCOPE_REQUIRED_MESSAGE } from './index.js';
 
 /**
  * The headers and answers of the SDK's StreamableHTTPClientTransport, POST only (that transport
@@ -158,7 +158,7 @@ describe('MCP lifecycle', () => {
       id: 1,
       result: {
         protocolVersion: '2024-11-05',
-        capabilities: { tools: {} },
+        capabilities: { tools: {}, resources: {}, prompts: {} },
         serverInfo: { name: 'opsdeck', version: OPSDECK_VERSION },
       },
     });
@@ -199,10 +199,13 @@ describe('MCP lifecycle', () => {
   it('answers ping and refuses unknown methods with -32601', async () => {
     const ping = await rpc({ jsonrpc: '2.0', id: 3, method: 'ping' }, { token: tokens.mcp });
     expect(ping.json()).toEqual({ jsonrpc: '2.0', id: 3, result: {} });
-    const unknown = await rpc({ jsonrpc: '2.0', id: 4, method: 'resources/list' }, { token: tokens.mcp });
+    const unknown = await rpc(
+      { jsonrpc: '2.0', id: 4, method: 'sampling/createMessage' },
+      { token: tokens.mcp },
+    );
     expect(unknown.json<Body>().error).toMatchObject({
       code: -32601,
-      message: 'Method not found: resources/list',
+      message: 'Method not found: sampling/createMessage',
     });
   });
 
@@ -440,6 +443,20 @@ describe('tools', () => {
       'get_config_item',
       'list_incidents',
       'get_incident',
+      'list_catalog_types',
+      'describe_catalog',
+      'search_catalog_changes',
+      'get_related_configs',
+      'list_catalog_insights',
+      'search_health_checks',
+      'list_all_checks',
+      'list_connections',
+      'playbooks_list_all',
+      'playbook_recent_runs',
+      'playbook_failed_runs',
+      'get_playbook_run_details',
+      'list_notifications',
+      'get_notifications_for_resource',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
@@ -579,9 +596,9 @@ describe('tools', () => {
     try {
       await client.connect(transport);
       expect(client.getServerVersion()).toMatchObject({ name: 'opsdeck', version: OPSDECK_VERSION });
-      expect(client.getServerCapabilities()).toEqual({ tools: {} });
+      expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {} });
       const { tools } = await client.listTools();
-      expect(tools).toHaveLength(6);
+      expect(tools).toHaveLength(MCP_TOOLS.length);
       const result = await client.callTool({ name: 'list_health_checks', arguments: { name: tag } });
       expect(result.isError).toBe(false);
       expect(result.structuredContent).toMatchObject({ total: 2 });

@@ -3,6 +3,11 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import {
   CallToolRequestSchema,
   ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ReadResourceRequestSchema,
   LATEST_PROTOCOL_VERSION,
   SUPPORTED_PROTOCOL_VERSIONS,
   type CallToolResult,
@@ -21,7 +26,9 @@ import type { Logger } from '../../platform/logger.js';
 import { OPSDECK_VERSION } from '../../platform/version.js';
 import { hasTokenScope, type AuthContext } from '../auth/index.js';
 import { createDataReader, ToolError } from './data-reader.js';
-import { describeTool, MCP_TOOLS } from './tools.js';
+import { MCP_TOOLS } from './area-tools.js';
+import { getPrompt, PROMPTS, readResource, RESOURCE_TEMPLATES } from './resources-prompts.js';
+import { describeTool } from './tools.js';
 
 /** MCP revisions this server speaks, newest first: the SDK's. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -52,11 +59,14 @@ export interface McpRoutesOptions {
 }
 
 const INSTRUCTIONS =
-  'Opsdeck is an operations console. Use list_health_checks and get_check_status for health checks, ' +
-  'search_catalog and get_config_item for catalog (configuration) items, list_incidents and get_incident ' +
-  'for incidents. Every tool only reads, with the rights of the token owner.';
+  'Opsdeck is an operations console. Health checks: search_health_checks, list_health_checks, get_check_status. ' +
+  'Catalog (configuration) items: list_catalog_types, search_catalog, describe_catalog, search_catalog_changes, ' +
+  'get_related_configs, list_catalog_insights. Incidents: list_incidents, get_incident. Playbooks: ' +
+  'playbooks_list_all, playbook_recent_runs, playbook_failed_runs, get_playbook_run_details. Notifications: ' +
+  'list_notifications, get_notifications_for_resource. Connections: list_connections. Every tool only reads, ' +
+  'with the rights of the token owner.';
 
-const CAPABILITIES = { tools: {} };
+const CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
 
 const TOOLS_BY_NAME = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
 
@@ -227,6 +237,49 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
           if (error instanceof ToolError) {
             return { content: [{ type: 'text', text: error.message }], isError: true };
           }
+          throw error;
+        }
+      }),
+    );
+
+    // Resources are read on demand from their templates; none is listed up front.
+    server.setRequestHandler(
+      ListResourcesRequestSchema,
+      guarded('resources/list', async () => ({ resources: [] })),
+    );
+    server.setRequestHandler(
+      ListResourceTemplatesRequestSchema,
+      guarded('resources/templates/list', async () => ({ resourceTemplates: RESOURCE_TEMPLATES })),
+    );
+    server.setRequestHandler(
+      ReadResourceRequestSchema,
+      guarded('resources/read', async ({ params }) => {
+        const read = createDataReader({
+          engine,
+          pool,
+          auth,
+          onInternalError: (error) =>
+            request.log.error({ err: error, uri: params.uri }, 'MCP resource failed'),
+        });
+        try {
+          return await readResource(params.uri, read);
+        } catch (error) {
+          if (error instanceof ToolError) throw invalidParams(error.message, 'params.uri');
+          throw error;
+        }
+      }),
+    );
+    server.setRequestHandler(
+      ListPromptsRequestSchema,
+      guarded('prompts/list', async () => ({ prompts: PROMPTS })),
+    );
+    server.setRequestHandler(
+      GetPromptRequestSchema,
+      guarded('prompts/get', async ({ params }) => {
+        try {
+          return getPrompt(params.name, params.arguments);
+        } catch (error) {
+          if (error instanceof ToolError) throw invalidParams(error.message, 'params.name');
           throw error;
         }
       }),

@@ -10,13 +10,13 @@ import { likeLiteral, ToolError, type DataReader } from './data-reader.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const id = (what: string) =>
+export const id = (what: string) =>
   z
     .string({ error: `${what} id is required` })
     .regex(UUID, `${what} id must be a UUID`)
     .describe(`The ${what} id (UUID)`);
 
-const limit = (fallback: number, max: number) =>
+export const limit = (fallback: number, max: number) =>
   z
     .number({ error: 'limit must be a number' })
     .int('limit must be a whole number')
@@ -25,7 +25,7 @@ const limit = (fallback: number, max: number) =>
     .default(fallback)
     .describe(`How many rows to return (1-${max}, default ${fallback})`);
 
-const text = (description: string) =>
+export const text = (description: string) =>
   z
     .string()
     .trim()
@@ -41,13 +41,13 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   run(args: z.output<S>, read: DataReader): Promise<unknown>;
 }
 
-function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition {
+export function defineTool<S extends z.ZodType>(tool: ToolDefinition<S>): ToolDefinition {
   return tool as unknown as ToolDefinition;
 }
 
-type Params = [string, string][];
+export type Params = [string, string][];
 
-const CHECK_COLUMNS =
+export const CHECK_COLUMNS =
   'id,name,type,status,description,namespace,severity,endpoint,labels,last_runtime,last_transition_time,canary_id';
 
 const listHealthChecks = defineTool({
@@ -83,7 +83,7 @@ const listHealthChecks = defineTool({
   },
 });
 
-function withStatus<T extends Record<string, unknown>>(check: T): T {
+export function withStatus<T extends Record<string, unknown>>(check: T): T {
   return { ...check, status: check.status ?? 'unknown' };
 }
 
@@ -134,7 +134,7 @@ const getCheckStatus = defineTool({
   },
 });
 
-const CONFIG_COLUMNS =
+export const CONFIG_COLUMNS =
   'id,name,type,config_class,namespace,status,health,ready,labels,tags,created_at,updated_at,last_scraped_time';
 
 const searchCatalog = defineTool({
@@ -170,7 +170,7 @@ const searchCatalog = defineTool({
 /** Bigger scraped documents are left out of the answer (they would swamp the model's context). */
 export const MAX_CONFIG_CHARS = 100_000;
 
-const getConfigItem = defineTool({
+export const getConfigItem = defineTool({
   name: 'get_config_item',
   title: 'Get a catalog item',
   description:
@@ -287,7 +287,8 @@ const getIncident = defineTool({
   },
 });
 
-export const MCP_TOOLS: readonly ToolDefinition[] = [
+/** The first six tools; `index` of this module lists them with the areas' tools (area-tools.ts). */
+export const CORE_TOOLS: readonly ToolDefinition[] = [
   listHealthChecks,
   getCheckStatus,
   searchCatalog,

@@ -1,0 +1,295 @@
+import type { AddressInfo } from 'node:net';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCheck, createCheckStatus, createConfigItem } from '../../../test/harness/factories.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
+import { dataApiAllowlist } from '../../modules.js';
+import { registerErrorHandling } from '../../platform/http/errors.js';
+import { authPlugin } from '../auth/index.js';
+import { createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
+import { mcpRoutes } from './index.js';
+
+/** POST-only streamable HTTP for the SDK's Client (see mcp.int.test.ts for why not the SDK's). */
+function httpTransport(url: string, token: string): Transport {
+  let protocolVersion: string | undefined;
+  const transport: Transport = {
+    async start() {},
+    async close() {
+      transport.onclose?.();
+    },
+    setProtocolVersion(version) {
+      protocolVersion = version;
+    },
+    async send(message: JSONRPCMessage) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          ...(protocolVersion ? { 'mcp-protocol-version': protocolVersion } : {}),
+        },
+        body: JSON.stringify(message),
+      });
+      if (response.status === 202) return;
+      const answer = (await response.json()) as JSONRPCMessage | JSONRPCMessage[];
+      for (const item of Array.isArray(answer) ? answer : [answer]) transport.onmessage?.(item);
+    },
+  };
+  return transport;
+}
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let client: Client;
+let viewerClient: Client;
+const ids: Record<string, string> = {};
+
+async function connect(token: string): Promise<Client> {
+  const { port } = app.server.address() as AddressInfo;
+  const connected = new Client({ name: 'opsdeck-test', version: '1' });
+  await connected.connect(httpTransport(`http://127.0.0.1:${port}/mcp`, token));
+  return connected;
+}
+
+async function callOk(name: string, args: Record<string, unknown> = {}, as: Client = client) {
+  const result = await as.callTool({ name, arguments: args });
+  expect(result.isError, JSON.stringify(result.content)).toBe(false);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = Fastify({ logger: false });
+  registerErrorHandling(app);
+  await app.register(authPlugin, { pool: db.pool, config: testAuthConfig() });
+  await app.register(mcpRoutes, { pool: db.pool, allowlist: dataApiAllowlist });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+
+  const editor = await createTestPerson(db.pool, { roles: ['editor'] });
+  const viewer = await createTestPerson(db.pool, { roles: ['viewer'] });
+  client = await connect(await createTestToken(db.pool, editor.id, [{ object: 'mcp', action: '*' }]));
+  viewerClient = await connect(await createTestToken(db.pool, viewer.id, [{ object: 'mcp', action: '*' }]));
+
+  const deployment = await createConfigItem(db.pool, {
+    name: 'checkout',
+    type: 'Kubernetes::Deployment',
+    health: 'unhealthy',
+  });
+  const replicaSet = await createConfigItem(db.pool, {
+    name: 'checkout-5d9',
+    type: 'Kubernetes::ReplicaSet',
+  });
+  ids.deployment = deployment.id;
+  ids.replicaSet = replicaSet.id;
+  await db.pool.query(
+    `INSERT INTO config_relationships (config_id, related_id, relation) VALUES ($1, $2, 'DeploymentReplicaSet')`,
+    [deployment.id, replicaSet.id],
+  );
+  await db.pool.query(
+    `INSERT INTO config_changes (config_id, change_type, severity, summary, created_at)
+     VALUES ($1, 'diff', 'high', 'image changed to checkout:2.0', now() - interval '1 hour'),
+            ($1, 'Pulled', 'info', 'pulled checkout:2.0', now() - interval '3 days')`,
+    [deployment.id],
+  );
+  await db.pool.query(
+    `INSERT INTO config_analysis (config_id, analyzer, analysis_type, severity, status, summary)
+     VALUES ($1, 'trivy', 'security', 'critical', 'open', 'CVE-2026-0001 in openssl'),
+            ($1, 'cost', 'cost', 'low', 'closed', 'oversized')`,
+    [deployment.id],
+  );
+  const check = await createCheck(db.pool, {
+    name: 'checkout-api',
+    type: 'http',
+    status: 'unhealthy',
+    labels: { team: 'payments' },
+  });
+  ids.check = check.id;
+  await createCheck(db.pool, {
+    name: 'search-api',
+    type: 'dns',
+    status: 'healthy',
+    labels: { team: 'search' },
+  });
+  await createCheckStatus(db.pool, check.id, { status: false, message: 'connection refused' });
+  const connection = await db.pool.query<{ id: string }>(
+    `INSERT INTO connections (name, namespace, type, url, password) VALUES ('orders-db', 'payments', 'postgres', 'postgres://db/orders', 'enc:v1:not-shown') RETURNING id`,
+  );
+  ids.connection = connection.rows[0].id;
+  const playbook = await db.pool.query<{ id: string }>(
+    `INSERT INTO playbooks (name, namespace, title, description, spec) VALUES ('restart', 'default', 'Restart deployment', 'Restarts it', '{"category":"Kubernetes","actions":[{"name":"restart","exec":{"script":"echo"}}]}') RETURNING id`,
+  );
+  ids.playbook = playbook.rows[0].id;
+  const runs = await db.pool.query<{ id: string; status: string }>(
+    `INSERT INTO playbook_runs (playbook_id, status, error, config_id, created_at)
+     VALUES ($1, 'completed', NULL, $2, now() - interval '1 hour'), ($1, 'failed', 'exit status 1', $2, now())
+     RETURNING id, status`,
+    [ids.playbook, deployment.id],
+  );
+  ids.failedRun = runs.rows.find((run) => run.status === 'failed')!.id;
+  await db.pool.query(
+    `INSERT INTO playbook_run_actions (playbook_run_id, name, status, error, result, start_time)
+     VALUES ($1, 'restart', 'failed', 'exit status 1', '{"stdout":"","stderr":"no such deployment"}', now())`,
+    [ids.failedRun],
+  );
+  const notification = await db.pool.query<{ id: string }>(
+    `INSERT INTO notifications (name, namespace, events, title) VALUES ('checks-to-slack', 'default', '{check.failed}', 'Check {{.check.name}} failed') RETURNING id`,
+  );
+  await db.pool.query(
+    `INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, resource_type, error)
+     VALUES ($1, 'failed', 'check.failed', $2, 'check', 'webhook answered 500')`,
+    [notification.rows[0].id, check.id],
+  );
+});
+
+afterAll(async () => {
+  await client?.close();
+  await viewerClient?.close();
+  await app?.close();
+  await db?.close();
+});
+
+describe('catalog tools', () => {
+  it('lists types, describes an item, its changes, relations and open insights', async () => {
+    const types = await callOk('list_catalog_types');
+    expect(types.types).toEqual(['Kubernetes::Deployment', 'Kubernetes::ReplicaSet']);
+    const described = await callOk('describe_catalog', { id: ids.deployment });
+    expect(described.item).toMatchObject({ name: 'checkout', health: 'unhealthy' });
+
+    const changes = await callOk('search_catalog_changes', { config_id: ids.deployment });
+    expect((changes.changes as { summary: string }[]).map((change) => change.summary)).toEqual([
+      'image changed to checkout:2.0',
+      'pulled checkout:2.0',
+    ]);
+    const recent = await callOk('search_catalog_changes', {
+      since: new Date(Date.now() - 86_400_000).toISOString(),
+      severity: 'high',
+    });
+    expect(recent.total).toBe(1);
+
+    const related = await callOk('get_related_configs', { id: ids.replicaSet });
+    expect(related.related).toEqual([
+      expect.objectContaining({ name: 'checkout', relation: 'DeploymentReplicaSet', direction: 'incoming' }),
+    ]);
+    const insights = await callOk('list_catalog_insights', { config_id: ids.deployment });
+    expect((insights.insights as { summary: string }[]).map((row) => row.summary)).toEqual([
+      'CVE-2026-0001 in openssl',
+    ]);
+  });
+
+  it('names the wrong argument', async () => {
+    const result = await client
+      .callTool({ name: 'search_catalog_changes', arguments: { since: 'yesterday' } })
+      .catch((error: Error) => error);
+    expect(String(result)).toContain('since must be an ISO');
+  });
+});
+
+describe('health tools', () => {
+  it('searches checks with a field query and lists them all', async () => {
+    const found = await callOk('search_health_checks', { query: 'status=unhealthy label.team=payments' });
+    expect((found.checks as { name: string }[]).map((check) => check.name)).toEqual(['checkout-api']);
+    const bare = await callOk('search_health_checks', { query: 'search' });
+    expect((bare.checks as { name: string }[]).map((check) => check.name)).toEqual(['search-api']);
+    const unknownField = await client.callTool({
+      name: 'search_health_checks',
+      arguments: { query: 'colour=red' },
+    });
+    expect(unknownField.isError).toBe(true);
+    const all = await callOk('list_all_checks');
+    expect(all.total).toBe(2);
+  });
+});
+
+describe('connection, playbook and notification tools', () => {
+  it('lists connections without credentials, with their reference', async () => {
+    const listed = await callOk('list_connections');
+    expect(listed.connections).toEqual([
+      expect.objectContaining({
+        name: 'orders-db',
+        type: 'postgres',
+        reference: 'connection://payments/orders-db',
+      }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain('enc:v1');
+    // A viewer may not read connections (role matrix): the tool says so.
+    const refused = await viewerClient.callTool({ name: 'list_connections', arguments: {} });
+    expect(refused.isError).toBe(true);
+  });
+
+  it('lists playbooks, recent and failed runs and a run with its actions', async () => {
+    const playbooks = await callOk('playbooks_list_all');
+    expect(playbooks.playbooks).toEqual([
+      expect.objectContaining({ name: 'restart', category: 'Kubernetes' }),
+    ]);
+    expect((await callOk('playbook_recent_runs', { playbook_id: ids.playbook })).runs).toHaveLength(2);
+    const failed = await callOk('playbook_failed_runs');
+    expect(failed.runs).toEqual([expect.objectContaining({ id: ids.failedRun, error: 'exit status 1' })]);
+    const details = await callOk('get_playbook_run_details', { run_id: ids.failedRun });
+    expect(details.actions).toEqual([
+      expect.objectContaining({
+        name: 'restart',
+        status: 'failed',
+        result: { stdout: '', stderr: 'no such deployment' },
+      }),
+    ]);
+    const slim = await callOk('get_playbook_run_details', { run_id: ids.failedRun, withResult: false });
+    expect((slim.actions as Record<string, unknown>[])[0]).not.toHaveProperty('result');
+  });
+
+  it('lists notification rules and what was sent about a resource', async () => {
+    expect((await callOk('list_notifications')).notifications).toEqual([
+      expect.objectContaining({ name: 'checks-to-slack', events: ['check.failed'] }),
+    ]);
+    const sent = await callOk('get_notifications_for_resource', { resource_id: ids.check });
+    expect(sent.sent).toEqual([
+      expect.objectContaining({
+        status: 'failed',
+        error: 'webhook answered 500',
+        notification: expect.objectContaining({ name: 'checks-to-slack' }),
+      }),
+    ]);
+  });
+});
+
+describe('resources and prompts', () => {
+  it('reads config items, playbooks and connections by URI', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      'config_item://{id}',
+      'playbook://{idOrName}',
+      'connection://{namespace}/{name}',
+    ]);
+    const item = await client.readResource({ uri: `config_item://${ids.deployment}` });
+    expect(JSON.parse((item.contents[0] as { text: string }).text).item.name).toBe('checkout');
+    const playbook = await client.readResource({ uri: 'playbook://default/restart' });
+    expect(JSON.parse((playbook.contents[0] as { text: string }).text).id).toBe(ids.playbook);
+    const connection = await client.readResource({ uri: 'connection://payments/orders-db' });
+    expect((connection.contents[0] as { text: string }).text).not.toContain('enc:v1');
+    await expect(client.readResource({ uri: 'connection://payments/missing' })).rejects.toThrow(
+      /No connection is payments\/missing/,
+    );
+  });
+
+  it('offers prompts that name the tools', async () => {
+    const { prompts } = await client.listPrompts();
+    expect(prompts.map((prompt) => prompt.name)).toEqual([
+      'unhealthy_catalog_items',
+      'troubleshoot_resource',
+      'failing_health_checks',
+    ]);
+    const prompt = await client.getPrompt({
+      name: 'troubleshoot_resource',
+      arguments: { id: ids.deployment },
+    });
+    const text = (prompt.messages[0].content as { text: string }).text;
+    expect(text).toContain(ids.deployment);
+    expect(text).toContain('search_catalog_changes');
+    await expect(client.getPrompt({ name: 'troubleshoot_resource', arguments: {} })).rejects.toThrow(
+      /needs the argument id/,
+    );
+  });
+});

@@ -727,3 +727,8 @@ export function parseServiceUrl(type: string, url: string): ConnectionFormValues
       return {};
   }
 }
+
+/** `POST /api/connection/test`: a connection from the form, before saving; `id` fills values sent back masked. */
+export const connectionTestRequestSchema = connectionInputSchema.extend({
+  id: z.uuid('id: must be a UUID').optional(),
+});

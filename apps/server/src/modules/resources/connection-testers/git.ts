@@ -11,7 +11,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise
       args,
       { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 },
       (error, stdout, stderr) => {
-        if (error) reject(new Error(stderr.trim().split('\n').slice(-2).join(' ') || error.message));
+        if (error) reject(new Error(stderr.trim().split('\n')[0] || error.message));
         else resolve(stdout);
       },
     );

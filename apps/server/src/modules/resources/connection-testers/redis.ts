@@ -18,13 +18,18 @@ export const testRedis: ConnectionTester = async (connection, timeoutMs) => {
     enableOfflineQueue: false,
     ...(url.startsWith('rediss://') ? { tls: { rejectUnauthorized: !connection.insecureTls } } : {}),
   });
-  client.on('error', () => undefined);
+  // A refused AUTH closes the connection: the server's answer is the error worth showing.
+  let serverError: unknown;
+  client.on('error', (error) => {
+    serverError ??= error;
+  });
   try {
     await withTimeout(client.connect(), timeoutMs, 'connecting');
     const answer = await withTimeout(client.ping(), timeoutMs, 'PING');
     return healthy(`connected: PING answered ${answer}`);
   } catch (error) {
-    return unhealthy(`could not connect to Redis: ${failureText(error, connection)}`);
+    const reason = serverError && /closed/i.test(failureText(error, connection)) ? serverError : error;
+    return unhealthy(`could not connect to Redis: ${failureText(reason, connection)}`);
   } finally {
     client.disconnect();
   }

@@ -22,7 +22,12 @@ import { Input } from '../../../components/input/input';
 import { Select } from '../../../components/select/select';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
-import { useDeleteConnection, useSaveConnection, useTestConnection } from '../api/connections';
+import {
+  useDeleteConnection,
+  useSaveConnection,
+  useTestConnection,
+  useTestSavedConnection,
+} from '../api/connections';
 import { ConnectionHealthDot } from './connection-health-dot';
 import { ValueSourceField } from './value-source-field';
 
@@ -76,7 +81,7 @@ export function ConnectionForm({ type, connection, canEdit, onDone, onBack }: Co
     handleSubmit,
     getValues,
     trigger,
-    formState: { errors },
+    formState: { errors, isDirty },
   } = useForm<FormValues>({
     mode: 'onTouched',
     defaultValues: {
@@ -88,7 +93,9 @@ export function ConnectionForm({ type, connection, canEdit, onDone, onBack }: Co
   const values = useWatch({ control, name: 'values' });
   const save = useSaveConnection();
   const remove = useDeleteConnection();
-  const test = useTestConnection();
+  const testForm = useTestConnection();
+  const testSaved = useTestSavedConnection();
+  const testing = testForm.isPending || testSaved.isPending;
   const [result, setResult] = useState<ConnectionTestResult>();
   const [confirmDelete, setConfirmDelete] = useState(false);
   const disabled = !canEdit;
@@ -117,7 +124,13 @@ export function ConnectionForm({ type, connection, canEdit, onDone, onBack }: Co
     if (!(await trigger())) return;
     setResult(undefined);
     try {
-      setResult(await test.mutateAsync({ id: connection?.id, input: input(getValues()) }));
+      // A saved connection tested as stored records the result (the list's health colour);
+      // changed values are tested as they are in the form, before saving.
+      setResult(
+        connection && !isDirty
+          ? await testSaved.mutateAsync(connection.id)
+          : await testForm.mutateAsync({ id: connection?.id, input: input(getValues()) }),
+      );
     } catch (error) {
       showErrorToast(error);
     }
@@ -247,8 +260,8 @@ export function ConnectionForm({ type, connection, canEdit, onDone, onBack }: Co
             </Button>
           )}
           <div className="ml-auto flex gap-2">
-            <Button variant="secondary" onClick={() => void runTest()} disabled={test.isPending}>
-              {test.isPending ? 'Testing...' : 'Test'}
+            <Button variant="secondary" onClick={() => void runTest()} disabled={testing}>
+              {testing ? 'Testing...' : 'Test'}
             </Button>
             <Button type="submit" variant="primary" disabled={save.isPending}>
               {editing ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Saving' : 'Save'}

@@ -14,7 +14,7 @@ async function openNewForm(page: Page, typeLabel: string) {
   const picker = page.getByRole('dialog', { name: 'Add Connection' });
   await picker.getByRole('button', { name: typeLabel, exact: true }).click();
   const form = page.getByRole('dialog', { name: `Add Connection - ${typeLabel}` });
-  await expect(form).toBeVisible();
+  await expect(form.getByRole('heading', { name: `Add Connection - ${typeLabel}` })).toBeVisible();
   return form;
 }
 

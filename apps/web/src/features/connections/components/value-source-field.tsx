@@ -1,4 +1,5 @@
 import { VALUE_SOURCES, valueSourceOf, type ConnectionValue, type ValueSourceKind } from '@opsdeck/contracts';
+import { useId } from 'react';
 import { Input } from '../../../components/input/input';
 import { Select } from '../../../components/select/select';
 import { Textarea } from '../../../components/textarea/textarea';
@@ -37,6 +38,8 @@ export function ValueSourceField({
   invalid,
 }: ValueSourceFieldProps) {
   const source = valueSourceOf(value);
+  // The field's label names the value's input; the selector has its own id and name.
+  const selectorId = useId();
   const reference =
     typeof value === 'object'
       ? 'secretKeyRef' in value.valueFrom
@@ -52,6 +55,7 @@ export function ValueSourceField({
   return (
     <div className="flex gap-2">
       <Select
+        id={selectorId}
         aria-label={`${label} source`}
         className="w-36 shrink-0"
         value={source}
@@ -67,7 +71,6 @@ export function ValueSourceField({
       {source === 'Static' ? (
         multiline ? (
           <Textarea
-            aria-label={label}
             code
             rows={4}
             value={typeof value === 'string' ? value : ''}
@@ -78,7 +81,6 @@ export function ValueSourceField({
           />
         ) : (
           <Input
-            aria-label={label}
             type={secret ? 'password' : 'text'}
             autoComplete="off"
             value={typeof value === 'string' ? value : ''}

@@ -23,7 +23,10 @@ import {
   createTestToken,
   testAuthConfig,
 } from '../auth/test-fixtures/auth-test-app.js';
+import { createConnectionResolver } from './connection-resolver.js';
 import { connectionRoutes } from './connection-routes.js';
+import { resourceRoutes } from './resource-routes.js';
+import { createValueFromResolver } from './value-from.js';
 
 // /api/connections: every catalogue type's form through the API (create, read masked as an
 // editor, read in full as an admin, update with the masked value kept), the catalogue's
@@ -31,6 +34,7 @@ import { connectionRoutes } from './connection-routes.js';
 
 let db: TestDatabase;
 let app: FastifyInstance;
+const box = createSecretBox(randomBytes(32));
 const tokens: Record<'admin' | 'editor' | 'viewer' | 'responder', string> = {
   admin: '',
   editor: '',
@@ -43,7 +47,8 @@ beforeAll(async () => {
   app = Fastify({ logger: false });
   registerErrorHandling(app);
   await app.register(authPlugin, { pool: db.pool, config: testAuthConfig() });
-  await app.register(connectionRoutes, { pool: db.pool, secrets: createSecretBox(randomBytes(32)) });
+  await app.register(connectionRoutes, { pool: db.pool, secrets: box });
+  await app.register(resourceRoutes, { pool: db.pool, logger: { info() {} } as never, secrets: box });
   await app.ready();
   for (const role of Object.keys(tokens) as (keyof typeof tokens)[]) {
     const person = await createTestPerson(db.pool, { roles: [role] });
@@ -236,5 +241,40 @@ describe('validation and permissions', () => {
     );
     expect(stored.rows[0].password).toBe('secret://db/password');
     expect(stored.rows[0].username).not.toContain('postgres');
+  });
+
+  it('gives checks, scrapers, playbooks and notifications the connection by reference, opened', async () => {
+    const secret = await call('admin', 'POST', '/api/resources', {
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'ops-db', namespace: 'ops' },
+      stringData: { password: 'from-the-secret' },
+    });
+    expect(secret.statusCode, secret.body).toBe(200);
+    const created = await call('admin', 'POST', '/api/connections', {
+      name: 'orders',
+      namespace: 'ops',
+      type: 'postgres',
+      url: 'postgres://db.internal:5432/orders',
+      username: 'app',
+      password: { valueFrom: { secretKeyRef: { name: 'ops-db', key: 'password' } } },
+      insecure_tls: true,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const resolve = createConnectionResolver(db.pool, box, createValueFromResolver(db.pool, box));
+    const expected = {
+      name: 'orders',
+      namespace: 'ops',
+      type: 'postgres',
+      url: 'postgres://db.internal:5432/orders',
+      username: 'app',
+      password: 'from-the-secret',
+      insecureTls: true,
+    };
+    expect(await resolve('connection://ops/orders')).toMatchObject(expected);
+    expect(await resolve('connection://default/orders')).toBeUndefined();
+    // A deleted connection is gone for its users too.
+    expect((await call('admin', 'DELETE', `/api/connections/${created.json().id}`)).statusCode).toBe(204);
+    expect(await resolve('connection://ops/orders')).toBeUndefined();
   });
 });

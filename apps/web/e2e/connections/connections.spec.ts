@@ -57,7 +57,7 @@ test('add a PostgreSQL connection, test it before saving, save it and see its he
   await row.click();
   await edit.getByRole('button', { name: 'Delete' }).click();
   await page
-    .getByRole('dialog', { name: `Delete ${name}?` })
+    .getByRole('alertdialog', { name: `Delete ${name}?` })
     .getByRole('button', { name: 'Delete' })
     .click();
   await expect(page.getByText(`${name} deleted successfully`)).toBeVisible();

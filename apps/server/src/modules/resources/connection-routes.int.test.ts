@@ -160,6 +160,9 @@ describe('every connection type through the API', () => {
       type: expect.any(String),
     });
     expect(rows[0].created_by?.id).toEqual(expect.any(String));
+    const asAdmin = await call('admin', 'GET', '/api/connections');
+    expect(asAdmin.statusCode).toBe(200);
+    expect(asAdmin.body).not.toContain('s3cr3t');
     expect((await call('viewer', 'GET', '/api/connections')).statusCode).toBe(403);
     expect((await call('responder', 'GET', '/api/connections')).statusCode).toBe(403);
   });

@@ -32,8 +32,9 @@ export interface ConnectionRoutesOptions {
 
 /**
  * Connections through the API (spec settings §3, §6, §7):
- * - `GET /api/connections`, `GET /api/connections/{id}`: read `connections`; secrets are shown
- *   only to those who may edit connections (admin), masked as `********` for everyone else;
+ * - `GET /api/connections`: read `connections`; every secret masked as `********`;
+ * - `GET /api/connections/{id}`: read `connections`; secrets are shown only to those who may
+ *   edit connections (admin), masked for everyone else;
  * - `POST /api/connections`, `PUT /api/connections/{id}`, `DELETE /api/connections/{id}`: write
  *   `connections`; checked against the type catalogue (400 naming the field); an update sending
  *   the mask back keeps the stored secret;
@@ -56,9 +57,8 @@ export async function connectionRoutes(
   const canEdit = async (request: FastifyRequest) =>
     (await authorizeRequest(pool, request, 'connections', 'write')).allow;
 
-  typed.get('/api/connections', { preHandler: read }, async (request) =>
-    listConnections(pool, await canEdit(request), secrets),
-  );
+  // The list never carries secrets, whoever asks: one connection's form reads them by id.
+  typed.get('/api/connections', { preHandler: read }, async () => listConnections(pool, false, secrets));
 
   typed.get(
     '/api/connections/:id',

@@ -8,7 +8,8 @@ import { Modal } from '../../../components/modal/modal';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions';
-import { connectionsQueryOptions } from '../api/connections';
+import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { connectionQueryOptions, connectionsQueryOptions } from '../api/connections';
 import { ConnectionForm, connectionTypeFor } from './connection-form';
 import { ConnectionHealthDot } from './connection-health-dot';
 
@@ -84,6 +85,23 @@ function TypePicker({ onPick }: { onPick(type: ConnectionType): void }) {
   );
 }
 
+/** An existing connection's form, read by id: secrets in full for those who may edit them. */
+function EditConnection({ id, canEdit, onDone }: { id: string; canEdit: boolean; onDone(): void }) {
+  const query = useQuery(connectionQueryOptions(id));
+  useEffect(() => {
+    if (query.isError) showErrorToast(query.error);
+  }, [query.isError, query.error]);
+  if (!query.data) return <PageSkeleton lines={4} />;
+  return (
+    <ConnectionForm
+      type={connectionTypeFor(query.data)}
+      connection={query.data}
+      canEdit={canEdit}
+      onDone={onDone}
+    />
+  );
+}
+
 type Dialog =
   { mode: 'pick' } | { mode: 'new'; type: ConnectionType } | { mode: 'edit'; connection: Connection };
 
@@ -146,10 +164,9 @@ export function ConnectionsPage() {
           />
         )}
         {dialog?.mode === 'edit' && (
-          <ConnectionForm
+          <EditConnection
             key={dialog.connection.id}
-            type={connectionTypeFor(dialog.connection)}
-            connection={dialog.connection}
+            id={dialog.connection.id}
             canEdit={canEdit}
             onDone={close}
           />

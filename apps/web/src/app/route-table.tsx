@@ -150,6 +150,13 @@ export const appRoutes: RouteObject[] = [
         }),
         handle: handle({ title: 'Feature Flags' }),
       },
+      {
+        path: 'settings/connections',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-connections-route')).SettingsConnectionsRoute,
+        }),
+        handle: handle({ title: 'Connections' }),
+      },
     ],
   },
 ];

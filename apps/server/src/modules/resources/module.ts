@@ -1,4 +1,5 @@
 import type { ServerModule } from '../../server-module.js';
+import { connectionRoutes } from './connection-routes.js';
 import { configMapKind } from './kinds/config-map.js';
 import { connectionKind } from './kinds/connection.js';
 import { secretKind } from './kinds/secret.js';
@@ -23,5 +24,6 @@ export const resourcesModule: ServerModule = {
   async routes(app, { pool, logger, secrets }) {
     await app.register(resourceSchemaRoutes);
     await app.register(resourceRoutes, { pool, logger, secrets });
+    await app.register(connectionRoutes, { pool, secrets });
   },
 };

@@ -6,6 +6,7 @@ const everything: SidebarRules = { isViewer: false, canRead: () => true, isEnabl
 describe('visibleSettingsItems', () => {
   it('sorts the Settings submenu by name', () => {
     expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
+      'Connections',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
@@ -23,7 +24,7 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.job_history',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Health Checks', 'Incident Rules', 'Tokens']);
+    expect(names).toEqual(['Connections', 'Feature Flags', 'Health Checks', 'Incident Rules', 'Tokens']);
   });
 
   it('hides Health Checks while the health settings are disabled', () => {
@@ -31,7 +32,7 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.health',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual(['Connections', 'Feature Flags', 'Incident Rules', 'Jobs History', 'Tokens']);
   });
 
   it('hides Health Checks from a user who cannot read canaries', () => {
@@ -47,6 +48,19 @@ describe('visibleSettingsItems', () => {
       ...everything,
       canRead: (resource) => resource !== 'feature_flags',
     }).map((item) => item.name);
-    expect(names).toEqual(['Health Checks', 'Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual(['Connections', 'Health Checks', 'Incident Rules', 'Jobs History', 'Tokens']);
+  });
+
+  it('hides Connections from a user who cannot read connections, and while the area is disabled', () => {
+    const unread = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      canRead: (resource) => resource !== 'connections',
+    }).map((item) => item.name);
+    expect(unread).not.toContain('Connections');
+    const disabled = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      isEnabled: (feature) => feature !== 'settings.connections',
+    }).map((item) => item.name);
+    expect(disabled).not.toContain('Connections');
   });
 });

@@ -33,6 +33,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'feature_flags',
     feature: 'settings.feature_flags',
   },
+  {
+    name: 'Connections',
+    path: '/settings/connections',
+    resource: 'connections',
+    feature: 'settings.connections',
+  },
 ];
 
 export interface SidebarRules {

@@ -30,7 +30,9 @@ export const topologyQuerySchema = z.object({
   owner: z.string().optional(),
   team: z.string().optional(),
   labels: z.string().optional(),
-  sortBy: z.enum(TOPOLOGY_SORT_FIELDS, { error: `sortBy must be one of ${TOPOLOGY_SORT_FIELDS.join(', ')}` }).optional(),
+  sortBy: z
+    .enum(TOPOLOGY_SORT_FIELDS, { error: `sortBy must be one of ${TOPOLOGY_SORT_FIELDS.join(', ')}` })
+    .optional(),
   sortOrder: z.enum(['asc', 'desc'], { error: 'sortOrder must be asc or desc' }).optional(),
   flatten: yesNo.optional(),
   hidden: yesNo.optional(),

@@ -19,7 +19,11 @@ function labelPairs(text: string | undefined): Record<string, string> {
   const pairs: Record<string, string> = {};
   for (const part of (text ?? '').split(',')) {
     const index = part.indexOf('=');
-    if (index > 0) pairs[part.slice(0, index).trim()] = part.slice(index + 1).replace(/^=/, '').trim();
+    if (index > 0)
+      pairs[part.slice(0, index).trim()] = part
+        .slice(index + 1)
+        .replace(/^=/, '')
+        .trim();
   }
   return pairs;
 }
@@ -29,7 +33,13 @@ export async function selectConfigs(db: Queryable, selector: ConfigSelector): Pr
   const types = [...(selector.types ?? []), ...(selector.type ? [selector.type] : [])];
   const labels = { ...labelPairs(selector.labelSelector) };
   const tags = selector.tags ?? {};
-  if (!selector.id && !selector.name && types.length === 0 && Object.keys(labels).length === 0 && Object.keys(tags).length === 0)
+  if (
+    !selector.id &&
+    !selector.name &&
+    types.length === 0 &&
+    Object.keys(labels).length === 0 &&
+    Object.keys(tags).length === 0
+  )
     return [];
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM config_items
@@ -41,7 +51,14 @@ export async function selectConfigs(db: Queryable, selector: ConfigSelector): Pr
        AND coalesce(labels, '{}'::jsonb) @> $5::jsonb
        AND coalesce(tags, '{}'::jsonb) @> $6::jsonb
      ORDER BY name, id`,
-    [selector.id ?? null, selector.name ?? null, selector.namespace ?? null, types, JSON.stringify(labels), JSON.stringify(tags)],
+    [
+      selector.id ?? null,
+      selector.name ?? null,
+      selector.namespace ?? null,
+      types,
+      JSON.stringify(labels),
+      JSON.stringify(tags),
+    ],
   );
   return rows.map((row) => row.id);
 }

@@ -17,10 +17,7 @@ export interface LookupRun {
  * Runs every check a canary-shaped spec (`{exec: [...], postgres: [...]}`) declares, in spec
  * order, one after the other. An unsupported type comes back as an invalid result.
  */
-export async function runCheckSpec(
-  spec: unknown,
-  options: RunCheckOptions,
-): Promise<LookupRun[]> {
+export async function runCheckSpec(spec: unknown, options: RunCheckOptions): Promise<LookupRun[]> {
   const runs: LookupRun[] = [];
   for (const entry of listCanaryChecks(spec)) {
     const run = await runCheck(entry.type, entry.spec, options);
@@ -44,7 +41,10 @@ export interface SelectedCheck {
 }
 
 /** `k=v,k2=v2` (and bare `k` for "has the key") as a jsonb containment and key list. */
-export function parseLabelSelector(text: string | undefined): { equals: Record<string, string>; keys: string[] } {
+export function parseLabelSelector(text: string | undefined): {
+  equals: Record<string, string>;
+  keys: string[];
+} {
   const equals: Record<string, string> = {};
   const keys: string[] = [];
   for (const part of (text ?? '').split(',')) {
@@ -52,7 +52,11 @@ export function parseLabelSelector(text: string | undefined): { equals: Record<s
     if (trimmed === '') continue;
     const index = trimmed.indexOf('=');
     if (index < 0) keys.push(trimmed);
-    else equals[trimmed.slice(0, index).trim()] = trimmed.slice(index + 1).replace(/^=/, '').trim();
+    else
+      equals[trimmed.slice(0, index).trim()] = trimmed
+        .slice(index + 1)
+        .replace(/^=/, '')
+        .trim();
   }
   return { equals, keys };
 }
@@ -61,7 +65,10 @@ export function parseLabelSelector(text: string | undefined): { equals: Record<s
 export async function selectChecks(db: Queryable, selector: CheckSelector): Promise<SelectedCheck[]> {
   const { equals, keys } = parseLabelSelector(selector.labelSelector);
   const hasCriteria =
-    Boolean(selector.name) || Object.keys(equals).length > 0 || keys.length > 0 || (selector.types ?? []).length > 0;
+    Boolean(selector.name) ||
+    Object.keys(equals).length > 0 ||
+    keys.length > 0 ||
+    (selector.types ?? []).length > 0;
   if (!hasCriteria) return [];
   const { rows } = await db.query<SelectedCheck>(
     `SELECT id, canary_id, status FROM checks

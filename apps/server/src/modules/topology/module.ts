@@ -11,7 +11,10 @@ import { topologyKind } from './topology-kind.js';
 import { startTopologyWorkers } from './workers.js';
 
 /** What a run's lookups need from outside the module: connections, `valueFrom`, sealed secrets. */
-function runServices(pool: Pool, secrets: SecretBox | undefined): Omit<TopologyRunOptions, 'logger' | 'signal'> {
+function runServices(
+  pool: Pool,
+  secrets: SecretBox | undefined,
+): Omit<TopologyRunOptions, 'logger' | 'signal'> {
   const resolveValueFrom = createValueFromResolver(pool, secrets);
   return {
     resolveValueFrom,

@@ -62,7 +62,10 @@ export async function topologyRoutes(app: FastifyInstance, options: TopologyRout
         agentId: topology.agent_id,
       });
       try {
-        const summary = await runTopologyJob(options.pool, topology, job, { ...options.run, logger: options.logger });
+        const summary = await runTopologyJob(options.pool, topology, job, {
+          ...options.run,
+          logger: options.logger,
+        });
         const status = await job.success();
         return { job_id: job.id, status, summary, errors: [] };
       } catch (error) {

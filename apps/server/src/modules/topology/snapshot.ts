@@ -6,7 +6,10 @@ import { queryTopology } from './topology-service.js';
 /** How many recent statuses of each linked check go into the snapshot. */
 export const SNAPSHOT_CHECK_STATUSES = 20;
 
-export async function topologySnapshot(pool: Pool, componentId: string): Promise<{ name: string; archive: Buffer }> {
+export async function topologySnapshot(
+  pool: Pool,
+  componentId: string,
+): Promise<{ name: string; archive: Buffer }> {
   const tree = await queryTopology(pool, { id: componentId, depth: 10, flatten: true });
   const ids = tree.components.map((component) => component.id);
   const root = tree.components[0];

@@ -26,7 +26,10 @@ async function createTopology(name: string, spec: Record<string, unknown>): Prom
 }
 
 async function setSpec(topology: TopologyRow, spec: Record<string, unknown>): Promise<TopologyRow> {
-  await db.pool.query(`UPDATE topologies SET spec = $2::jsonb WHERE id = $1`, [topology.id, JSON.stringify(spec)]);
+  await db.pool.query(`UPDATE topologies SET spec = $2::jsonb WHERE id = $1`, [
+    topology.id,
+    JSON.stringify(spec),
+  ]);
   return (await loadTopology(db.pool, topology.id))!;
 }
 
@@ -134,7 +137,8 @@ describe('runTopology', () => {
               {
                 name: 'databases',
                 url: db.url,
-                query: 'SELECT name, size_mb FROM lookup_databases UNION ALL SELECT current_database(), 0 ORDER BY 1',
+                query:
+                  'SELECT name, size_mb FROM lookup_databases UNION ALL SELECT current_database(), 0 ORDER BY 1',
                 display: {
                   expr: "results.rows.map(r, {'name': r.name, 'type': 'Database', 'properties': [{'name': 'size', 'value': r.size_mb, 'unit': 'MB'}]})",
                 },
@@ -164,20 +168,34 @@ describe('runTopology', () => {
     const broken = await setSpec(topology, {
       components: [{ name: 'things', lookup: { exec: [{ name: 'list', script: 'echo nope >&2; exit 3' }] } }],
     });
-    await expect(runTopology(db.pool, broken, { logger })).rejects.toThrow(/spec.components\[0\].lookup exec\/list/);
+    await expect(runTopology(db.pool, broken, { logger })).rejects.toThrow(
+      /spec.components\[0\].lookup exec\/list/,
+    );
     const after = await components(topology.id);
     expect(after.map((row) => [row.name, row.deleted_at])).toEqual(before.map((row) => [row.name, null]));
 
     const notJson = await setSpec(topology, {
-      components: [{ name: 'things', lookup: { exec: [{ name: 'list', script: 'echo hello', display: { expr: 'stdout' } }] } }],
+      components: [
+        {
+          name: 'things',
+          lookup: { exec: [{ name: 'list', script: 'echo hello', display: { expr: 'stdout' } }] },
+        },
+      ],
     });
     await expect(runTopology(db.pool, notJson, { logger })).rejects.toThrow(/display did not return JSON/);
     expect((await components(topology.id)).every((row) => row.deleted_at === null)).toBe(true);
   });
 
   it('links checks and configs, pulls in selected components, rolls health up and emits events', async () => {
-    const check = await createCheck(db.pool, { name: 'api-http', labels: { app: 'shop-api' }, status: 'healthy' });
-    const config = await createConfigItem(db.pool, { name: 'shop-api-deployment', type: 'Kubernetes::Deployment' });
+    const check = await createCheck(db.pool, {
+      name: 'api-http',
+      labels: { app: 'shop-api' },
+      status: 'healthy',
+    });
+    const config = await createConfigItem(db.pool, {
+      name: 'shop-api-deployment',
+      type: 'Kubernetes::Deployment',
+    });
     const other = await createTopology('elsewhere', {
       components: [{ name: 'shared-cache', type: 'Cache', labels: { tier: 'cache' }, health: 'warning' }],
     });

@@ -32,10 +32,13 @@ export interface TopologyRow {
   deleted_at: Date | null;
 }
 
-export const TOPOLOGY_COLUMNS = 'id, name, namespace, labels, spec, agent_id, schedule, updated_at, deleted_at';
+export const TOPOLOGY_COLUMNS =
+  'id, name, namespace, labels, spec, agent_id, schedule, updated_at, deleted_at';
 
 export async function loadTopology(db: Pool, id: string): Promise<TopologyRow | undefined> {
-  const { rows } = await db.query<TopologyRow>(`SELECT ${TOPOLOGY_COLUMNS} FROM topologies WHERE id = $1`, [id]);
+  const { rows } = await db.query<TopologyRow>(`SELECT ${TOPOLOGY_COLUMNS} FROM topologies WHERE id = $1`, [
+    id,
+  ]);
   return rows[0];
 }
 
@@ -137,7 +140,8 @@ export function normaliseHealth(value: unknown): ComponentHealth | null {
   if (!written) return null;
   if ((COMPONENT_HEALTHS as readonly string[]).includes(written)) return written as ComponentHealth;
   if (['ok', 'pass', 'passing', 'up', 'running', 'online'].includes(written)) return 'healthy';
-  if (['error', 'fail', 'failed', 'failing', 'down', 'critical', 'offline'].includes(written)) return 'unhealthy';
+  if (['error', 'fail', 'failed', 'failing', 'down', 'critical', 'offline'].includes(written))
+    return 'unhealthy';
   if (['warn', 'degraded'].includes(written)) return 'warning';
   return 'unknown';
 }
@@ -242,7 +246,10 @@ async function buildComponent(definition: Json, context: RunContext, where: stri
       if (!isRecord(item)) throw new TopologyRunError(`${where}.lookup: item ${index + 1} is not an object`);
       let merged: Json = item;
       if (forEach) {
-        const templated = applyTemplating(forEach, { component: item, properties: item.properties ?? [] }) as Json;
+        const templated = applyTemplating(forEach, {
+          component: item,
+          properties: item.properties ?? [],
+        }) as Json;
         merged = {
           ...item,
           ...templated,
@@ -433,7 +440,8 @@ async function writeLinks(client: PoolClient, node: Written): Promise<void> {
   for (const selector of node.built.selectors) {
     const { equals, keys } = parseLabelSelector(selector.labelSelector);
     const types = selector.types ?? [];
-    if (!selector.name && Object.keys(equals).length === 0 && keys.length === 0 && types.length === 0) continue;
+    if (!selector.name && Object.keys(equals).length === 0 && keys.length === 0 && types.length === 0)
+      continue;
     const { rows } = await client.query<{ id: string; health: string | null }>(
       `SELECT id, health FROM components
        WHERE deleted_at IS NULL AND id <> $1
@@ -461,11 +469,7 @@ async function writeLinks(client: PoolClient, node: Written): Promise<void> {
 }
 
 /** Health bottom-up: explicit, else the worst of checks, children and pulled-in components. */
-async function rollUp(
-  client: PoolClient,
-  node: Written,
-  events: EventToEnqueue[],
-): Promise<ComponentHealth> {
+async function rollUp(client: PoolClient, node: Written, events: EventToEnqueue[]): Promise<ComponentHealth> {
   const childHealths: ComponentHealth[] = [];
   for (const child of node.children) childHealths.push(await rollUp(client, child, events));
   const checkHealths = node.checkStatuses.map((status) => normaliseHealth(status));
@@ -506,7 +510,13 @@ async function rollUp(
   for (const value of childHealths) counts[value] = (counts[value] ?? 0) + 1;
   await client.query(
     `UPDATE components SET health = $2, status = $3, status_reason = $4, summary = $5::jsonb WHERE id = $1`,
-    [node.id, health, status, node.built.status_reason, JSON.stringify({ ...counts, checks: node.checkStatuses.length })],
+    [
+      node.id,
+      health,
+      status,
+      node.built.status_reason,
+      JSON.stringify({ ...counts, checks: node.checkStatuses.length }),
+    ],
   );
   if ((node.previousHealth ?? 'unknown') !== health && (node.existed || health !== 'unknown'))
     events.push({ name: `component.${health}`, properties: { id: node.id } });
@@ -542,7 +552,12 @@ export async function runTopology(
     await rollUp(client, root, events);
     await enqueueEvents(client, events);
     await client.query('COMMIT');
-    return { components: all.length, deleted: deleted.rowCount ?? 0, lookups: context.lookups, events: events.length };
+    return {
+      components: all.length,
+      deleted: deleted.rowCount ?? 0,
+      lookups: context.lookups,
+      events: events.length,
+    };
   } catch (error) {
     await client.query('ROLLBACK');
     throw error;

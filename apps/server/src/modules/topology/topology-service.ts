@@ -85,11 +85,15 @@ function applyFilters(sql: Sql, query: TopologyQuery): void {
   const labels = parseTristate(query.labels, 'labels');
   for (const [index, entry] of (labels?.include ?? []).entries()) {
     const [key, value] = splitLabel(entry, index);
-    sql.where.push(`coalesce(c.labels, '{}'::jsonb) @> ${sql.param(JSON.stringify({ [key]: value }))}::jsonb`);
+    sql.where.push(
+      `coalesce(c.labels, '{}'::jsonb) @> ${sql.param(JSON.stringify({ [key]: value }))}::jsonb`,
+    );
   }
   for (const [index, entry] of (labels?.exclude ?? []).entries()) {
     const [key, value] = splitLabel(entry, index);
-    sql.where.push(`NOT coalesce(c.labels, '{}'::jsonb) @> ${sql.param(JSON.stringify({ [key]: value }))}::jsonb`);
+    sql.where.push(
+      `NOT coalesce(c.labels, '{}'::jsonb) @> ${sql.param(JSON.stringify({ [key]: value }))}::jsonb`,
+    );
   }
 }
 
@@ -197,9 +201,7 @@ export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<T
     const prefix = fullPath(root);
     sql.where.push(`(c.path = ${sql.param(prefix)} OR c.path LIKE ${sql.param(`${prefix}.%`)})`);
     const base = (root.path ? root.path.split('.').length : 0) + 1;
-    sql.where.push(
-      `(cardinality(string_to_array(c.path, '.')) - ${sql.param(base)}) < ${sql.param(depth)}`,
-    );
+    sql.where.push(`(cardinality(string_to_array(c.path, '.')) - ${sql.param(base)}) < ${sql.param(depth)}`);
     if (!showHidden) sql.where.push('c.hidden = false');
     const { rows } = await pool.query<ComponentRow>(
       `SELECT ${COLUMNS} FROM components c WHERE ${sql.where.join(' AND ')} ORDER BY ${orderBy(query)}`,
@@ -229,7 +231,11 @@ export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<T
     await decorate(pool, listed, showHidden);
   }
 
-  const facets = await pool.query<{ types: string[]; teams: string[]; tags: Record<string, string[]> | null }>(
+  const facets = await pool.query<{
+    types: string[];
+    teams: string[];
+    tags: Record<string, string[]> | null;
+  }>(
     `SELECT
        coalesce((SELECT array_agg(DISTINCT type ORDER BY type) FROM components WHERE deleted_at IS NULL AND type IS NOT NULL), '{}') AS types,
        coalesce((SELECT array_agg(DISTINCT owner ORDER BY owner) FROM components WHERE deleted_at IS NULL AND owner IS NOT NULL), '{}') AS teams,

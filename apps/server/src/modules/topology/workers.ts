@@ -31,7 +31,10 @@ export async function startTopologyWorkers(options: TopologyWorkersOptions): Pro
   try {
     await scheduler.refresh();
   } catch (error) {
-    options.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'reading topologies failed');
+    options.logger.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      'reading topologies failed',
+    );
   }
   return { refresh: () => scheduler.refresh(), stop: () => scheduler.stop() };
 }

@@ -142,3 +142,32 @@ export const topologyRunResponseSchema = z.object({
     .optional(),
 });
 export type TopologyRunResponse = z.infer<typeof topologyRunResponseSchema>;
+
+// ---------------------------------------------------------------------------------------------
+// Rows of `topologies_with_status` (data API), listed in rows.ts `relationRowSchemas`.
+const isoTime = z.iso.datetime({ offset: true });
+
+export const topologyWithStatusRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  icon: z.string().nullable(),
+  schedule: z.string().nullable(),
+  labels: z.object({}).catchall(z.string()).nullable(),
+  spec: z.record(z.string(), z.unknown()),
+  source: z.string(),
+  agent_id: z.string(),
+  created_by: z.string().nullable(),
+  created_at: isoTime,
+  updated_at: isoTime,
+  deleted_at: isoTime.nullable(),
+  /** Its live components by health. */
+  summary: componentHealthCountsSchema,
+  components: z.number().int(),
+  status: componentHealthSchema,
+  job_status: jobStatusSchema.nullable(),
+  job_time_start: isoTime.nullable(),
+  job_time_end: isoTime.nullable(),
+  job_details: z.unknown(),
+});
+export type TopologyWithStatusRow = z.infer<typeof topologyWithStatusRowSchema>;

@@ -1,5 +1,8 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
+
+// The machine runs several suites at once: pages here may take several seconds to load.
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 /** Replaces the CodeMirror document (labelled 'Spec') with the given text. */
 async function replaceCode(page: Page, text: string): Promise<void> {
@@ -17,7 +20,7 @@ const card = (page: Page, name: string) => page.getByRole('article', { name, exa
 test('a topology made in the editor runs, shows on the dashboard, its component page, snapshot and public card', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const name = `e2e-shop-${Date.now()}`;
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/topologies');
   await expect(page.getByRole('heading', { name: 'Topologies', level: 1 })).toBeVisible();
@@ -111,7 +114,7 @@ test('a topology made in the editor runs, shows on the dashboard, its component 
 });
 
 test('the demo topology of this machine is on the dashboard', async ({ page }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   await signIn(page, ADMIN.email, ADMIN.password);
   await expect(page).toHaveURL(/\/topology(\?|$)/);
   await expect(

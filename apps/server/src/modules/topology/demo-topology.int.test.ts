@@ -70,6 +70,13 @@ describe('demo/topology.yaml', () => {
       labels: { database: 'postgres' },
     });
     expect(rows.some((row) => row.name === db.name)).toBe(false);
+    // pg_database_size is a bigint, which arrives as text: stored as the number it is.
+    expect(postgres?.properties[0]).toEqual({
+      name: 'size',
+      value: expect.any(Number),
+      unit: 'MB',
+      headline: true,
+    });
     expect(byName.get('this-machine')?.properties[0].value).toBe(os.availableParallelism());
     expect(byName.get('Opsdeck')?.properties).toEqual([{ name: 'port', text: '1', headline: true }]);
     expect(byName.get('Opsdeck')?.health).toBe('unknown');

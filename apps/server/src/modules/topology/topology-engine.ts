@@ -219,6 +219,18 @@ async function buildProperties(raw: unknown, context: RunContext, where: string)
   for (const [index, entry] of records(raw).entries()) {
     const { lookup, ...rest } = entry;
     const property: Json = { ...rest };
+    // Lookups hand numbers over as text (SQL bigint, CEL strings): a numeric text is the value.
+    for (const key of ['value', 'min', 'max'] as const) {
+      const raw = property[key];
+      if (raw === undefined || typeof raw === 'number') continue;
+      const number = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : Number.NaN;
+      if (Number.isFinite(number)) property[key] = number;
+      else {
+        delete property[key];
+        if (key === 'value' && property.text === undefined && raw !== null)
+          property.text = stringifyResult(raw);
+      }
+    }
     if (lookup !== undefined) {
       const values = await runLookup(lookup, context, `${where}.properties[${index}].lookup`);
       const shown = values.map((value) => stringifyResult(value)).join('');

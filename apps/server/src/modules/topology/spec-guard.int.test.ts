@@ -1,3 +1,4 @@
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 
@@ -57,6 +58,18 @@ describe('Topology specs', () => {
     }
     const stored = await full.db.pool.query(`SELECT name, spec FROM topologies ORDER BY name`);
     expect(stored.rows).toEqual([{ name: 'guarded', spec: GOOD }]);
+
+    // The settings list reads topologies_with_status: its rows parse exactly with the contract.
+    const listed = await full.get('/api/db/topologies_with_status?select=*');
+    expect(listed.statusCode, listed.body).toBe(200);
+    const rows = listed.json<unknown[]>();
+    expect(rows).toHaveLength(1);
+    expect(relationRowSchemas.topologies_with_status.strict().parse(rows[0])).toMatchObject({
+      name: 'guarded',
+      status: 'unknown',
+      components: 0,
+      job_status: null,
+    });
   });
 
   it('the editor schema describes nested components', async () => {

@@ -97,7 +97,7 @@ test('a topology made in the editor runs, shows on the dashboard, its component 
   await expect(details.getByText('No checks')).toBeVisible();
   await card(page, 'api').getByRole('link', { name: 'api' }).click();
   await expect(page.getByRole('heading', { name: 'api', level: 1 })).toBeVisible();
-  await expect(details.getByText('tier')).toBeVisible();
+  await expect(details.getByRole('button', { name: 'tier: backend' })).toBeVisible();
   await expect(page.getByText('No child components')).toBeVisible();
 
   // The snapshot downloads as a tar.gz.

@@ -46,16 +46,16 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
       const rootId = root.rows[0].id;
       const children = await pool.query<{ id: string }>(
         `INSERT INTO components (topology_id, parent_id, name, type, health, path, labels)
-         SELECT $1, $2, 'svc-' || g, 'Service', ($4::text[])[1 + g % 4], $2::text, jsonb_build_object('tier', 'tier-' || g % 3)
+         SELECT $1, $2, 'svc-' || g, 'Service', ($4::text[])[1 + g % 4], $5::text, jsonb_build_object('tier', 'tier-' || g % 3)
          FROM generate_series(1, $3) g RETURNING id`,
-        [topologyId, rootId, CHILDREN, healths],
+        [topologyId, rootId, CHILDREN, healths, rootId],
       );
       for (const { id: childId } of children.rows)
         await pool.query(
           `INSERT INTO components (topology_id, parent_id, name, type, health, path, is_leaf)
-           SELECT $1, $2, 'pod-' || g, 'Pod', ($5::text[])[1 + g % 4], $3 || '.' || $2, true
+           SELECT $1, $2, 'pod-' || g, 'Pod', ($5::text[])[1 + g % 4], $3::text, true
            FROM generate_series(1, $4) g`,
-          [topologyId, childId, rootId, GRANDCHILDREN, healths],
+          [topologyId, childId, `${rootId}.${childId}`, GRANDCHILDREN, healths],
         );
     }
     await pool.query('ANALYZE components');

@@ -186,9 +186,62 @@ function orderBy(query: TopologyQuery): string {
   return `c.display_order ASC NULLS LAST, ${column} ${direction} NULLS LAST, c.name, c.id`;
 }
 
+interface Facets {
+  types: string[];
+  teams: string[];
+  tags: Record<string, string[]>;
+}
+
+/** The types, owners and label values among these components (a subtree's own filters). */
+function facetsOf(components: readonly TopologyComponent[]): Facets {
+  const types = new Set<string>();
+  const teams = new Set<string>();
+  const tags = new Map<string, Set<string>>();
+  for (const component of components) {
+    if (component.type) types.add(component.type);
+    if (component.owner) teams.add(component.owner);
+    for (const [key, value] of Object.entries(component.labels)) {
+      const values = tags.get(key) ?? new Set<string>();
+      values.add(value);
+      tags.set(key, values);
+    }
+  }
+  const sorted = (values: Iterable<string>) => [...values].sort();
+  return {
+    types: sorted(types),
+    teams: sorted(teams),
+    tags: Object.fromEntries([...tags.keys()].sort().map((key) => [key, sorted(tags.get(key) ?? [])])),
+  };
+}
+
+/** The types, owners and label values of every live component (the dashboard's filters). */
+async function allFacets(pool: Pool): Promise<Facets> {
+  const facets = await pool.query<{
+    types: string[];
+    teams: string[];
+    tags: Record<string, string[]> | null;
+  }>(
+    `SELECT
+       coalesce((SELECT array_agg(DISTINCT type ORDER BY type) FROM components WHERE deleted_at IS NULL AND type IS NOT NULL), '{}') AS types,
+       coalesce((SELECT array_agg(DISTINCT owner ORDER BY owner) FROM components WHERE deleted_at IS NULL AND owner IS NOT NULL), '{}') AS teams,
+       (SELECT jsonb_object_agg(key, values) FROM (
+          SELECT l.key, jsonb_agg(DISTINCT l.value ORDER BY l.value) AS values
+          FROM components c CROSS JOIN LATERAL jsonb_each_text(coalesce(c.labels, '{}'::jsonb)) AS l(key, value)
+          WHERE c.deleted_at IS NULL GROUP BY l.key) t) AS tags`,
+  );
+  const facet = facets.rows[0];
+  return { types: facet.types, teams: facet.teams, tags: facet.tags ?? {} };
+}
+
+/**
+ * Without `id`: the roots (or, with `flatten`, every component) matching the filters, and the
+ * filter values of all live components. With `id`: that component and its subtree, and the
+ * filter values found in it.
+ */
 export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<TopologyResponse> {
   const showHidden = query.hidden !== false;
   let listed: TopologyComponent[];
+  let facets: Facets;
   if (query.id) {
     const found = await pool.query<ComponentRow>(
       `SELECT ${COLUMNS} FROM components c WHERE c.id = $1 AND c.deleted_at IS NULL`,
@@ -210,6 +263,7 @@ export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<T
     const rootComponent = toComponent(root);
     const all = [rootComponent, ...rows.map(toComponent)];
     await decorate(pool, all, showHidden);
+    facets = facetsOf(all);
     if (query.flatten) listed = all;
     else {
       const byId = new Map(all.map((component) => [component.id, component]));
@@ -229,27 +283,14 @@ export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<T
     );
     listed = rows.map(toComponent);
     await decorate(pool, listed, showHidden);
+    facets = await allFacets(pool);
   }
 
-  const facets = await pool.query<{
-    types: string[];
-    teams: string[];
-    tags: Record<string, string[]> | null;
-  }>(
-    `SELECT
-       coalesce((SELECT array_agg(DISTINCT type ORDER BY type) FROM components WHERE deleted_at IS NULL AND type IS NOT NULL), '{}') AS types,
-       coalesce((SELECT array_agg(DISTINCT owner ORDER BY owner) FROM components WHERE deleted_at IS NULL AND owner IS NOT NULL), '{}') AS teams,
-       (SELECT jsonb_object_agg(key, values) FROM (
-          SELECT l.key, jsonb_agg(DISTINCT l.value ORDER BY l.value) AS values
-          FROM components c CROSS JOIN LATERAL jsonb_each_text(coalesce(c.labels, '{}'::jsonb)) AS l(key, value)
-          WHERE c.deleted_at IS NULL GROUP BY l.key) t) AS tags`,
-  );
-  const facet = facets.rows[0];
   return {
     components: listed,
     healthStatuses: ['healthy', 'unhealthy', 'warning', 'unknown'],
-    teams: facet.teams,
-    tags: facet.tags ?? {},
-    types: facet.types,
+    teams: facets.teams,
+    tags: facets.tags,
+    types: facets.types,
   };
 }

@@ -16,3 +16,4 @@ export * from './resources.js';
 export * from './about.js';
 export * from './kube.js';
 export * from './connections.js';
+export * from './topology.js';

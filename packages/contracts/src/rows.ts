@@ -14,6 +14,7 @@ import {
   checkRowSchema,
 } from './health.js';
 import { jobHistoryNameRowSchema, jobHistoryRowSchema } from './jobs.js';
+import { topologyWithStatusRowSchema } from './topology.js';
 import {
   analysisTypeRowSchema,
   changeTypeRowSchema,
@@ -90,6 +91,8 @@ export const relationRowSchemas = {
   responders: responderRowSchema,
   incident_histories: incidentHistoryRowSchema,
   incident_rules: incidentRuleRowSchema,
+  // topology
+  topologies_with_status: topologyWithStatusRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

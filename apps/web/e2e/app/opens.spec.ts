@@ -1,10 +1,10 @@
 import { expect, test } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 
-test('the app opens on the health page', async ({ page }) => {
+test('the app opens on the topology dashboard', async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password);
-  await expect(page).toHaveURL(/\/health(\?|$)/);
-  await expect(page.getByRole('heading', { name: 'Health', level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/topology(\?|$)/);
+  await expect(page.getByRole('heading', { name: 'Topology', level: 1 })).toBeVisible();
 });
 
 test('a deep link without a session goes to the login screen and back', async ({ page }) => {

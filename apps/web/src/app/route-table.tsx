@@ -3,14 +3,19 @@ import { authRoutes } from '../features/auth';
 import { ShellLayout } from './layout/shell-layout';
 import type { RouteHandle } from './layout/top-bar';
 
-/** `/` goes to /topology (spec core §2), which falls back to /health until topology exists. */
-export const LANDING_PATH = '/health';
+/** `/` goes to /topology (spec core §2). */
+export const LANDING_PATH = '/topology';
 
 const handle = (value: RouteHandle): RouteHandle => value;
 
 /** Sign-in screens outside the shell; console pages inside it, each behind its guard. */
 export const appRoutes: RouteObject[] = [
   ...authRoutes,
+  // Outside the shell, for embedding (core §2): no sidebar, no wait for feature flags.
+  {
+    path: 'view/topology/:id',
+    lazy: async () => ({ Component: (await import('./routes/topology-route')).TopologyViewRoute }),
+  },
   {
     element: <ShellLayout />,
     children: [
@@ -142,6 +147,26 @@ export const appRoutes: RouteObject[] = [
           Component: (await import('./routes/settings-tokens-route')).SettingsTokensRoute,
         }),
         handle: handle({ title: 'Tokens' }),
+      },
+      {
+        path: 'topology',
+        lazy: async () => ({ Component: (await import('./routes/topology-route')).TopologyRoute }),
+        handle: handle({ title: 'Topology' }),
+      },
+      {
+        path: 'topology/:id',
+        lazy: async () => ({ Component: (await import('./routes/topology-route')).ComponentRoute }),
+        handle: handle({ title: 'Topology' }),
+      },
+      {
+        path: 'settings/topologies',
+        lazy: async () => ({ Component: (await import('./routes/topology-route')).SettingsTopologiesRoute }),
+        handle: handle({ title: 'Topologies' }),
+      },
+      {
+        path: 'settings/topologies/:id',
+        lazy: async () => ({ Component: (await import('./routes/topology-route')).SettingsTopologyRoute }),
+        handle: handle({ title: 'Topologies' }),
       },
       {
         path: 'settings/feature-flags',

@@ -42,3 +42,4 @@ export { scrapeConfigSpecIssues, type SpecIssue } from './spec-validation.js';
 export { startCatalogWorkers, type CatalogWorkers, type CatalogWorkersOptions } from './workers.js';
 export { catalogModule } from './module.js';
 export { scrapeConfigKind } from './scrape-config-kind.js';
+export { linkConfigsToComponent, selectConfigs, type ConfigSelector } from './component-links.js';

@@ -76,3 +76,13 @@ export {
   loadCheckForSelection,
   type CheckForSelection,
 } from './check-lookup.js';
+export {
+  linkChecksToComponent,
+  parseLabelSelector,
+  runCheckSpec,
+  selectChecks,
+  type CheckSelector,
+  type LookupRun,
+  type SelectedCheck,
+} from './check-execution.js';
+export type { RunCheckOptions } from './checks/index.js';

@@ -2,3 +2,20 @@
 export { topologyKind } from './topology-kind.js';
 export { topologyModule } from './module.js';
 export { loadComponentsForSelection, type ComponentForSelection } from './component-lookup.js';
+export {
+  runTopology,
+  loadTopology,
+  TopologyRunError,
+  type TopologyRow,
+  type TopologyRunOptions,
+  type TopologyRunSummary,
+} from './topology-engine.js';
+export {
+  createTopologyScheduler,
+  DEFAULT_TOPOLOGY_SCHEDULE,
+  runTopologyJob,
+  TOPOLOGY_JOB_NAME,
+  TOPOLOGY_RESOURCE_TYPE,
+  topologyScheduleName,
+} from './topology-scheduler.js';
+export { queryTopology } from './topology-service.js';

@@ -1,12 +1,29 @@
 import { READ_UPDATE } from '../../data-api/index.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { openSealedStrings } from '../../platform/secret-fields.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { ServerModule } from '../../server-module.js';
+import { createConnectionResolver, createValueFromResolver } from '../resources/index.js';
 import { topologiesWithStatusSource } from './read-sources.js';
+import { topologyRoutes } from './routes.js';
+import type { TopologyRunOptions } from './topology-engine.js';
 import { topologyKind } from './topology-kind.js';
+import { startTopologyWorkers } from './workers.js';
 
-/**
- * Topologies and their components. Today the module owns the kind, the tables and the views that
- * clients read; the topology engine and the dashboard come with issue 23.
- */
+/** What a run's lookups need from outside the module: connections, `valueFrom`, sealed secrets. */
+function runServices(
+  pool: Pool,
+  secrets: SecretBox | undefined,
+): Omit<TopologyRunOptions, 'logger' | 'signal'> {
+  const resolveValueFrom = createValueFromResolver(pool, secrets);
+  return {
+    resolveValueFrom,
+    resolveConnection: createConnectionResolver(pool, secrets, resolveValueFrom),
+    openSecrets: (spec: unknown): unknown => openSealedStrings(spec, secrets),
+  };
+}
+
+/** Topologies and their components: the kind, the engine's schedules, the topology API. */
 export const topologyModule: ServerModule = {
   name: 'topology',
   kinds: [topologyKind],
@@ -26,5 +43,11 @@ export const topologyModule: ServerModule = {
       changes_by_component: {},
     },
     functions: ['get_parents_by_location', 'lookup_analysis_by_component'],
+  },
+  async routes(app, { pool, logger, jobs, secrets }) {
+    await app.register(topologyRoutes, { pool, jobs, logger, run: runServices(pool, secrets) });
+  },
+  async startWorkers({ pool, jobs, logger, secrets }) {
+    return startTopologyWorkers({ pool, jobs, logger, run: runServices(pool, secrets) });
   },
 };

@@ -1,5 +1,5 @@
 import type { Feature, Resource } from '@opsdeck/contracts';
-import { Activity, AlertTriangle, Boxes, type LucideIcon } from 'lucide-react';
+import { Activity, AlertTriangle, Boxes, LayoutDashboard, type LucideIcon } from 'lucide-react';
 
 /** An entry of the sidebar (spec core §2 "Sidebar"). */
 export interface SidebarItem {
@@ -13,6 +13,13 @@ export interface SidebarItem {
 
 /** Main entries in the spec's order (Dashboard, Health, Incidents, Catalog, …) for the pages that exist. */
 export const MAIN_ITEMS: readonly (SidebarItem & { icon: LucideIcon })[] = [
+  {
+    name: 'Dashboard',
+    path: '/topology',
+    resource: 'topologies',
+    feature: 'topology',
+    icon: LayoutDashboard,
+  },
   { name: 'Health', path: '/health', resource: 'canaries', feature: 'health', icon: Activity },
   { name: 'Incidents', path: '/incidents', resource: 'incident', feature: 'incidents', icon: AlertTriangle },
   { name: 'Catalog', path: '/catalog', resource: 'database', feature: 'config', icon: Boxes },
@@ -27,6 +34,7 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
   { name: 'Jobs History', path: '/settings/jobs', resource: 'database', feature: 'settings.job_history' },
   { name: 'Incident Rules', path: '/settings/incident_rules', resource: 'database', feature: 'incidents' },
   { name: 'Tokens', path: '/settings/tokens', resource: 'auth' },
+  { name: 'Topologies', path: '/settings/topologies', resource: 'topologies', feature: 'settings.topology' },
   {
     name: 'Feature Flags',
     path: '/settings/feature-flags',

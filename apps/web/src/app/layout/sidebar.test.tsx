@@ -55,6 +55,7 @@ describe('Sidebar', () => {
       .map((link) => link.textContent)
       .filter((name) => name !== 'Opsdeck');
     expect(names).toEqual([
+      'Dashboard',
       'Health',
       'Incidents',
       'Catalog',
@@ -63,6 +64,7 @@ describe('Sidebar', () => {
       'Incident Rules',
       'Jobs History',
       'Tokens',
+      'Topologies',
     ]);
   });
 

@@ -1,0 +1,79 @@
+import {
+  componentIdParamsSchema,
+  topologyIdParamsSchema,
+  topologyQuerySchema,
+  type TopologyRunResponse,
+} from '@opsdeck/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Pool } from '../../platform/db/pool.js';
+import { HttpError } from '../../platform/http/errors.js';
+import type { JobsService } from '../../platform/jobs/index.js';
+import { errorMessage } from '../../platform/jobs/support.js';
+import type { Logger } from '../../platform/logger.js';
+import { requirePermission } from '../auth/index.js';
+import { topologySnapshot } from './snapshot.js';
+import { loadTopology, type TopologyRunOptions } from './topology-engine.js';
+import { runTopologyJob, TOPOLOGY_JOB_NAME, TOPOLOGY_RESOURCE_TYPE } from './topology-scheduler.js';
+import { queryTopology } from './topology-service.js';
+
+export interface TopologyRoutesOptions {
+  pool: Pool;
+  jobs: Pick<JobsService, 'startJob'>;
+  logger: Logger;
+  run: Omit<TopologyRunOptions, 'logger' | 'signal'>;
+}
+
+/** The topology API: the component tree, the snapshot archive and Run Now. */
+export async function topologyRoutes(app: FastifyInstance, options: TopologyRoutesOptions): Promise<void> {
+  const readTopologies = requirePermission('topologies', 'read');
+  // A run creates, updates and soft-deletes components: all three (`write`), as scrapers ask.
+  const runTopologies = requirePermission('topologies', 'write');
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+
+  typed.get(
+    '/api/canary/api/topology',
+    { preHandler: readTopologies, schema: { querystring: topologyQuerySchema } },
+    async (request) => await queryTopology(options.pool, request.query),
+  );
+
+  typed.get(
+    '/api/snapshot/topology/:id',
+    { preHandler: readTopologies, schema: { params: componentIdParamsSchema } },
+    async (request, reply) => {
+      const { name, archive } = await topologySnapshot(options.pool, request.params.id);
+      return await reply
+        .header('content-type', 'application/gzip')
+        .header('content-disposition', `attachment; filename="${name}"`)
+        .send(archive);
+    },
+  );
+
+  typed.post(
+    '/api/canary/run/topology/:id',
+    { preHandler: runTopologies, schema: { params: topologyIdParamsSchema } },
+    async (request): Promise<TopologyRunResponse> => {
+      const topology = await loadTopology(options.pool, request.params.id);
+      if (!topology || topology.deleted_at !== null) throw new HttpError(404, 'Topology not found', 'id');
+      const job = await options.jobs.startJob({
+        name: TOPOLOGY_JOB_NAME,
+        resourceType: TOPOLOGY_RESOURCE_TYPE,
+        resourceId: topology.id,
+        agentId: topology.agent_id,
+      });
+      try {
+        const summary = await runTopologyJob(options.pool, topology, job, {
+          ...options.run,
+          logger: options.logger,
+        });
+        const status = await job.success();
+        return { job_id: job.id, status, summary, errors: [] };
+      } catch (error) {
+        const message = errorMessage(error);
+        options.logger.warn({ topology: topology.id, err: message }, 'topology run failed');
+        const status = await job.failure(message);
+        return { job_id: job.id, status, errors: [message] };
+      }
+    },
+  );
+}

@@ -1,0 +1,62 @@
+import { PageSkeleton } from '../../components/skeleton/skeleton';
+import { Unauthorized } from '../../components/unauthorized/unauthorized';
+import { RequireSignedIn, useCurrentUser } from '../../features/auth';
+import {
+  ComponentPage,
+  TopologiesPage,
+  TopologyCardView,
+  TopologyEditorPage,
+  TopologyPage,
+} from '../../features/topology';
+import { useCan } from '../../lib/permissions';
+import { RouteGuard } from '../guards/route-guard';
+
+/** Core §2: the topology dashboard reads topologies and is off while topology is disabled. */
+export function TopologyRoute() {
+  return (
+    <RouteGuard resource="topologies" action="read" feature="topology">
+      <TopologyPage />
+    </RouteGuard>
+  );
+}
+
+export function ComponentRoute() {
+  return (
+    <RouteGuard resource="topologies" action="read" feature="topology">
+      <ComponentPage />
+    </RouteGuard>
+  );
+}
+
+function ViewCard() {
+  const allowed = useCan('topologies', 'read');
+  return allowed ? <TopologyCardView /> : <Unauthorized />;
+}
+
+/** Core §2: /view/topology/{id} needs read on topologies and does not wait for feature flags. */
+export function TopologyViewRoute() {
+  const { status } = useCurrentUser();
+  if (status === 'loading') return <PageSkeleton label="Loading" className="p-2" />;
+  return (
+    <RequireSignedIn>
+      <ViewCard />
+    </RequireSignedIn>
+  );
+}
+
+/** Settings §2.4: the topology editor; settings.topology is off while topology is disabled. */
+export function SettingsTopologiesRoute() {
+  return (
+    <RouteGuard resource="topologies" action="read" feature="settings.topology">
+      <TopologiesPage />
+    </RouteGuard>
+  );
+}
+
+export function SettingsTopologyRoute() {
+  return (
+    <RouteGuard resource="topologies" action="read" feature="settings.topology">
+      <TopologyEditorPage />
+    </RouteGuard>
+  );
+}

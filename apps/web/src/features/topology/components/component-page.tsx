@@ -1,0 +1,163 @@
+import type { TopologyComponent } from '@opsdeck/contracts';
+import { Link, useParams } from 'react-router';
+import { Card } from '../../../components/card/card';
+import { EmptyState } from '../../../components/empty-state/empty-state';
+import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
+import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { StatusDot } from '../../../components/status-dot/status-dot';
+import { TagList } from '../../../components/tag-list/tag-list';
+import { usePreferences, useShowHiddenComponents } from '../../../lib/preferences';
+import { snapshotPath, useTopology } from '../api/topology';
+import {
+  checkPath,
+  configPath,
+  componentPath,
+  propertyLabel,
+  propertyValue,
+  TOPOLOGY_PATH,
+} from '../lib/topology-lib';
+import { TopologyCard } from './topology-card';
+
+export const NO_CHILDREN_MESSAGE = 'No child components';
+
+/** The details panel of a component: properties, labels, checks, configs, incidents. */
+function ComponentDetails({ component }: { component: TopologyComponent }) {
+  return (
+    <aside aria-label="Details" className="flex w-full shrink-0 flex-col gap-3 lg:w-80">
+      <Card title="Properties">
+        {component.properties.length === 0 ? (
+          <p className="text-sm text-gray-500">No properties</p>
+        ) : (
+          <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
+            {component.properties.map((property, index) => (
+              <div key={`${property.name ?? ''}-${index}`} className="contents">
+                <dt className="text-gray-500">{propertyLabel(property)}</dt>
+                <dd className="text-gray-900 tabular-nums">{propertyValue(property)}</dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </Card>
+      <Card title="Labels">
+        {Object.keys(component.labels).length === 0 ? (
+          <p className="text-sm text-gray-500">No labels</p>
+        ) : (
+          <TagList tags={component.labels} />
+        )}
+      </Card>
+      <Card title="Checks">
+        {component.checks.length === 0 ? (
+          <p className="text-sm text-gray-500">No checks</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {component.checks.map((check) => (
+              <li key={check.id} className="flex items-center gap-2">
+                <StatusDot status={check.status ?? 'unknown'} size="sm" />
+                <Link to={checkPath(check.id)} className="text-blue-700 hover:underline">
+                  {check.name}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="Configs">
+        {component.configs.length === 0 ? (
+          <p className="text-sm text-gray-500">No configs</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {component.configs.map((config) => (
+              <li key={config.id}>
+                <Link to={configPath(config.id)} className="text-blue-700 hover:underline">
+                  {config.name}
+                </Link>
+                {config.type && <span className="ml-2 text-xs text-gray-500">{config.type}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="Incidents">
+        <p className="text-sm text-gray-700">
+          {component.incidents === 0
+            ? 'No open incidents'
+            : `${component.incidents} open ${component.incidents === 1 ? 'incident' : 'incidents'}`}
+        </p>
+      </Card>
+    </aside>
+  );
+}
+
+/** /topology/{id} (core §2): a component, its children as cards, and its details. */
+export function ComponentPage() {
+  const { id = '' } = useParams();
+  const { cardWidth } = usePreferences();
+  const [showHidden] = useShowHiddenComponents();
+  const topology = useTopology({ id, depth: 1, hidden: showHidden ? undefined : 'false' }, id !== '');
+  if (topology.isPending) return <PageSkeleton label="Loading component" className="p-4" />;
+  if (topology.isError) return <EmptyState message={topology.error.message} className="p-4" />;
+  const component = topology.data.components[0];
+  if (!component) return <EmptyState message="Component not found" className="p-4" />;
+  const children = component.components ?? [];
+  return (
+    <div className="flex flex-col gap-4 p-4">
+      <nav aria-label="Breadcrumb" className="flex items-center gap-2 text-sm text-gray-600">
+        <Link to={TOPOLOGY_PATH} className="hover:underline">
+          Topology
+        </Link>
+        {component.parent_id && (
+          <>
+            <span aria-hidden>/</span>
+            <Link to={componentPath(component.parent_id)} className="hover:underline">
+              Parent
+            </Link>
+          </>
+        )}
+      </nav>
+      <header className="flex flex-wrap items-center gap-3">
+        <ResourceIcon
+          icon={component.icon ?? undefined}
+          type={component.type ?? undefined}
+          className="size-6"
+        />
+        <h1 className="text-xl font-semibold text-gray-900">{component.name}</h1>
+        <StatusDot status={component.health} label={component.health} />
+        {component.type && <span className="text-sm text-gray-500">{component.type}</span>}
+        {component.status_reason && <span className="text-sm text-gray-600">{component.status_reason}</span>}
+        <a
+          href={snapshotPath(component.id)}
+          download
+          className="ml-auto text-sm text-blue-700 hover:underline"
+        >
+          Download Snapshot
+        </a>
+      </header>
+      <div className="flex flex-col gap-4 lg:flex-row">
+        <section aria-label="Child components" className="flex min-w-0 flex-1 flex-wrap content-start gap-3">
+          {children.length === 0 ? (
+            <EmptyState message={NO_CHILDREN_MESSAGE} />
+          ) : (
+            children.map((child) => <TopologyCard key={child.id} component={child} width={cardWidth} />)
+          )}
+        </section>
+        <ComponentDetails component={component} />
+      </div>
+    </div>
+  );
+}
+
+/** /view/topology/{id} (core §2): the component's card alone, for embedding; no shell. */
+export function TopologyCardView() {
+  const { id = '' } = useParams();
+  const { cardWidth } = usePreferences();
+  const topology = useTopology({ id, depth: 0 }, id !== '');
+  if (topology.isPending) return <PageSkeleton label="Loading component" className="p-2" />;
+  if (topology.isError) return <EmptyState message={topology.error.message} className="p-2" />;
+  const component = topology.data.components[0];
+  if (!component) return <EmptyState message="Component not found" className="p-2" />;
+  return (
+    <main className="p-2">
+      <TopologyCard component={component} width={cardWidth} href={null} />
+    </main>
+  );
+}

@@ -42,6 +42,11 @@ import {
   incidentSummaryRowSchema,
   responderRowSchema,
 } from './incidents.js';
+import {
+  playbookApprovalRowSchema,
+  playbookRunActionRowSchema,
+  playbookRunRowSchema,
+} from './playbooks.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -90,6 +95,10 @@ export const relationRowSchemas = {
   responders: responderRowSchema,
   incident_histories: incidentHistoryRowSchema,
   incident_rules: incidentRuleRowSchema,
+  // playbooks
+  playbook_runs: playbookRunRowSchema,
+  playbook_run_actions: playbookRunActionRowSchema,
+  playbook_approvals: playbookApprovalRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

@@ -1,10 +1,12 @@
 import { READ } from '../../data-api/index.js';
 import type { ServerModule } from '../../server-module.js';
 import { playbookKind } from './playbook-kind.js';
+import { playbookRoutes } from './routes.js';
+import { startPlaybookWorkers } from './workers.js';
 
 /**
- * Playbooks and their runs. Today the module owns the kind, the tables and the views that clients
- * read; the runner, actions and approvals come with issue 24.
+ * Playbooks and their runs: the kind, the tables and views clients read, the run, parameter,
+ * approval and cancel routes, and the runner that executes actions from the event queue.
  */
 export const playbooksModule: ServerModule = {
   name: 'playbooks',
@@ -19,5 +21,11 @@ export const playbooksModule: ServerModule = {
     },
     views: { playbook_names: {} },
     functions: ['get_playbook_run_actions'],
+  },
+  async routes(app, { pool }) {
+    await app.register(playbookRoutes, { pool });
+  },
+  async startWorkers(context) {
+    return startPlaybookWorkers(context);
   },
 };

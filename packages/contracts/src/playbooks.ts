@@ -192,12 +192,15 @@ export const playbookRunsQuerySchema = z.object({
 });
 export type PlaybookRunsQuery = z.input<typeof playbookRunsQuerySchema>;
 
-export const playbookRunListItemSchema = playbookRunRowSchema
-  .omit({ spec: true, request: true })
-  .extend({
-    playbook: z.object({ id: z.string(), name: z.string(), title: z.string().nullable(), icon: z.string().nullable() }),
-    resource_name: z.string().nullable(),
-  });
+export const playbookRunListItemSchema = playbookRunRowSchema.omit({ spec: true, request: true }).extend({
+  playbook: z.object({
+    id: z.string(),
+    name: z.string(),
+    title: z.string().nullable(),
+    icon: z.string().nullable(),
+  }),
+  resource_name: z.string().nullable(),
+});
 export type PlaybookRunListItem = z.infer<typeof playbookRunListItemSchema>;
 export const playbookRunsResponseSchema = z.object({
   data: z.array(playbookRunListItemSchema),
@@ -210,7 +213,10 @@ export const playbookRunDetailSchema = z.object({
   actions: z.array(playbookRunActionRowSchema),
   artifacts: z.array(playbookArtifactSchema),
   approvals: z.array(
-    playbookApprovalRowSchema.extend({ person_name: z.string().nullable(), team_name: z.string().nullable() }),
+    playbookApprovalRowSchema.extend({
+      person_name: z.string().nullable(),
+      team_name: z.string().nullable(),
+    }),
   ),
   can: z.object({ approve: z.boolean(), cancel: z.boolean() }),
 });

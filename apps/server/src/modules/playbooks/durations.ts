@@ -29,7 +29,9 @@ export function retryDelayMs(
   const base = parseDurationMs(retry.duration) ?? 1000;
   const exponent = retry.exponent as { multiplier?: unknown } | number | undefined;
   const multiplier =
-    typeof exponent === 'number' ? exponent : Number((exponent as { multiplier?: unknown } | undefined)?.multiplier ?? 1);
+    typeof exponent === 'number'
+      ? exponent
+      : Number((exponent as { multiplier?: unknown } | undefined)?.multiplier ?? 1);
   const delay = base * Math.pow(Number.isFinite(multiplier) && multiplier > 0 ? multiplier : 1, attempt - 1);
   const jitter = Number(retry.jitter ?? 0);
   if (!Number.isFinite(jitter) || jitter <= 0) return delay;

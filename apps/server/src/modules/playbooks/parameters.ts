@@ -15,7 +15,9 @@ function numberOf(value: unknown): number | undefined {
 }
 
 function isEmpty(value: unknown): boolean {
-  return value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0);
+  return (
+    value === undefined || value === null || value === '' || (Array.isArray(value) && value.length === 0)
+  );
 }
 
 /**
@@ -28,7 +30,8 @@ export function validateParameters(
 ): Record<string, unknown> {
   const known = new Set(parameters.map((parameter) => parameter.name));
   for (const name of Object.keys(submitted)) {
-    if (!known.has(name)) throw new HttpError(400, `params.${name}: is not a parameter of this playbook`, `params.${name}`);
+    if (!known.has(name))
+      throw new HttpError(400, `params.${name}: is not a parameter of this playbook`, `params.${name}`);
   }
   const values: Record<string, unknown> = {};
   for (const parameter of parameters) {
@@ -86,7 +89,9 @@ export function validateParameters(
     switch (properties.format) {
       case 'dns1123':
         if (text.length > 253 || !DNS1123.test(text))
-          fail('must be lowercase alphanumerics and hyphens in dot-separated labels, each starting and ending alphanumeric');
+          fail(
+            'must be lowercase alphanumerics and hyphens in dot-separated labels, each starting and ending alphanumeric',
+          );
         break;
       case 'bytes':
         // The form stores the unit; a bare number is in Mi (the default unit).

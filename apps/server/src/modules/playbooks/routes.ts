@@ -78,9 +78,15 @@ async function resolveTarget(
   target: RunTarget,
 ) {
   const chosen = targetOf(target);
-  if (chosen === 'several') throw new HttpError(400, 'give one of config_id, component_id and check_id', 'config_id');
+  if (chosen === 'several')
+    throw new HttpError(400, 'give one of config_id, component_id and check_id', 'config_id');
   if (!chosen) {
-    if (!needsNoResource(spec)) throw new HttpError(400, 'this playbook runs on a resource: give config_id, component_id or check_id', 'config_id');
+    if (!needsNoResource(spec))
+      throw new HttpError(
+        400,
+        'this playbook runs on a resource: give config_id, component_id or check_id',
+        'config_id',
+      );
     return { kind: undefined, resource: undefined };
   }
   const field = `${chosen.kind === 'configs' ? 'config' : chosen.kind === 'components' ? 'component' : 'check'}_id`;
@@ -106,7 +112,10 @@ function approvalOf(spec: Record<string, unknown>): ApprovalSpec | undefined {
 }
 
 /** People (by id, email or name) and teams (by id or name) named as approvers. */
-async function approverIds(pool: Pool, approval: ApprovalSpec): Promise<{ people: string[]; teams: string[] }> {
+async function approverIds(
+  pool: Pool,
+  approval: ApprovalSpec,
+): Promise<{ people: string[]; teams: string[] }> {
   const people = approval.approvers?.people ?? [];
   const teams = approval.approvers?.teams ?? [];
   const [peopleRows, teamRows] = await Promise.all([
@@ -114,7 +123,10 @@ async function approverIds(pool: Pool, approval: ApprovalSpec): Promise<{ people
       `SELECT id FROM people WHERE deleted_at IS NULL AND (id::text = ANY($1) OR lower(email) = ANY($2) OR name = ANY($1))`,
       [people, people.map((entry) => entry.toLowerCase())],
     ),
-    pool.query<{ id: string }>(`SELECT id FROM teams WHERE deleted_at IS NULL AND (id::text = ANY($1) OR name = ANY($1))`, [teams]),
+    pool.query<{ id: string }>(
+      `SELECT id FROM teams WHERE deleted_at IS NULL AND (id::text = ANY($1) OR name = ANY($1))`,
+      [teams],
+    ),
   ]);
   return { people: peopleRows.rows.map((row) => row.id), teams: teamRows.rows.map((row) => row.id) };
 }
@@ -134,7 +146,11 @@ async function approvalSatisfied(pool: Pool, runId: string, approval: ApprovalSp
 }
 
 /** Whether this person may approve this run: playbook:approve, and named (or in a named team) when approvers are listed. */
-async function approverTeams(pool: Pool, personId: string, approval: ApprovalSpec): Promise<{ ok: boolean; teams: string[]; asPerson: boolean }> {
+async function approverTeams(
+  pool: Pool,
+  personId: string,
+  approval: ApprovalSpec,
+): Promise<{ ok: boolean; teams: string[]; asPerson: boolean }> {
   const ids = await approverIds(pool, approval);
   const listed = (approval.approvers?.people?.length ?? 0) + (approval.approvers?.teams?.length ?? 0) > 0;
   const asPerson = ids.people.includes(personId);
@@ -178,7 +194,8 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
     const read = await authorizeRequest(pool, request, 'playbooks', 'read');
     if (!read.allow) throw new HttpError(read.status, read.message);
     const chosen = targetOf(request.query);
-    if (chosen === 'several') throw new HttpError(400, 'give one of config_id, component_id and check_id', 'config_id');
+    if (chosen === 'several')
+      throw new HttpError(400, 'give one of config_id, component_id and check_id', 'config_id');
     if (!chosen) throw new HttpError(400, 'config_id, component_id or check_id is required', 'config_id');
     const resource = await loadResource(pool, chosen.kind, chosen.id);
     if (!resource) return [];
@@ -189,7 +206,9 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
       title: string | null;
       description: string | null;
       spec: Record<string, unknown>;
-    }>(`SELECT id, name, namespace, title, description, spec FROM playbooks WHERE deleted_at IS NULL ORDER BY coalesce(title, name)`);
+    }>(
+      `SELECT id, name, namespace, title, description, spec FROM playbooks WHERE deleted_at IS NULL ORDER BY coalesce(title, name)`,
+    );
     const list: PlaybookSummary[] = [];
     for (const row of rows) {
       if (!playbookAppliesTo(row.spec, chosen.kind, resource)) continue;
@@ -219,7 +238,9 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
       const { kind, resource } = await resolveTarget(pool, request, playbook.spec, request.body);
       const params = renderParameters(parametersOf(playbook.spec), {
         ...templateVariables(kind, resource),
-        user: request.auth ? { id: request.auth.person.id, name: request.auth.person.name, email: request.auth.person.email } : null,
+        user: request.auth
+          ? { id: request.auth.person.id, name: request.auth.person.name, email: request.auth.person.email }
+          : null,
       });
       // Settings §4: the parameter fetch is never cached.
       reply.header('cache-control', 'no-store');
@@ -254,7 +275,11 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
         ],
       );
       const created = rows[0];
-      await enqueueEvent(client, `playbook.run.${status}`, { id: created.id, playbook_id: playbook.id, status });
+      await enqueueEvent(client, `playbook.run.${status}`, {
+        id: created.id,
+        playbook_id: playbook.id,
+        status,
+      });
       if (!approval) await scheduleRun(client, created.id);
       return created;
     });
@@ -320,7 +345,11 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
       ),
     ]);
     const run = runListItem(listed);
-    const target = { config_id: run.config_id ?? undefined, component_id: run.component_id ?? undefined, check_id: run.check_id ?? undefined };
+    const target = {
+      config_id: run.config_id ?? undefined,
+      component_id: run.component_id ?? undefined,
+      check_id: run.check_id ?? undefined,
+    };
     const approval = approvalOf(spec ?? {});
     let approve = false;
     if (run.status === 'pending_approval' && approval && request.auth) {
@@ -331,7 +360,12 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
       !PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status) &&
       (await allowed(pool, request, 'playbook:run', run.playbook_id, target)).allow;
     const stamp = (entry: Record<string, unknown>) =>
-      Object.fromEntries(Object.entries(entry).map(([key, value]) => [key, value instanceof Date ? value.toISOString() : value]));
+      Object.fromEntries(
+        Object.entries(entry).map(([key, value]) => [
+          key,
+          value instanceof Date ? value.toISOString() : value,
+        ]),
+      );
     return {
       run,
       actions: actions.rows.map(stamp),
@@ -341,117 +375,141 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
     } as PlaybookRunDetail;
   });
 
-  app.post('/api/playbook/run/approve/:id', { schema: { params: playbookIdParamsSchema } }, async (request) => {
-    const { rows } = await pool.query<{
-      id: string;
-      playbook_id: string;
-      status: PlaybookRunStatus;
-      spec: Record<string, unknown> | null;
-      config_id: string | null;
-      component_id: string | null;
-      check_id: string | null;
-    }>('SELECT id, playbook_id, status, spec, config_id, component_id, check_id FROM playbook_runs WHERE id = $1', [
-      request.params.id,
-    ]);
-    const run = rows[0];
-    if (!run) throw new HttpError(404, 'run not found', 'id');
-    await refuseUnless(pool, request, 'playbook:approve', run.playbook_id, {
-      config_id: run.config_id ?? undefined,
-      component_id: run.component_id ?? undefined,
-      check_id: run.check_id ?? undefined,
-    });
-    const approval = approvalOf(run.spec ?? {});
-    if (run.status !== 'pending_approval' || !approval) {
-      throw new HttpError(409, `the run is ${run.status}, not waiting for approval`, 'id');
-    }
-    const personId = request.auth!.person.id;
-    const who = await approverTeams(pool, personId, approval);
-    if (!who.ok) throw new HttpError(403, 'You are not an approver of this playbook');
-    const status = await withTransaction(pool, async (client) => {
-      const locked = await client.query<{ status: string }>('SELECT status FROM playbook_runs WHERE id = $1 FOR UPDATE', [run.id]);
-      if (locked.rows[0]?.status !== 'pending_approval') {
-        throw new HttpError(409, `the run is ${locked.rows[0]?.status}, not waiting for approval`, 'id');
-      }
-      const inserted: { id: string; person_id: string | null; team_id: string | null }[] = [];
-      if (who.asPerson) {
-        const result = await client.query<{ id: string; person_id: string | null; team_id: string | null }>(
-          `INSERT INTO playbook_approvals (run_id, person_id) VALUES ($1, $2)
-           ON CONFLICT (run_id, person_id) WHERE person_id IS NOT NULL DO NOTHING RETURNING id, person_id, team_id`,
-          [run.id, personId],
-        );
-        inserted.push(...result.rows);
-      }
-      for (const teamId of who.teams) {
-        const exists = await client.query('SELECT 1 FROM playbook_approvals WHERE run_id = $1 AND team_id = $2', [run.id, teamId]);
-        if (exists.rowCount) continue;
-        const result = await client.query<{ id: string; person_id: string | null; team_id: string | null }>(
-          'INSERT INTO playbook_approvals (run_id, team_id) VALUES ($1, $2) RETURNING id, person_id, team_id',
-          [run.id, teamId],
-        );
-        inserted.push(...result.rows);
-      }
-      for (const approvalRow of inserted) {
-        await enqueueEvent(client, 'playbook.approval.inserted', {
-          id: approvalRow.id,
-          run_id: run.id,
-          playbook_id: run.playbook_id,
-          approved_by: personId,
-          person_id: approvalRow.person_id,
-          team_id: approvalRow.team_id,
-        });
-      }
-      if (await approvalSatisfied(client as unknown as Pool, run.id, approval)) {
-        await setRunStatus(client, run.id, 'scheduled');
-        await scheduleRun(client, run.id);
-        return 'scheduled' as const;
-      }
-      return 'pending_approval' as const;
-    });
-    return { status };
-  });
-
-  app.post('/api/playbook/run/cancel/:id', { schema: { params: playbookIdParamsSchema } }, async (request) => {
-    const { rows } = await pool.query<{
-      id: string;
-      playbook_id: string;
-      status: PlaybookRunStatus;
-      config_id: string | null;
-      component_id: string | null;
-      check_id: string | null;
-    }>('SELECT id, playbook_id, status, config_id, component_id, check_id FROM playbook_runs WHERE id = $1', [request.params.id]);
-    const run = rows[0];
-    if (!run) throw new HttpError(404, 'run not found', 'id');
-    await refuseUnless(pool, request, 'playbook:run', run.playbook_id, {
-      config_id: run.config_id ?? undefined,
-      component_id: run.component_id ?? undefined,
-      check_id: run.check_id ?? undefined,
-    });
-    if (PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status)) {
-      throw new HttpError(409, `the run is already ${run.status}`, 'id');
-    }
-    await withTransaction(pool, async (client) => {
-      await setRunStatus(client, run.id, 'cancelled', { error: `cancelled by ${request.auth!.person.name}` });
-      await client.query(
-        `UPDATE playbook_run_actions SET status = 'skipped', end_time = now()
-          WHERE playbook_run_id = $1 AND status IN ('scheduled', 'sleeping')`,
-        [run.id],
+  app.post(
+    '/api/playbook/run/approve/:id',
+    { schema: { params: playbookIdParamsSchema } },
+    async (request) => {
+      const { rows } = await pool.query<{
+        id: string;
+        playbook_id: string;
+        status: PlaybookRunStatus;
+        spec: Record<string, unknown> | null;
+        config_id: string | null;
+        component_id: string | null;
+        check_id: string | null;
+      }>(
+        'SELECT id, playbook_id, status, spec, config_id, component_id, check_id FROM playbook_runs WHERE id = $1',
+        [request.params.id],
       );
-    });
-    return { status: 'cancelled' as const };
-  });
+      const run = rows[0];
+      if (!run) throw new HttpError(404, 'run not found', 'id');
+      await refuseUnless(pool, request, 'playbook:approve', run.playbook_id, {
+        config_id: run.config_id ?? undefined,
+        component_id: run.component_id ?? undefined,
+        check_id: run.check_id ?? undefined,
+      });
+      const approval = approvalOf(run.spec ?? {});
+      if (run.status !== 'pending_approval' || !approval) {
+        throw new HttpError(409, `the run is ${run.status}, not waiting for approval`, 'id');
+      }
+      const personId = request.auth!.person.id;
+      const who = await approverTeams(pool, personId, approval);
+      if (!who.ok) throw new HttpError(403, 'You are not an approver of this playbook');
+      const status = await withTransaction(pool, async (client) => {
+        const locked = await client.query<{ status: string }>(
+          'SELECT status FROM playbook_runs WHERE id = $1 FOR UPDATE',
+          [run.id],
+        );
+        if (locked.rows[0]?.status !== 'pending_approval') {
+          throw new HttpError(409, `the run is ${locked.rows[0]?.status}, not waiting for approval`, 'id');
+        }
+        const inserted: { id: string; person_id: string | null; team_id: string | null }[] = [];
+        if (who.asPerson) {
+          const result = await client.query<{ id: string; person_id: string | null; team_id: string | null }>(
+            `INSERT INTO playbook_approvals (run_id, person_id) VALUES ($1, $2)
+           ON CONFLICT (run_id, person_id) WHERE person_id IS NOT NULL DO NOTHING RETURNING id, person_id, team_id`,
+            [run.id, personId],
+          );
+          inserted.push(...result.rows);
+        }
+        for (const teamId of who.teams) {
+          const exists = await client.query(
+            'SELECT 1 FROM playbook_approvals WHERE run_id = $1 AND team_id = $2',
+            [run.id, teamId],
+          );
+          if (exists.rowCount) continue;
+          const result = await client.query<{ id: string; person_id: string | null; team_id: string | null }>(
+            'INSERT INTO playbook_approvals (run_id, team_id) VALUES ($1, $2) RETURNING id, person_id, team_id',
+            [run.id, teamId],
+          );
+          inserted.push(...result.rows);
+        }
+        for (const approvalRow of inserted) {
+          await enqueueEvent(client, 'playbook.approval.inserted', {
+            id: approvalRow.id,
+            run_id: run.id,
+            playbook_id: run.playbook_id,
+            approved_by: personId,
+            person_id: approvalRow.person_id,
+            team_id: approvalRow.team_id,
+          });
+        }
+        if (await approvalSatisfied(client as unknown as Pool, run.id, approval)) {
+          await setRunStatus(client, run.id, 'scheduled');
+          await scheduleRun(client, run.id);
+          return 'scheduled' as const;
+        }
+        return 'pending_approval' as const;
+      });
+      return { status };
+    },
+  );
 
-  app.get('/api/artifacts/download/:id', { schema: { params: playbookIdParamsSchema } }, async (request, reply) => {
-    const read = await authorizeRequest(pool, request, 'playbook_runs', 'read', { object: 'artifact' });
-    if (!read.allow) throw new HttpError(read.status, read.message);
-    const { rows } = await pool.query<{ filename: string; content_type: string | null; content: Buffer }>(
-      `SELECT a.filename, a.content_type, c.content FROM artifacts a JOIN artifact_contents c ON c.artifact_id = a.id
+  app.post(
+    '/api/playbook/run/cancel/:id',
+    { schema: { params: playbookIdParamsSchema } },
+    async (request) => {
+      const { rows } = await pool.query<{
+        id: string;
+        playbook_id: string;
+        status: PlaybookRunStatus;
+        config_id: string | null;
+        component_id: string | null;
+        check_id: string | null;
+      }>(
+        'SELECT id, playbook_id, status, config_id, component_id, check_id FROM playbook_runs WHERE id = $1',
+        [request.params.id],
+      );
+      const run = rows[0];
+      if (!run) throw new HttpError(404, 'run not found', 'id');
+      await refuseUnless(pool, request, 'playbook:run', run.playbook_id, {
+        config_id: run.config_id ?? undefined,
+        component_id: run.component_id ?? undefined,
+        check_id: run.check_id ?? undefined,
+      });
+      if (PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status)) {
+        throw new HttpError(409, `the run is already ${run.status}`, 'id');
+      }
+      await withTransaction(pool, async (client) => {
+        await setRunStatus(client, run.id, 'cancelled', {
+          error: `cancelled by ${request.auth!.person.name}`,
+        });
+        await client.query(
+          `UPDATE playbook_run_actions SET status = 'skipped', end_time = now()
+          WHERE playbook_run_id = $1 AND status IN ('scheduled', 'sleeping')`,
+          [run.id],
+        );
+      });
+      return { status: 'cancelled' as const };
+    },
+  );
+
+  app.get(
+    '/api/artifacts/download/:id',
+    { schema: { params: playbookIdParamsSchema } },
+    async (request, reply) => {
+      const read = await authorizeRequest(pool, request, 'playbook_runs', 'read', { object: 'artifact' });
+      if (!read.allow) throw new HttpError(read.status, read.message);
+      const { rows } = await pool.query<{ filename: string; content_type: string | null; content: Buffer }>(
+        `SELECT a.filename, a.content_type, c.content FROM artifacts a JOIN artifact_contents c ON c.artifact_id = a.id
         WHERE a.id = $1 AND a.deleted_at IS NULL`,
-      [request.params.id],
-    );
-    const artifact = rows[0];
-    if (!artifact) throw new HttpError(404, 'artifact not found', 'id');
-    reply.header('content-type', artifact.content_type ?? 'application/octet-stream');
-    reply.header('content-disposition', `attachment; filename="${artifact.filename.replace(/"/g, '')}"`);
-    return reply.send(artifact.content);
-  });
+        [request.params.id],
+      );
+      const artifact = rows[0];
+      if (!artifact) throw new HttpError(404, 'artifact not found', 'id');
+      reply.header('content-type', artifact.content_type ?? 'application/octet-stream');
+      reply.header('content-disposition', `attachment; filename="${artifact.filename.replace(/"/g, '')}"`);
+      return reply.send(artifact.content);
+    },
+  );
 }

@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
-import { PLAYBOOK_RUN_FINAL_STATUSES, type PlaybookActionStatus, type PlaybookRunStatus } from '@opsdeck/contracts';
+import {
+  PLAYBOOK_RUN_FINAL_STATUSES,
+  type PlaybookActionStatus,
+  type PlaybookRunStatus,
+} from '@opsdeck/contracts';
 import { evaluateCel, renderTemplate } from '../../expressions/index.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { enqueueEvent, type JobsService, type Queryable } from '../../platform/jobs/index.js';
@@ -103,15 +107,26 @@ export function shouldRun(
   if (text === '') return !failed;
   if (text.includes('{{')) return renderTemplate(text, variables).trim() === 'true';
   const actions = Object.fromEntries(
-    previous.map((action) => [action.name, { status: action.status, result: action.result ?? {}, error: action.error ?? '' }]),
+    previous.map((action) => [
+      action.name,
+      { status: action.status, result: action.result ?? {}, error: action.error ?? '' },
+    ]),
   );
   const source = text
     .replace(/\bsuccess\(\)/g, '__success')
     .replace(/\bfailure\(\)/g, '__failure')
     .replace(/\balways\(\)/g, 'true')
     .replace(/\bskip\(\)/g, 'false')
-    .replace(/\bgetAction\(\s*(['"])([^'"]*)\1\s*\)/g, (_match, _quote, name: string) => `__actions[${JSON.stringify(name)}]`);
-  const value = evaluateCel(source, { ...variables, __success: !failed, __failure: failed, __actions: actions });
+    .replace(
+      /\bgetAction\(\s*(['"])([^'"]*)\1\s*\)/g,
+      (_match, _quote, name: string) => `__actions[${JSON.stringify(name)}]`,
+    );
+  const value = evaluateCel(source, {
+    ...variables,
+    __success: !failed,
+    __failure: failed,
+    __actions: actions,
+  });
   return value === true || value === 'true';
 }
 
@@ -135,7 +150,10 @@ async function loadContext(pool: Pool, run: RunRow): Promise<Record<string, unkn
               'labels', labels, 'status', status) AS row FROM checks WHERE id = $1`,
       run.check_id,
     ),
-    one(`SELECT jsonb_build_object('id', id, 'name', name, 'email', email) AS row FROM people WHERE id = $1`, run.created_by),
+    one(
+      `SELECT jsonb_build_object('id', id, 'name', name, 'email', email) AS row FROM people WHERE id = $1`,
+      run.created_by,
+    ),
   ]);
   const variables: Record<string, unknown> = {
     config,
@@ -160,20 +178,39 @@ async function loadContext(pool: Pool, run: RunRow): Promise<Record<string, unkn
   return variables;
 }
 
-async function storeArtifacts(pool: Pool, runId: string, actionId: string, outcome: ActionOutcome | undefined): Promise<void> {
+async function storeArtifacts(
+  pool: Pool,
+  runId: string,
+  actionId: string,
+  outcome: ActionOutcome | undefined,
+): Promise<void> {
   for (const artifact of outcome?.artifacts ?? []) {
     const checksum = createHash('sha256').update(artifact.content).digest('hex');
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO artifacts (playbook_run_id, playbook_run_action_id, path, filename, content_type, size, checksum)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [runId, actionId, `playbooks/${runId}/${actionId}/${artifact.filename}`, artifact.filename, artifact.contentType, artifact.content.length, checksum],
+      [
+        runId,
+        actionId,
+        `playbooks/${runId}/${actionId}/${artifact.filename}`,
+        artifact.filename,
+        artifact.contentType,
+        artifact.content.length,
+        checksum,
+      ],
     );
-    await pool.query('INSERT INTO artifact_contents (artifact_id, content) VALUES ($1, $2)', [rows[0].id, artifact.content]);
+    await pool.query('INSERT INTO artifact_contents (artifact_id, content) VALUES ($1, $2)', [
+      rows[0].id,
+      artifact.content,
+    ]);
   }
 }
 
 async function currentStatus(pool: Pool, runId: string): Promise<PlaybookRunStatus | undefined> {
-  const { rows } = await pool.query<{ status: PlaybookRunStatus }>('SELECT status FROM playbook_runs WHERE id = $1', [runId]);
+  const { rows } = await pool.query<{ status: PlaybookRunStatus }>(
+    'SELECT status FROM playbook_runs WHERE id = $1',
+    [runId],
+  );
   return rows[0]?.status;
 }
 
@@ -197,7 +234,9 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
   const startedAt = run.start_time ?? new Date();
   const deadline = startedAt.getTime() + timeoutMs;
   if (Date.now() >= deadline) {
-    await setRunStatus(pool, runId, 'timed_out', { error: `the playbook timed out after ${spec.timeout ?? '30m'}` });
+    await setRunStatus(pool, runId, 'timed_out', {
+      error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
+    });
     return;
   }
   await setRunStatus(pool, runId, 'running', { start: true });
@@ -223,7 +262,12 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
       done.push(row);
       continue;
     }
-    const retry = (action.retry ?? {}) as { limit?: unknown; duration?: unknown; exponent?: unknown; jitter?: unknown };
+    const retry = (action.retry ?? {}) as {
+      limit?: unknown;
+      duration?: unknown;
+      exponent?: unknown;
+      jitter?: unknown;
+    };
     const retryLimit = Number(retry.limit ?? 0) || 0;
     if (row && row.status === 'running') {
       // The process running it stopped: retry it while the budget allows, else fail it.
@@ -232,7 +276,10 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
         row = await scheduleRetry(deps, runId, row, retry, message);
         return;
       }
-      await pool.query(`UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1`, [row.id, message]);
+      await pool.query(
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1`,
+        [row.id, message],
+      );
       done.push({ ...row, status: 'failed', error: message });
       continue;
     }
@@ -279,7 +326,9 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
         [row.id, outcome.error, outcome.result ?? null],
       );
       if (outcome.timedOutRun) {
-        await setRunStatus(pool, runId, 'timed_out', { error: `the playbook timed out after ${spec.timeout ?? '30m'}` });
+        await setRunStatus(pool, runId, 'timed_out', {
+          error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
+        });
         return;
       }
       done.push({ ...row, status: 'failed', error: outcome.error, result: outcome.result ?? null });
@@ -369,18 +418,25 @@ async function executeAction(
   outer: AbortSignal,
 ): Promise<ExecutionOutcome> {
   const { pool } = deps;
-  const job = await deps.jobs.startJob({ name: `playbook action ${action.name}`, resourceType: 'playbook', resourceId: String(variables.run && (variables.run as { playbook_id: string }).playbook_id) });
+  const job = await deps.jobs.startJob({
+    name: `playbook action ${action.name}`,
+    resourceType: 'playbook',
+    resourceId: String(variables.run && (variables.run as { playbook_id: string }).playbook_id),
+  });
   const controller = new AbortController();
   const onOuter = () => controller.abort(String(outer.reason ?? 'the process is stopping'));
   outer.addEventListener('abort', onOuter);
   let cancelled = false;
   const poll = setInterval(() => {
-    void currentStatus(pool, runId).then((status) => {
-      if (status === 'cancelled') {
-        cancelled = true;
-        controller.abort('cancelled');
-      }
-    }, () => undefined);
+    void currentStatus(pool, runId).then(
+      (status) => {
+        if (status === 'cancelled') {
+          cancelled = true;
+          controller.abort('cancelled');
+        }
+      },
+      () => undefined,
+    );
   }, deps.cancelPollMs ?? 500);
   const leftMs = deadline - Date.now();
   const actionTimeoutMs = parseDurationMs(action.timeout);

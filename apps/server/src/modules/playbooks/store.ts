@@ -68,7 +68,11 @@ export interface LoadedResource extends SelectableResource {
   value: Record<string, unknown>;
 }
 
-export async function loadResource(pool: Pool, kind: TargetKind, id: string): Promise<LoadedResource | undefined> {
+export async function loadResource(
+  pool: Pool,
+  kind: TargetKind,
+  id: string,
+): Promise<LoadedResource | undefined> {
   const { rows } = await pool.query<{
     id: string;
     name: string | null;
@@ -79,11 +83,22 @@ export async function loadResource(pool: Pool, kind: TargetKind, id: string): Pr
   }>(RESOURCE_SQL[kind], [id]);
   const row = rows[0];
   if (!row) return undefined;
-  return { id: row.id, name: row.name ?? '', namespace: row.namespace, type: row.type, labels: labelsOf(row.labels), value: row.value };
+  return {
+    id: row.id,
+    name: row.name ?? '',
+    namespace: row.namespace,
+    type: row.type,
+    labels: labelsOf(row.labels),
+    value: row.value,
+  };
 }
 
 /** Whether a playbook's `configs`/`components`/`checks` selectors take this resource. */
-export function playbookAppliesTo(spec: Record<string, unknown>, kind: TargetKind, resource: SelectableResource): boolean {
+export function playbookAppliesTo(
+  spec: Record<string, unknown>,
+  kind: TargetKind,
+  resource: SelectableResource,
+): boolean {
   const selectors = spec[kind];
   if (!Array.isArray(selectors) || selectors.length === 0) return false;
   return selectors.some((selector) => matchesSelector(selector as never, resource));
@@ -117,7 +132,10 @@ export function renderParameters(
   });
 }
 
-export function templateVariables(kind: TargetKind | undefined, resource: LoadedResource | undefined): Record<string, unknown> {
+export function templateVariables(
+  kind: TargetKind | undefined,
+  resource: LoadedResource | undefined,
+): Record<string, unknown> {
   return {
     config: kind === 'configs' ? resource?.value : null,
     component: kind === 'components' ? resource?.value : null,

@@ -6,7 +6,9 @@ import { advanceRun, EXECUTE_EVENT, setRunStatus } from './runner.js';
  * Consumes the runner's queue event: one process at a time moves a run forward (the queue's
  * lease). An unexpected error fails the run rather than retrying it without end.
  */
-export async function startPlaybookWorkers(context: WorkerContext & { cancelPollMs?: number }): Promise<ModuleWorkers> {
+export async function startPlaybookWorkers(
+  context: WorkerContext & { cancelPollMs?: number },
+): Promise<ModuleWorkers> {
   const { pool, jobs, logger, secrets } = context;
   jobs.events.on(
     EXECUTE_EVENT,

@@ -32,7 +32,8 @@ export const execAction: PlaybookActionType = {
   type: 'exec',
   async run(spec, context) {
     const script = spec.script;
-    if (typeof script !== 'string' || script.trim() === '') throw new ActionFailure('exec: script is required');
+    if (typeof script !== 'string' || script.trim() === '')
+      throw new ActionFailure('exec: script is required');
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-exec-'));
     try {
       const child = spawn('bash', ['-c', script], {
@@ -85,7 +86,8 @@ export const execAction: PlaybookActionType = {
         exitCode,
       };
       if (stopReason) throw new ActionFailure(`exec: ${stopReason}`, { result, artifacts });
-      if (exitCode !== 0) throw new ActionFailure(`exec: exited with code ${exitCode}`, { result, artifacts });
+      if (exitCode !== 0)
+        throw new ActionFailure(`exec: exited with code ${exitCode}`, { result, artifacts });
       return { result, artifacts };
     } finally {
       await rm(workDir, { recursive: true, force: true });

@@ -27,7 +27,10 @@ export const httpAction: PlaybookActionType = {
     const username = (spec.username as string | undefined) ?? connection?.username;
     const password = (spec.password as string | undefined) ?? connection?.password;
     if (username && !headers.has('authorization')) {
-      headers.set('authorization', `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`);
+      headers.set(
+        'authorization',
+        `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}`,
+      );
     }
     const body =
       typeof spec.templateBody === 'string'
@@ -40,7 +43,12 @@ export const httpAction: PlaybookActionType = {
     const signal = AbortSignal.any([context.signal, AbortSignal.timeout(context.timeoutMs)]);
     let response: Response;
     try {
-      response = await fetch(url, { method, headers, body: method === 'GET' || method === 'HEAD' ? undefined : body, signal });
+      response = await fetch(url, {
+        method,
+        headers,
+        body: method === 'GET' || method === 'HEAD' ? undefined : body,
+        signal,
+      });
     } catch (error) {
       const reason = signal.aborted ? String(signal.reason ?? 'aborted') : (error as Error).message;
       throw new ActionFailure(`http: ${method} ${new URL(url).origin}: ${reason}`);
@@ -54,8 +62,14 @@ export const httpAction: PlaybookActionType = {
     } catch {
       json = undefined;
     }
-    const result = { code: response.status, headers: responseHeaders, body: text, ...(json === undefined ? {} : { json }) };
-    if (response.status >= 400) throw new ActionFailure(`http: ${method} answered ${response.status}`, { result });
+    const result = {
+      code: response.status,
+      headers: responseHeaders,
+      body: text,
+      ...(json === undefined ? {} : { json }),
+    };
+    if (response.status >= 400)
+      throw new ActionFailure(`http: ${method} answered ${response.status}`, { result });
     return { result };
   },
 };

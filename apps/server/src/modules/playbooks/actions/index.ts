@@ -14,7 +14,17 @@ const TYPES = new Map<string, PlaybookActionType>(
 );
 
 /** Keys of an action that are not its type. */
-const COMMON_KEYS = new Set(['name', 'if', 'delay', 'timeout', 'retry', 'description', 'runsOn', 'templatesOn', 'filter']);
+const COMMON_KEYS = new Set([
+  'name',
+  'if',
+  'delay',
+  'timeout',
+  'retry',
+  'description',
+  'runsOn',
+  'templatesOn',
+  'filter',
+]);
 
 /** The one type key of an action spec with its block, or why there is none. */
 export function actionTypeOf(
@@ -22,10 +32,16 @@ export function actionTypeOf(
 ): { type: PlaybookActionType; spec: Record<string, unknown> } | { error: string } {
   const keys = Object.keys(action).filter((key) => !COMMON_KEYS.has(key));
   if (keys.length !== 1) {
-    return { error: keys.length === 0 ? 'has no action type' : `has several action types: ${keys.join(', ')}` };
+    return {
+      error: keys.length === 0 ? 'has no action type' : `has several action types: ${keys.join(', ')}`,
+    };
   }
   const type = TYPES.get(keys[0]);
   if (!type) return { error: `${keys[0]}: action type not supported here` };
   const block = action[keys[0]];
-  return { type, spec: block && typeof block === 'object' && !Array.isArray(block) ? (block as Record<string, unknown>) : {} };
+  return {
+    type,
+    spec:
+      block && typeof block === 'object' && !Array.isArray(block) ? (block as Record<string, unknown>) : {},
+  };
 }

@@ -10,7 +10,8 @@ function driverOf(driver: unknown, url: string): 'postgres' | 'mysql' {
   const named = typeof driver === 'string' ? driver.toLowerCase() : '';
   if (named === 'postgres' || named === 'postgresql') return 'postgres';
   if (named === 'mysql' || named === 'mariadb') return 'mysql';
-  if (named !== '') throw new ActionFailure(`sql: driver "${named}" is not supported here (use postgres or mysql)`);
+  if (named !== '')
+    throw new ActionFailure(`sql: driver "${named}" is not supported here (use postgres or mysql)`);
   if (/^postgres(ql)?:/i.test(url)) return 'postgres';
   if (/^(mysql|mariadb):/i.test(url)) return 'mysql';
   throw new ActionFailure('sql: cannot tell the driver from the URL; set driver to postgres or mysql');
@@ -54,14 +55,20 @@ export const sqlAction: PlaybookActionType = {
     const timeout = Math.max(1, context.timeoutMs);
     try {
       if (driver === 'postgres') {
-        const client = new pg.Client({ connectionString: url, statement_timeout: timeout, connectionTimeoutMillis: timeout });
+        const client = new pg.Client({
+          connectionString: url,
+          statement_timeout: timeout,
+          connectionTimeoutMillis: timeout,
+        });
         await client.connect();
         const onAbort = () => void client.end().catch(() => undefined);
         context.signal.addEventListener('abort', onAbort);
         try {
           const result = await client.query(query);
           const last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
-          return { result: { rows: last.rows.slice(0, ROW_LIMIT), count: last.rowCount ?? last.rows.length } };
+          return {
+            result: { rows: last.rows.slice(0, ROW_LIMIT), count: last.rowCount ?? last.rows.length },
+          };
         } finally {
           context.signal.removeEventListener('abort', onAbort);
           await client.end().catch(() => undefined);

@@ -224,3 +224,20 @@ export type PlaybookRunDetail = z.infer<typeof playbookRunDetailSchema>;
 
 /** Approve and cancel answer the run's new status. */
 export const playbookRunStatusResponseSchema = z.object({ status: playbookRunStatusSchema });
+
+/** A row of `playbooks` (soft-deleted; the spec is the YAML's `spec`). */
+export const playbookRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  title: z.string().nullable(),
+  description: z.string().nullable(),
+  labels: z.record(z.string(), z.unknown()).nullable(),
+  spec: z.record(z.string(), z.unknown()),
+  source: z.string(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  deleted_at: z.string().nullable(),
+});
+export type PlaybookRow = z.infer<typeof playbookRowSchema>;

@@ -44,6 +44,7 @@ import {
 } from './incidents.js';
 import {
   playbookApprovalRowSchema,
+  playbookRowSchema,
   playbookRunActionRowSchema,
   playbookRunRowSchema,
 } from './playbooks.js';
@@ -96,6 +97,7 @@ export const relationRowSchemas = {
   incident_histories: incidentHistoryRowSchema,
   incident_rules: incidentRuleRowSchema,
   // playbooks
+  playbooks: playbookRowSchema,
   playbook_runs: playbookRunRowSchema,
   playbook_run_actions: playbookRunActionRowSchema,
   playbook_approvals: playbookApprovalRowSchema,

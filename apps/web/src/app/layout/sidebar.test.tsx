@@ -58,6 +58,7 @@ describe('Sidebar', () => {
       'Health',
       'Incidents',
       'Catalog',
+      'Playbooks',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',

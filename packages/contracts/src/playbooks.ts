@@ -131,6 +131,7 @@ export const playbookRunRowSchema = z.object({
   config_id: z.string().nullable(),
   component_id: z.string().nullable(),
   check_id: z.string().nullable(),
+  agent_id: z.string(),
   error: z.string().nullable(),
   scheduled_time: z.string(),
   start_time: z.string().nullable(),
@@ -150,6 +151,7 @@ export const playbookRunActionRowSchema = z.object({
   result: z.unknown().nullable(),
   error: z.string().nullable(),
   retry_count: z.number(),
+  agent_id: z.string(),
   scheduled_time: z.string(),
   start_time: z.string().nullable(),
   end_time: z.string().nullable(),
@@ -157,6 +159,7 @@ export const playbookRunActionRowSchema = z.object({
   updated_at: z.string(),
 });
 export type PlaybookRunActionRow = z.infer<typeof playbookRunActionRowSchema>;
+
 
 /** A row of `playbook_approvals`. */
 export const playbookApprovalRowSchema = z.object({
@@ -192,7 +195,7 @@ export const playbookRunsQuerySchema = z.object({
 });
 export type PlaybookRunsQuery = z.input<typeof playbookRunsQuerySchema>;
 
-export const playbookRunListItemSchema = playbookRunRowSchema.omit({ spec: true, request: true }).extend({
+export const playbookRunListItemSchema = playbookRunRowSchema.omit({ spec: true, request: true, agent_id: true }).extend({
   playbook: z.object({
     id: z.string(),
     name: z.string(),
@@ -210,7 +213,7 @@ export const playbookRunsResponseSchema = z.object({
 /** `GET /api/playbook/run/{id}`: the run, its actions, artifacts, approvals and what the caller may do. */
 export const playbookRunDetailSchema = z.object({
   run: playbookRunListItemSchema,
-  actions: z.array(playbookRunActionRowSchema),
+  actions: z.array(playbookRunActionRowSchema.omit({ agent_id: true })),
   artifacts: z.array(playbookArtifactSchema),
   approvals: z.array(
     playbookApprovalRowSchema.extend({
@@ -235,6 +238,7 @@ export const playbookRowSchema = z.object({
   labels: z.record(z.string(), z.unknown()).nullable(),
   spec: z.record(z.string(), z.unknown()),
   source: z.string(),
+  agent_id: z.string(),
   created_by: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

@@ -3,14 +3,14 @@
  * runner against DATABASE_URL, to be killed with SIGKILL mid-run.
  */
 import pg from 'pg';
+import { pino } from 'pino';
 import { createJobsService } from '../../../platform/jobs/index.js';
-import { recordingLogger } from '../../../platform/jobs/test-fixtures/helpers.js';
 import { startPlaybookWorkers } from '../workers.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL is required');
 const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
-const logger = recordingLogger();
+const logger = pino({ level: 'silent' });
 const jobs = createJobsService({
   pool,
   logger,

@@ -2,6 +2,7 @@ import { READ } from '../../data-api/index.js';
 import type { ServerModule } from '../../server-module.js';
 import { playbookKind } from './playbook-kind.js';
 import { playbookRoutes } from './routes.js';
+import { playbookWebhookRoutes } from './webhook-routes.js';
 import { startPlaybookWorkers } from './workers.js';
 
 /**
@@ -24,6 +25,8 @@ export const playbooksModule: ServerModule = {
   },
   async routes(app, { pool }) {
     await app.register(playbookRoutes, { pool });
+    // Outside /api: a webhook authenticates with its own credentials, not a session.
+    await app.register(playbookWebhookRoutes, { pool });
   },
   async startWorkers(context) {
     return startPlaybookWorkers(context);

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -24,6 +25,7 @@ import {
   testAuthConfig,
 } from '../auth/test-fixtures/auth-test-app.js';
 import { playbookRoutes } from './routes.js';
+import { playbookWebhookRoutes } from './webhook-routes.js';
 import { startPlaybookWorkers } from './workers.js';
 import type { ModuleWorkers } from '../../server-module.js';
 
@@ -66,6 +68,7 @@ beforeAll(async () => {
   registerErrorHandling(app);
   await app.register(authPlugin, { pool: db.pool, config: testAuthConfig() });
   await app.register(playbookRoutes, { pool: db.pool });
+  await app.register(playbookWebhookRoutes, { pool: db.pool });
   await app.ready();
   jobs = createJobsService({ pool: db.pool, logger, events: { pollIntervalMs: 50 } });
   workers = await startPlaybookWorkers({
@@ -555,5 +558,83 @@ describe('the runs list', () => {
       headers: bearer(tokens.viewer),
     });
     expect(playbookRunsResponseSchema.parse(failed.json()).totalEntries).toBe(0);
+  });
+});
+
+describe('webhook triggers', () => {
+  it('starts a run from an authenticated webhook call, with the request in .request', async () => {
+    await createPlaybook('deploy-hook', {
+      on: {
+        webhook: {
+          path: 'deploy-hook',
+          authentication: { basic: { username: 'ci', password: 'hook-pass' } },
+        },
+      },
+      parameters: [{ name: 'env', default: 'staging' }],
+      actions: [{ name: 'echo', exec: { script: 'echo {{.request.body.version}} to {{.params.env}}' } }],
+    });
+    const payload = JSON.stringify({ version: 'v1.2.3' });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/playbook/webhook/deploy-hook',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from('ci:wrong').toString('base64')}`,
+      },
+      payload,
+    });
+    expect(refused.statusCode).toBe(401);
+    const unknown = await app.inject({ method: 'POST', url: '/playbook/webhook/nothing-here', payload });
+    expect(unknown.statusCode).toBe(404);
+    const accepted = await app.inject({
+      method: 'POST',
+      url: '/playbook/webhook/deploy-hook',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from('ci:hook-pass').toString('base64')}`,
+      },
+      payload,
+    });
+    expect(accepted.statusCode).toBe(201);
+    const done = await finished(String(accepted.json<{ run_id: string }>().run_id));
+    expect(done.run.status).toBe('completed');
+    expect((done.actions[0].result as { stdout: string }).stdout).toBe('v1.2.3 to staging\n');
+    const stored = await db.pool.query<{ request: Record<string, unknown> }>(
+      'SELECT request FROM playbook_runs WHERE id = $1',
+      [done.run.id],
+    );
+    expect(stored.rows[0].request).toMatchObject({
+      trigger: 'webhook',
+      path: 'deploy-hook',
+      body: { version: 'v1.2.3' },
+    });
+    expect(JSON.stringify(stored.rows[0].request)).not.toContain('hook-pass');
+    expect(JSON.stringify(stored.rows[0].request)).not.toContain(
+      Buffer.from('ci:hook-pass').toString('base64'),
+    );
+  });
+
+  it('checks a GitHub signature over the raw body', async () => {
+    await createPlaybook('gh-hook', {
+      on: { webhook: { path: 'gh-hook', authentication: { github: { token: 'gh-secret' } } } },
+      actions: [{ name: 'a', exec: { script: 'true' } }],
+    });
+    const payload = '{"action":"opened"}';
+    const signature = `sha256=${createHmac('sha256', 'gh-secret').update(payload).digest('hex')}`;
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/playbook/webhook/gh-hook',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': 'sha256=00' },
+      payload,
+    });
+    expect(bad.statusCode).toBe(401);
+    const good = await app.inject({
+      method: 'POST',
+      url: '/playbook/webhook/gh-hook',
+      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signature },
+      payload,
+    });
+    expect(good.statusCode).toBe(201);
+    expect((await finished(String(good.json<{ run_id: string }>().run_id))).run.status).toBe('completed');
   });
 });

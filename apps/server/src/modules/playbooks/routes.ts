@@ -17,6 +17,7 @@ import { HttpError } from '../../platform/http/errors.js';
 import { enqueueEvent } from '../../platform/jobs/index.js';
 import { authorizeRequest, type PermissionTarget } from '../auth/index.js';
 import { validateParameters } from './parameters.js';
+import { createRun } from './runs.js';
 import { scheduleRun, setRunStatus } from './runner.js';
 import {
   loadPlaybook,
@@ -255,33 +256,13 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
     await refuseUnless(pool, request, 'playbook:run', playbook.id, body);
     await resolveTarget(pool, request, playbook.spec, body);
     const values = validateParameters(parametersOf(playbook.spec), body.params ?? {});
-    const approval = approvalOf(playbook.spec);
-    const status: PlaybookRunStatus = approval ? 'pending_approval' : 'scheduled';
     const personId = request.auth?.person.id ?? null;
-    const run = await withTransaction(pool, async (client) => {
-      const { rows } = await client.query<{ id: string; scheduled_time: Date }>(
-        `INSERT INTO playbook_runs (playbook_id, status, spec, parameters, request, config_id, component_id, check_id, created_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, scheduled_time`,
-        [
-          playbook.id,
-          status,
-          playbook.spec,
-          values,
-          { trigger: 'person', person_id: personId },
-          body.config_id ?? null,
-          body.component_id ?? null,
-          body.check_id ?? null,
-          personId,
-        ],
-      );
-      const created = rows[0];
-      await enqueueEvent(client, `playbook.run.${status}`, {
-        id: created.id,
-        playbook_id: playbook.id,
-        status,
-      });
-      if (!approval) await scheduleRun(client, created.id);
-      return created;
+    const run = await createRun(pool, {
+      playbook,
+      target: body,
+      parameters: values,
+      request: { trigger: 'person', person_id: personId },
+      createdBy: personId,
     });
     reply.status(201);
     return { run_id: run.id, starts_at: run.scheduled_time.toISOString() };

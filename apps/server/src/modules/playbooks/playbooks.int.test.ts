@@ -77,6 +77,7 @@ beforeAll(async () => {
     logger,
     metrics: undefined as never,
     cancelPollMs: 100,
+    schedulePollMs: 200,
   });
   await jobs.start();
   for (const role of ['admin', 'editor', 'viewer', 'responder'] as const) {
@@ -636,5 +637,39 @@ describe('webhook triggers', () => {
     });
     expect(good.statusCode).toBe(201);
     expect((await finished(String(good.json<{ run_id: string }>().run_id))).run.status).toBe('completed');
+  });
+});
+
+describe('schedule triggers', () => {
+  it('starts runs on the playbook schedule, recorded as started by the schedule', async () => {
+    const id = await createPlaybook('every-second', {
+      on: { schedule: [{ schedule: '@every 1s' }] },
+      actions: [{ name: 'tick', exec: { script: 'echo tick' } }],
+    });
+    const runs = await waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ id: string; request: { trigger: string } }>(
+          'SELECT id, request FROM playbook_runs WHERE playbook_id = $1',
+          [id],
+        );
+        return rows.length >= 2 ? rows : undefined;
+      },
+      { timeoutMs: 15_000, intervalMs: 200, what: 'two scheduled runs' },
+    );
+    expect(runs[0].request.trigger).toBe('schedule');
+    expect((await finished(runs[0].id)).run.status).toBe('completed');
+    // Deleting the playbook stops its schedule.
+    await db.pool.query('UPDATE playbooks SET deleted_at = now() WHERE id = $1', [id]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const count = async () =>
+      (
+        await db.pool.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1',
+          [id],
+        )
+      ).rows[0].n;
+    const before = await count();
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    expect(await count()).toBe(before);
   });
 });

@@ -160,7 +160,6 @@ export const playbookRunActionRowSchema = z.object({
 });
 export type PlaybookRunActionRow = z.infer<typeof playbookRunActionRowSchema>;
 
-
 /** A row of `playbook_approvals`. */
 export const playbookApprovalRowSchema = z.object({
   id: z.string(),
@@ -195,15 +194,17 @@ export const playbookRunsQuerySchema = z.object({
 });
 export type PlaybookRunsQuery = z.input<typeof playbookRunsQuerySchema>;
 
-export const playbookRunListItemSchema = playbookRunRowSchema.omit({ spec: true, request: true, agent_id: true }).extend({
-  playbook: z.object({
-    id: z.string(),
-    name: z.string(),
-    title: z.string().nullable(),
-    icon: z.string().nullable(),
-  }),
-  resource_name: z.string().nullable(),
-});
+export const playbookRunListItemSchema = playbookRunRowSchema
+  .omit({ spec: true, request: true, agent_id: true })
+  .extend({
+    playbook: z.object({
+      id: z.string(),
+      name: z.string(),
+      title: z.string().nullable(),
+      icon: z.string().nullable(),
+    }),
+    resource_name: z.string().nullable(),
+  });
 export type PlaybookRunListItem = z.infer<typeof playbookRunListItemSchema>;
 export const playbookRunsResponseSchema = z.object({
   data: z.array(playbookRunListItemSchema),

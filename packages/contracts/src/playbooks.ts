@@ -35,7 +35,10 @@ export const PLAYBOOK_ACTION_STATUSES = [
 export const playbookActionStatusSchema = z.enum(PLAYBOOK_ACTION_STATUSES);
 export type PlaybookActionStatus = z.infer<typeof playbookActionStatusSchema>;
 
-/** Settings §3: parameter types (absent means text). */
+/**
+ * Parameter types (absent means text): settings §3's, and the ecosystem's duration, bytes,
+ * millicores and secret (issue 24).
+ */
 export const PLAYBOOK_PARAMETER_TYPE_NAMES = [
   'code',
   'checkbox',
@@ -46,6 +49,10 @@ export const PLAYBOOK_PARAMETER_TYPE_NAMES = [
   'config',
   'check',
   'text',
+  'duration',
+  'bytes',
+  'millicores',
+  'secret',
 ] as const;
 
 /** Settings §3: a parameter's properties (all optional). */

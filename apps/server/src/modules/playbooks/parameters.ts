@@ -86,7 +86,11 @@ export function validateParameters(
       if (!pattern!.test(text)) fail(`must match ${properties.regex}`);
     }
     let stored: unknown = value;
-    switch (properties.format) {
+    if (parameter.type === 'duration' && !/^(\d+(\.\d+)?(ms|s|m|h|d))+$/.test(text))
+      fail('must be a duration such as 30s, 5m or 1h30m');
+    switch (
+      parameter.type === 'bytes' || parameter.type === 'millicores' ? parameter.type : properties.format
+    ) {
       case 'dns1123':
         if (text.length > 253 || !DNS1123.test(text))
           fail(

@@ -241,6 +241,8 @@ describe('parameter validation', () => {
         { name: 'code', properties: { minLength: 2, maxLength: 4, regex: '[A-Z]+' } },
         { name: 'memory', properties: { format: 'bytes' } },
         { name: 'cpu', properties: { format: 'millicores' } },
+        { name: 'wait', type: 'duration' },
+        { name: 'disk', type: 'bytes' },
       ],
       actions: [{ name: 'echo', exec: { script: 'echo {{.params.memory}} {{.params.cpu}}' } }],
     });
@@ -255,6 +257,8 @@ describe('parameter validation', () => {
       [{ name: 'ok', memory: '12Ki' }, 'params.memory', /Mi, Gi or Ti/],
       [{ name: 'ok', cpu: '1.5' }, 'params.cpu', /suffix 'm'/],
       [{ name: 'ok', extra: 1 }, 'params.extra', /not a parameter/],
+      [{ name: 'ok', wait: '5 minutes' }, 'params.wait', /duration/],
+      [{ name: 'ok', disk: '1Pi' }, 'params.disk', /Mi, Gi or Ti/],
     ];
     for (const [params, field, message] of cases) {
       const response = await run(tokens.editor, { id, params });

@@ -21,7 +21,14 @@ import {
   useRunPlaybook,
   type PlaybookTarget,
 } from '../api/playbooks';
-import { BYTE_UNITS, initialValue, parameterProblem, requestParams, splitBytes } from '../lib/parameters';
+import {
+  BYTE_UNITS,
+  formatOf,
+  initialValue,
+  parameterProblem,
+  requestParams,
+  splitBytes,
+} from '../lib/parameters';
 
 export const SELECT_RESOURCE_MESSAGE = 'Please select a resource to see the parameters.';
 export const NO_PARAMETERS_MESSAGE = 'No parameters for this playbook.';
@@ -103,7 +110,7 @@ function ParameterField({
         {...register(key, rules)}
       />
     );
-  } else if (properties.format === 'bytes') {
+  } else if (formatOf(parameter) === 'bytes') {
     control = (
       <div className="flex gap-2">
         <Input inputMode="decimal" {...register(key, rules)} />
@@ -121,7 +128,7 @@ function ParameterField({
         </Select>
       </div>
     );
-  } else if (properties.format === 'millicores') {
+  } else if (formatOf(parameter) === 'millicores') {
     control = (
       <div className="flex items-center gap-2">
         <Input inputMode="numeric" {...register(key, rules)} />
@@ -129,10 +136,13 @@ function ParameterField({
       </div>
     );
   } else {
+    // A secret is typed unseen; other formats that are input types (email, url, ...) are used as such.
     const inputType =
-      properties.format && !['dns1123', 'bytes', 'millicores'].includes(properties.format)
-        ? properties.format
-        : 'text';
+      parameter.type === 'secret'
+        ? 'password'
+        : properties.format && !['dns1123', 'bytes', 'millicores'].includes(properties.format)
+          ? properties.format
+          : 'text';
     control = <Input type={inputType} {...register(key, rules)} />;
   }
   return (
@@ -164,7 +174,7 @@ function ParametersForm({
   const [units, setUnits] = useState<Record<string, string>>(() =>
     Object.fromEntries(
       parameters
-        .filter((parameter) => parameter.properties?.format === 'bytes')
+        .filter((parameter) => formatOf(parameter) === 'bytes')
         .map((parameter) => [parameter.name, splitBytes(parameter.default).unit]),
     ),
   );

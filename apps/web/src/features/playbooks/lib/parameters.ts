@@ -14,6 +14,12 @@ function numberOf(value: unknown): number | undefined {
   return Number.isFinite(parsed) ? parsed : undefined;
 }
 
+/** The format a parameter's value takes: its type bytes/millicores, else `properties.format`. */
+export function formatOf(parameter: PlaybookParameter): string | undefined {
+  if (parameter.type === 'bytes' || parameter.type === 'millicores') return parameter.type;
+  return parameter.properties?.format;
+}
+
 /**
  * The problem of one parameter value, by the same rules the server applies (settings §5), or
  * undefined. Bytes and millicores are checked on their number part (the unit is chosen apart).
@@ -31,7 +37,7 @@ export function parameterProblem(parameter: PlaybookParameter, value: unknown): 
   if (maxLength !== undefined && text.length > maxLength) return `must be at most ${maxLength} characters`;
   const min = numberOf(properties.min);
   const max = numberOf(properties.max);
-  const format = properties.format;
+  const format = formatOf(parameter);
   if (min !== undefined || max !== undefined || format === 'bytes' || format === 'millicores') {
     const number = numberOf(text);
     if (number === undefined) return NUMBER_MESSAGE;
@@ -68,7 +74,7 @@ export function requestParams(
   for (const parameter of parameters) {
     const value = values[parameter.name];
     if (value === undefined || value === '') continue;
-    const format = parameter.properties?.format;
+    const format = formatOf(parameter);
     if (format === 'bytes') params[parameter.name] = `${String(value)}${units[parameter.name] ?? 'Mi'}`;
     else if (format === 'millicores') params[parameter.name] = `${String(value)}m`;
     else params[parameter.name] = value;
@@ -80,9 +86,8 @@ export function requestParams(
 export function initialValue(parameter: PlaybookParameter): unknown {
   const value = parameter.default;
   if (parameter.type === 'checkbox') return value === true || value === 'true';
-  if (parameter.properties?.format === 'bytes') return splitBytes(value).number;
-  if (parameter.properties?.format === 'millicores' && typeof value === 'string')
-    return value.replace(/m$/, '');
+  if (formatOf(parameter) === 'bytes') return splitBytes(value).number;
+  if (formatOf(parameter) === 'millicores' && typeof value === 'string') return value.replace(/m$/, '');
   if (value === undefined || value === null) return '';
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

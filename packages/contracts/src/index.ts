@@ -17,3 +17,4 @@ export * from './about.js';
 export * from './kube.js';
 export * from './connections.js';
 export * from './topology.js';
+export * from './playbooks.js';

@@ -43,6 +43,12 @@ import {
   incidentSummaryRowSchema,
   responderRowSchema,
 } from './incidents.js';
+import {
+  playbookApprovalRowSchema,
+  playbookRowSchema,
+  playbookRunActionRowSchema,
+  playbookRunRowSchema,
+} from './playbooks.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -93,6 +99,11 @@ export const relationRowSchemas = {
   incident_rules: incidentRuleRowSchema,
   // topology
   topologies_with_status: topologyWithStatusRowSchema,
+  // playbooks
+  playbooks: playbookRowSchema,
+  playbook_runs: playbookRunRowSchema,
+  playbook_run_actions: playbookRunActionRowSchema,
+  playbook_approvals: playbookApprovalRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

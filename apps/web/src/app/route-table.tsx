@@ -109,6 +109,26 @@ export const appRoutes: RouteObject[] = [
       },
       { path: 'configs', element: <Navigate to="/catalog" replace /> },
       {
+        path: 'playbooks',
+        lazy: async () => ({ Component: (await import('./routes/playbooks-route')).PlaybooksRoute }),
+        handle: handle({ title: 'Playbooks' }),
+      },
+      {
+        path: 'playbooks/runs',
+        lazy: async () => ({ Component: (await import('./routes/playbooks-route')).PlaybookRunsRoute }),
+        handle: handle({ title: 'Playbook Runs' }),
+      },
+      {
+        path: 'playbooks/runs/:id',
+        lazy: async () => ({ Component: (await import('./routes/playbooks-route')).PlaybookRunRoute }),
+        handle: handle({ title: 'Playbook Run' }),
+      },
+      {
+        path: 'playbooks/:id',
+        lazy: async () => ({ Component: (await import('./routes/playbooks-route')).PlaybookEditorRoute }),
+        handle: handle({ title: 'Playbook' }),
+      },
+      {
         path: 'settings/jobs',
         lazy: async () => ({ Component: (await import('./routes/settings-jobs-route')).SettingsJobsRoute }),
         handle: handle({ title: 'Jobs History' }),

@@ -1,10 +1,13 @@
 import { READ } from '../../data-api/index.js';
 import type { ServerModule } from '../../server-module.js';
 import { playbookKind } from './playbook-kind.js';
+import { playbookRoutes } from './routes.js';
+import { playbookWebhookRoutes } from './webhook-routes.js';
+import { startPlaybookWorkers } from './workers.js';
 
 /**
- * Playbooks and their runs. Today the module owns the kind, the tables and the views that clients
- * read; the runner, actions and approvals come with issue 24.
+ * Playbooks and their runs: the kind, the tables and views clients read, the run, parameter,
+ * approval and cancel routes, and the runner that executes actions from the event queue.
  */
 export const playbooksModule: ServerModule = {
   name: 'playbooks',
@@ -19,5 +22,13 @@ export const playbooksModule: ServerModule = {
     },
     views: { playbook_names: {} },
     functions: ['get_playbook_run_actions'],
+  },
+  async routes(app, { pool }) {
+    await app.register(playbookRoutes, { pool });
+    // Outside /api: a webhook authenticates with its own credentials, not a session.
+    await app.register(playbookWebhookRoutes, { pool });
+  },
+  async startWorkers(context) {
+    return startPlaybookWorkers(context);
   },
 };

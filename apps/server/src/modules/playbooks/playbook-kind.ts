@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineResourceKind, resourceSelectorField, textOrNull } from '../../resource-kinds/index.js';
 
-/** Parameter types of the playbook run form (settings spec §3); absent means text. */
+/** Parameter types of the playbook run form (settings spec §3, plus the ecosystem's duration, bytes, millicores, secret); absent means text. */
 export const PLAYBOOK_PARAMETER_TYPES = [
   'code',
   'checkbox',
@@ -12,6 +12,10 @@ export const PLAYBOOK_PARAMETER_TYPES = [
   'config',
   'check',
   'text',
+  'duration',
+  'bytes',
+  'millicores',
+  'secret',
 ] as const;
 
 export const playbookParameterSpec = z.looseObject({

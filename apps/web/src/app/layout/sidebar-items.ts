@@ -1,5 +1,5 @@
 import type { Feature, Resource } from '@opsdeck/contracts';
-import { Activity, AlertTriangle, Boxes, LayoutDashboard, type LucideIcon } from 'lucide-react';
+import { Activity, AlertTriangle, Boxes, LayoutDashboard, PlayCircle, type LucideIcon } from 'lucide-react';
 
 /** An entry of the sidebar (spec core §2 "Sidebar"). */
 export interface SidebarItem {
@@ -23,6 +23,7 @@ export const MAIN_ITEMS: readonly (SidebarItem & { icon: LucideIcon })[] = [
   { name: 'Health', path: '/health', resource: 'canaries', feature: 'health', icon: Activity },
   { name: 'Incidents', path: '/incidents', resource: 'incident', feature: 'incidents', icon: AlertTriangle },
   { name: 'Catalog', path: '/catalog', resource: 'database', feature: 'config', icon: Boxes },
+  { name: 'Playbooks', path: '/playbooks', resource: 'playbooks', feature: 'playbooks', icon: PlayCircle },
 ];
 
 /**

@@ -59,6 +59,7 @@ describe('Sidebar', () => {
       'Health',
       'Incidents',
       'Catalog',
+      'Playbooks',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',

@@ -1,3 +1,4 @@
+import { PlaybooksAction } from '../../../components/playbooks-action/playbooks-action';
 import clsx from 'clsx';
 import { Fragment } from 'react';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
@@ -85,6 +86,7 @@ export function ConfigDetailPage() {
             <ResourceIcon type={config.type} configClass={config.config_class} className="size-5" />
             <span className={config.deleted_at ? 'line-through' : undefined}>{config.name ?? config.id}</span>
           </h2>
+          <PlaybooksAction target={{ kind: 'config', id: config.id, name: config.name ?? config.id }} />
           <EvidenceAction target={{ kind: 'config', configId: config.id, name: config.name ?? config.id }} />
         </div>
         <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-1 text-sm">

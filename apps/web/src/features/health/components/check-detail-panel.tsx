@@ -1,3 +1,4 @@
+import { PlaybooksAction } from '../../../components/playbooks-action/playbooks-action';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { HEALTH_TIME_RANGES, RUN_NOW_ROLES } from '@opsdeck/contracts';
 import { useMemo, useState } from 'react';
@@ -200,6 +201,7 @@ export function CheckDetailPanel({
       )}
       <span className="flex-1" />
       {run.data && <RunResult result={run.data} />}
+      <PlaybooksAction target={{ kind: 'check', id: checkId, name: check?.name ?? checkId }} />
       <EvidenceAction target={{ kind: 'check', checkId, name: check?.name ?? checkId }} />
       {canRun && (
         <Button

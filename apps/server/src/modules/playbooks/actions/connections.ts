@@ -1,0 +1,23 @@
+import {
+  createConnectionResolver,
+  createValueFromResolver,
+  type OpenedConnection,
+} from '../../resources/index.js';
+import { ActionFailure, type ActionContext } from './types.js';
+
+/** The named connection (`connection: connection://namespace/name`) of an action, opened. */
+export async function openConnection(
+  spec: Record<string, unknown>,
+  context: ActionContext,
+): Promise<OpenedConnection | undefined> {
+  const reference = spec.connection;
+  if (typeof reference !== 'string' || reference === '') return undefined;
+  const resolve = createConnectionResolver(
+    context.pool,
+    context.secrets,
+    createValueFromResolver(context.pool, context.secrets),
+  );
+  const connection = await resolve(reference);
+  if (!connection) throw new ActionFailure(`connection ${reference} was not found`);
+  return connection;
+}

@@ -1,0 +1,488 @@
+import { createHash } from 'node:crypto';
+import {
+  PLAYBOOK_RUN_FINAL_STATUSES,
+  type PlaybookActionStatus,
+  type PlaybookRunStatus,
+} from '@opsdeck/contracts';
+import { evaluateCel, renderTemplate } from '../../expressions/index.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { enqueueEvent, type JobsService, type Queryable } from '../../platform/jobs/index.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import { ActionFailure, actionTypeOf, type ActionOutcome } from './actions/index.js';
+import { DEFAULT_PLAYBOOK_TIMEOUT_MS, parseDurationMs, retryDelayMs } from './durations.js';
+
+/** The internal event that moves a run forward; its consumer holds the run while it works. */
+export const EXECUTE_EVENT = 'playbook.execute';
+
+interface RunRow {
+  id: string;
+  playbook_id: string;
+  status: PlaybookRunStatus;
+  spec: Record<string, unknown> | null;
+  parameters: Record<string, unknown> | null;
+  request: Record<string, unknown> | null;
+  config_id: string | null;
+  component_id: string | null;
+  check_id: string | null;
+  start_time: Date | null;
+  created_by: string | null;
+}
+
+interface ActionRow {
+  id: string;
+  name: string;
+  status: PlaybookActionStatus;
+  result: Record<string, unknown> | null;
+  error: string | null;
+  retry_count: number;
+  scheduled_time: Date;
+  start_time: Date | null;
+}
+
+type ActionSpec = Record<string, unknown> & { name: string };
+
+export interface RunnerDeps {
+  pool: Pool;
+  jobs: Pick<JobsService, 'startJob'>;
+  secrets?: SecretBox;
+  /** How often a running action looks for a cancel. Default 500 ms. */
+  cancelPollMs?: number;
+}
+
+/** Starts (or continues) a run in the queue, in the caller's transaction when given one. */
+export function scheduleRun(db: Queryable, runId: string, delayMs = 0): Promise<string> {
+  return enqueueEvent(db, EXECUTE_EVENT, { run_id: runId }, { delayMs });
+}
+
+/** Sets a run's status and emits `playbook.run.<status>` for the notifications module. */
+export async function setRunStatus(
+  db: Queryable,
+  runId: string,
+  status: PlaybookRunStatus,
+  fields: { error?: string | null; start?: boolean } = {},
+): Promise<void> {
+  const final = PLAYBOOK_RUN_FINAL_STATUSES.includes(status);
+  const { rows } = await db.query<{ playbook_id: string; previous: string }>(
+    `UPDATE playbook_runs r SET status = $2,
+            error = CASE WHEN $3::boolean THEN $4 ELSE r.error END,
+            start_time = CASE WHEN $5::boolean THEN coalesce(r.start_time, now()) ELSE r.start_time END,
+            end_time = CASE WHEN $6::boolean THEN now() ELSE r.end_time END
+      FROM (SELECT id, status AS previous FROM playbook_runs WHERE id = $1 FOR UPDATE) p
+      WHERE r.id = p.id
+      RETURNING r.playbook_id, p.previous`,
+    [runId, status, fields.error !== undefined, fields.error ?? null, fields.start === true, final],
+  );
+  const row = rows[0];
+  if (row && row.previous !== status) {
+    await enqueueEvent(db, `playbook.run.${status}`, { id: runId, playbook_id: row.playbook_id, status });
+  }
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Renders `{{ }}` Go templates in every string of an action spec. */
+function renderDeep(value: unknown, variables: Record<string, unknown>): unknown {
+  if (typeof value === 'string') return value.includes('{{') ? renderTemplate(value, variables) : value;
+  if (Array.isArray(value)) return value.map((item) => renderDeep(item, variables));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, renderDeep(item, variables)]));
+  }
+  return value;
+}
+
+/**
+ * An action's `if` (CEL): `success()` (no earlier action failed; the default), `failure()` (one
+ * did), `always()`, `skip()`, and `getAction('name')` of an earlier one; a Go template when it
+ * holds `{{`. True runs the action.
+ */
+export function shouldRun(
+  condition: unknown,
+  previous: readonly ActionRow[],
+  variables: Record<string, unknown>,
+): boolean {
+  const failed = previous.some((action) => action.status === 'failed');
+  const text = typeof condition === 'string' ? condition.trim() : '';
+  if (text === '') return !failed;
+  if (text.includes('{{')) return renderTemplate(text, variables).trim() === 'true';
+  const actions = Object.fromEntries(
+    previous.map((action) => [
+      action.name,
+      { status: action.status, result: action.result ?? {}, error: action.error ?? '' },
+    ]),
+  );
+  const source = text
+    .replace(/\bsuccess\(\)/g, '__success')
+    .replace(/\bfailure\(\)/g, '__failure')
+    .replace(/\balways\(\)/g, 'true')
+    .replace(/\bskip\(\)/g, 'false')
+    .replace(
+      /\bgetAction\(\s*(['"])([^'"]*)\1\s*\)/g,
+      (_match, _quote, name: string) => `__actions[${JSON.stringify(name)}]`,
+    );
+  const value = evaluateCel(source, {
+    ...variables,
+    __success: !failed,
+    __failure: failed,
+    __actions: actions,
+  });
+  return value === true || value === 'true';
+}
+
+async function loadContext(pool: Pool, run: RunRow): Promise<Record<string, unknown>> {
+  const one = async (sql: string, id: string | null) =>
+    id ? ((await pool.query<{ row: unknown }>(sql, [id])).rows[0]?.row ?? null) : null;
+  const [config, component, check, user] = await Promise.all([
+    one(
+      `SELECT jsonb_build_object('id', id, 'name', name, 'type', type, 'config_class', config_class,
+              'tags', tags, 'labels', labels, 'config', config, 'status', status, 'health', health) AS row
+         FROM config_items WHERE id = $1`,
+      run.config_id,
+    ),
+    one(
+      `SELECT jsonb_build_object('id', id, 'name', name, 'type', type, 'namespace', namespace,
+              'labels', labels, 'status', status, 'health', health) AS row FROM components WHERE id = $1`,
+      run.component_id,
+    ),
+    one(
+      `SELECT jsonb_build_object('id', id, 'name', name, 'type', type, 'namespace', namespace,
+              'labels', labels, 'status', status) AS row FROM checks WHERE id = $1`,
+      run.check_id,
+    ),
+    one(
+      `SELECT jsonb_build_object('id', id, 'name', name, 'email', email) AS row FROM people WHERE id = $1`,
+      run.created_by,
+    ),
+  ]);
+  const variables: Record<string, unknown> = {
+    config,
+    component,
+    check,
+    user,
+    params: run.parameters ?? {},
+    run: { id: run.id, playbook_id: run.playbook_id, request: run.request ?? {} },
+    request: run.request ?? {},
+  };
+  const env: Record<string, string> = {};
+  const specEnv = run.spec?.env;
+  if (Array.isArray(specEnv)) {
+    for (const entry of specEnv as { name?: unknown; value?: unknown }[]) {
+      if (typeof entry?.name === 'string') {
+        const raw = entry.value === undefined || entry.value === null ? '' : String(entry.value);
+        env[entry.name] = raw.includes('{{') ? renderTemplate(raw, variables) : raw;
+      }
+    }
+  }
+  variables.env = env;
+  return variables;
+}
+
+async function storeArtifacts(
+  pool: Pool,
+  runId: string,
+  actionId: string,
+  outcome: ActionOutcome | undefined,
+): Promise<void> {
+  for (const artifact of outcome?.artifacts ?? []) {
+    const checksum = createHash('sha256').update(artifact.content).digest('hex');
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO artifacts (playbook_run_id, playbook_run_action_id, path, filename, content_type, size, checksum)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [
+        runId,
+        actionId,
+        `playbooks/${runId}/${actionId}/${artifact.filename}`,
+        artifact.filename,
+        artifact.contentType,
+        artifact.content.length,
+        checksum,
+      ],
+    );
+    await pool.query('INSERT INTO artifact_contents (artifact_id, content) VALUES ($1, $2)', [
+      rows[0].id,
+      artifact.content,
+    ]);
+  }
+}
+
+async function currentStatus(pool: Pool, runId: string): Promise<PlaybookRunStatus | undefined> {
+  const { rows } = await pool.query<{ status: PlaybookRunStatus }>(
+    'SELECT status FROM playbook_runs WHERE id = $1',
+    [runId],
+  );
+  return rows[0]?.status;
+}
+
+/**
+ * Moves one run forward as far as it can go now: each action in order (skipped by its `if`,
+ * put to sleep by its `delay`, retried with backoff), then the run's final status. The event
+ * queue's lease makes this the only process working on the run; a lease that another process
+ * took over after a crash finds the interrupted action still `running` and retries or fails it.
+ */
+export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortSignal): Promise<void> {
+  const { pool } = deps;
+  const { rows } = await pool.query<RunRow>(
+    `SELECT id, playbook_id, status, spec, parameters, request, config_id, component_id, check_id, start_time, created_by
+       FROM playbook_runs WHERE id = $1`,
+    [runId],
+  );
+  const run = rows[0];
+  if (!run || PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status) || run.status === 'pending_approval') return;
+  const spec = run.spec ?? {};
+  const timeoutMs = parseDurationMs(spec.timeout) ?? DEFAULT_PLAYBOOK_TIMEOUT_MS;
+  const startedAt = run.start_time ?? new Date();
+  const deadline = startedAt.getTime() + timeoutMs;
+  if (Date.now() >= deadline) {
+    await setRunStatus(pool, runId, 'timed_out', {
+      error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
+    });
+    return;
+  }
+  await setRunStatus(pool, runId, 'running', { start: true });
+  let variables: Record<string, unknown>;
+  try {
+    variables = await loadContext(pool, run);
+  } catch (error) {
+    await setRunStatus(pool, runId, 'failed', { error: errorText(error) });
+    return;
+  }
+  const actions = (Array.isArray(spec.actions) ? spec.actions : []) as ActionSpec[];
+  const existing = (
+    await pool.query<ActionRow>(
+      `SELECT id, name, status, result, error, retry_count, scheduled_time, start_time
+         FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY created_at`,
+      [runId],
+    )
+  ).rows;
+  const done: ActionRow[] = [];
+  for (const action of actions) {
+    let row = existing.find((candidate) => candidate.name === action.name);
+    if (row && (row.status === 'completed' || row.status === 'failed' || row.status === 'skipped')) {
+      done.push(row);
+      continue;
+    }
+    const retry = (action.retry ?? {}) as {
+      limit?: unknown;
+      duration?: unknown;
+      exponent?: unknown;
+      jitter?: unknown;
+    };
+    const retryLimit = Number(retry.limit ?? 0) || 0;
+    if (row && row.status === 'running') {
+      // The process running it stopped: retry it while the budget allows, else fail it.
+      const message = 'the process running this action stopped before it finished';
+      if (row.retry_count < retryLimit) {
+        row = await scheduleRetry(deps, runId, row, retry, message);
+        return;
+      }
+      await pool.query(
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1`,
+        [row.id, message],
+      );
+      done.push({ ...row, status: 'failed', error: message });
+      continue;
+    }
+    if (row && row.scheduled_time.getTime() > Date.now() + 50) {
+      await scheduleRun(pool, runId, row.scheduled_time.getTime() - Date.now());
+      return;
+    }
+    const actionVariables = { ...variables, action: { name: action.name } };
+    let run_it: boolean;
+    try {
+      run_it = shouldRun(action.if, done, actionVariables);
+    } catch (error) {
+      const message = `if: ${errorText(error)}`;
+      row = await upsertAction(pool, runId, row, action.name, 'failed', { error: message });
+      done.push(row);
+      continue;
+    }
+    if (!run_it) {
+      row = await upsertAction(pool, runId, row, action.name, 'skipped', {});
+      done.push(row);
+      continue;
+    }
+    const delayMs = parseDurationMs(action.delay);
+    if (!row && delayMs && delayMs > 0) {
+      await pool.query(
+        `INSERT INTO playbook_run_actions (playbook_run_id, name, status, scheduled_time)
+         VALUES ($1, $2, 'sleeping', now() + $3 * interval '1 millisecond')`,
+        [runId, action.name, delayMs],
+      );
+      await setRunStatus(pool, runId, 'sleeping');
+      await scheduleRun(pool, runId, delayMs);
+      return;
+    }
+    row = await upsertAction(pool, runId, row, action.name, 'running', { start: true });
+    const outcome = await executeAction(deps, runId, row, action, actionVariables, deadline, signal);
+    if (outcome.cancelled) return;
+    if (outcome.error !== undefined) {
+      if (row.retry_count < retryLimit && !outcome.timedOutRun) {
+        await scheduleRetry(deps, runId, row, retry, outcome.error);
+        return;
+      }
+      await pool.query(
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, result = $3, end_time = now() WHERE id = $1`,
+        [row.id, outcome.error, outcome.result ?? null],
+      );
+      if (outcome.timedOutRun) {
+        await setRunStatus(pool, runId, 'timed_out', {
+          error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
+        });
+        return;
+      }
+      done.push({ ...row, status: 'failed', error: outcome.error, result: outcome.result ?? null });
+      await setRunStatus(pool, runId, 'running');
+      continue;
+    }
+    await pool.query(
+      `UPDATE playbook_run_actions SET status = 'completed', error = NULL, result = $2, end_time = now() WHERE id = $1`,
+      [row.id, outcome.result ?? {}],
+    );
+    done.push({ ...row, status: 'completed', result: outcome.result ?? {} });
+    await setRunStatus(pool, runId, 'running');
+  }
+  const failed = done.filter((action) => action.status === 'failed');
+  if (failed.length > 0) {
+    await setRunStatus(pool, runId, 'failed', {
+      error: failed.map((action) => `${action.name}: ${action.error ?? 'failed'}`).join('; '),
+    });
+  } else {
+    await setRunStatus(pool, runId, 'completed', { error: null });
+  }
+}
+
+async function upsertAction(
+  pool: Pool,
+  runId: string,
+  row: ActionRow | undefined,
+  name: string,
+  status: PlaybookActionStatus,
+  fields: { error?: string; start?: boolean },
+): Promise<ActionRow> {
+  const final = status === 'completed' || status === 'failed' || status === 'skipped';
+  const columns = 'id, name, status, result, error, retry_count, scheduled_time, start_time';
+  if (row) {
+    const { rows } = await pool.query<ActionRow>(
+      `UPDATE playbook_run_actions SET status = $2, error = $3,
+              start_time = CASE WHEN $4::boolean THEN now() ELSE start_time END,
+              end_time = CASE WHEN $5::boolean THEN now() ELSE NULL END
+        WHERE id = $1 RETURNING ${columns}`,
+      [row.id, status, fields.error ?? null, fields.start === true, final],
+    );
+    return rows[0];
+  }
+  const { rows } = await pool.query<ActionRow>(
+    `INSERT INTO playbook_run_actions (playbook_run_id, name, status, error, start_time, end_time)
+     VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, CASE WHEN $6::boolean THEN now() END)
+     RETURNING ${columns}`,
+    [runId, name, status, fields.error ?? null, fields.start === true, final],
+  );
+  return rows[0];
+}
+
+async function scheduleRetry(
+  deps: RunnerDeps,
+  runId: string,
+  row: ActionRow,
+  retry: { duration?: unknown; exponent?: unknown; jitter?: unknown },
+  error: string,
+): Promise<ActionRow> {
+  const attempt = row.retry_count + 1;
+  const delayMs = retryDelayMs(retry, attempt);
+  const { rows } = await deps.pool.query<ActionRow>(
+    `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, retry_count = $3,
+            scheduled_time = now() + $4 * interval '1 millisecond', end_time = NULL
+      WHERE id = $1 RETURNING id, name, status, result, error, retry_count, scheduled_time, start_time`,
+    [row.id, error, attempt, delayMs],
+  );
+  await setRunStatus(deps.pool, runId, 'retrying');
+  await scheduleRun(deps.pool, runId, delayMs);
+  return rows[0];
+}
+
+interface ExecutionOutcome {
+  result?: Record<string, unknown>;
+  error?: string;
+  cancelled?: boolean;
+  timedOutRun?: boolean;
+}
+
+async function executeAction(
+  deps: RunnerDeps,
+  runId: string,
+  row: ActionRow,
+  action: ActionSpec,
+  variables: Record<string, unknown>,
+  deadline: number,
+  outer: AbortSignal,
+): Promise<ExecutionOutcome> {
+  const { pool } = deps;
+  const job = await deps.jobs.startJob({
+    name: `playbook action ${action.name}`,
+    resourceType: 'playbook',
+    resourceId: String(variables.run && (variables.run as { playbook_id: string }).playbook_id),
+  });
+  const controller = new AbortController();
+  const onOuter = () => controller.abort(String(outer.reason ?? 'the process is stopping'));
+  outer.addEventListener('abort', onOuter);
+  let cancelled = false;
+  const poll = setInterval(() => {
+    void currentStatus(pool, runId).then(
+      (status) => {
+        if (status === 'cancelled') {
+          cancelled = true;
+          controller.abort('cancelled');
+        }
+      },
+      () => undefined,
+    );
+  }, deps.cancelPollMs ?? 500);
+  const leftMs = deadline - Date.now();
+  const actionTimeoutMs = parseDurationMs(action.timeout);
+  const timeoutMs = Math.max(1, Math.min(leftMs, actionTimeoutMs ?? leftMs));
+  const runTimeoutBinds = actionTimeoutMs === undefined || leftMs <= actionTimeoutMs;
+  let outcome: ExecutionOutcome;
+  let artifacts: ActionOutcome | undefined;
+  try {
+    const typed = actionTypeOf(action);
+    if ('error' in typed) throw new ActionFailure(typed.error);
+    const rendered = renderDeep(typed.spec, variables) as Record<string, unknown>;
+    const result = await typed.type.run(rendered, {
+      signal: controller.signal,
+      timeoutMs,
+      env: (variables.env as Record<string, string>) ?? {},
+      pool,
+      secrets: deps.secrets,
+    });
+    artifacts = result;
+    outcome = { result: result.result };
+  } catch (error) {
+    artifacts = error instanceof ActionFailure ? error.outcome : undefined;
+    outcome = { error: errorText(error), result: artifacts?.result };
+    if (!cancelled && Date.now() >= deadline - 5 && runTimeoutBinds) outcome.timedOutRun = true;
+  } finally {
+    clearInterval(poll);
+    outer.removeEventListener('abort', onOuter);
+  }
+  await storeArtifacts(pool, runId, row.id, artifacts).catch(() => undefined);
+  if (cancelled || (await currentStatus(pool, runId)) === 'cancelled') {
+    await pool.query(
+      `UPDATE playbook_run_actions SET status = 'failed', error = 'cancelled', result = $2, end_time = now() WHERE id = $1`,
+      [row.id, outcome.result ?? null],
+    );
+    await job.failure('cancelled');
+    return { cancelled: true };
+  }
+  if (outer.aborted && outcome.error !== undefined) {
+    // This process is stopping: leave the action running for the next process to retry or fail.
+    await job.stopped('the process stopped');
+    throw new Error('stopping');
+  }
+  if (outcome.error !== undefined) await job.failure(outcome.error);
+  else {
+    job.incrementSuccess();
+    await job.success();
+  }
+  return outcome;
+}

@@ -1,0 +1,47 @@
+import { withTransaction, type Pool } from '../../platform/db/pool.js';
+import { enqueueEvent } from '../../platform/jobs/index.js';
+import { scheduleRun } from './runner.js';
+import type { PlaybookRecord, RunTarget } from './store.js';
+
+export interface NewRun {
+  playbook: PlaybookRecord;
+  target: RunTarget;
+  parameters: Record<string, unknown>;
+  /** What started the run: `{trigger: 'person', person_id}`, `{trigger: 'webhook', ...}`. */
+  request: Record<string, unknown>;
+  createdBy: string | null;
+}
+
+/**
+ * Records a run and, unless its playbook needs approval (then it waits in pending_approval),
+ * puts it in the queue, in one transaction with its `playbook.run.<status>` event.
+ */
+export async function createRun(pool: Pool, run: NewRun): Promise<{ id: string; scheduled_time: Date }> {
+  const needsApproval = Boolean(run.playbook.spec.approval && typeof run.playbook.spec.approval === 'object');
+  const status = needsApproval ? 'pending_approval' : 'scheduled';
+  return withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string; scheduled_time: Date }>(
+      `INSERT INTO playbook_runs (playbook_id, status, spec, parameters, request, config_id, component_id, check_id, created_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id, scheduled_time`,
+      [
+        run.playbook.id,
+        status,
+        run.playbook.spec,
+        run.parameters,
+        run.request,
+        run.target.config_id ?? null,
+        run.target.component_id ?? null,
+        run.target.check_id ?? null,
+        run.createdBy,
+      ],
+    );
+    const created = rows[0];
+    await enqueueEvent(client, `playbook.run.${status}`, {
+      id: created.id,
+      playbook_id: run.playbook.id,
+      status,
+    });
+    if (!needsApproval) await scheduleRun(client, created.id);
+    return created;
+  });
+}

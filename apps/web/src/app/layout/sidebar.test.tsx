@@ -60,6 +60,7 @@ describe('Sidebar', () => {
       'Incidents',
       'Catalog',
       'Playbooks',
+      'Connections',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',

@@ -42,6 +42,13 @@ import {
   incidentSummaryRowSchema,
   responderRowSchema,
 } from './incidents.js';
+import {
+  notificationRowSchema,
+  notificationSendHistoryRowSchema,
+  notificationSendHistorySummaryRowSchema,
+  notificationSilenceRowSchema,
+  notificationsSummaryRowSchema,
+} from './notifications.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -90,6 +97,12 @@ export const relationRowSchemas = {
   responders: responderRowSchema,
   incident_histories: incidentHistoryRowSchema,
   incident_rules: incidentRuleRowSchema,
+  // notifications
+  notifications: notificationRowSchema,
+  notifications_summary: notificationsSummaryRowSchema,
+  notification_send_history: notificationSendHistoryRowSchema,
+  notification_send_history_summary: notificationSendHistorySummaryRowSchema,
+  notification_silences: notificationSilenceRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

@@ -12,7 +12,10 @@ import { startHttpPeer, type CapturedRequest } from './test-fixtures/http-peer.j
  */
 let peer: Awaited<ReturnType<typeof startHttpPeer>>;
 let answer = (request: CapturedRequest) => ({ status: 200, body: '{"ok":true}' as string, request });
-const message: RenderedMessage = { title: 'Check api has failed', body: 'Check **api** has failed.\n\nError: 503' };
+const message: RenderedMessage = {
+  title: 'Check api has failed',
+  body: 'Check **api** has failed.\n\nError: 503',
+};
 
 beforeAll(async () => {
   peer = await startHttpPeer((request) => answer(request));
@@ -36,7 +39,9 @@ async function send(serviceUrl: string): Promise<CapturedRequest[]> {
     'https://maker.ifttt.com',
     'https://outlook.webhook.office.com',
   ];
-  const http = createHttpSender({ originOverrides: Object.fromEntries(hosted.map((origin) => [origin, peer.origin])) });
+  const http = createHttpSender({
+    originOverrides: Object.fromEntries(hosted.map((origin) => [origin, peer.origin])),
+  });
   const url = new URL(serviceUrl);
   const channel = channelFor(url);
   if (!channel) throw new Error(`no channel for ${serviceUrl}`);
@@ -71,7 +76,10 @@ describe('notification channels speak their provider APIs', () => {
 
   it('Teams MessageCard', async () => {
     const [request] = await send('teams://grp@tenant/alt/owner?host=outlook.webhook.office.com');
-    expect(request).toMatchObject({ method: 'POST', path: '/webhookb2/grp@tenant/IncomingWebhook/alt/owner' });
+    expect(request).toMatchObject({
+      method: 'POST',
+      path: '/webhookb2/grp@tenant/IncomingWebhook/alt/owner',
+    });
     expect(JSON.parse(request.body)).toEqual({
       '@type': 'MessageCard',
       '@context': 'https://schema.org/extensions',
@@ -124,7 +132,10 @@ describe('notification channels speak their provider APIs', () => {
 
   it('Pushbullet note pushes with Access-Token', async () => {
     const requests = await send('pushbullet://accesstoken/device1/#ops');
-    expect(requests.map((request) => request.headers['access-token'])).toEqual(['accesstoken', 'accesstoken']);
+    expect(requests.map((request) => request.headers['access-token'])).toEqual([
+      'accesstoken',
+      'accesstoken',
+    ]);
     expect(requests.map((request) => [request.path, JSON.parse(request.body)])).toEqual([
       ['/v2/pushes', { type: 'note', title: message.title, body: message.body, device_iden: 'device1' }],
       ['/v2/pushes', { type: 'note', title: message.title, body: message.body, channel_tag: 'ops' }],
@@ -145,9 +156,13 @@ describe('notification channels speak their provider APIs', () => {
   });
 
   it('Zulip stream message with basic auth', async () => {
-    const [request] = await send(`zulip://bot%40zulip.example:key1@${peer.host}/?stream=ops&topic=alerts&disabletls=yes`);
+    const [request] = await send(
+      `zulip://bot%40zulip.example:key1@${peer.host}/?stream=ops&topic=alerts&disabletls=yes`,
+    );
     expect(request).toMatchObject({ method: 'POST', path: '/api/v1/messages' });
-    expect(request.headers.authorization).toBe(`Basic ${Buffer.from('bot@zulip.example:key1').toString('base64')}`);
+    expect(request.headers.authorization).toBe(
+      `Basic ${Buffer.from('bot@zulip.example:key1').toString('base64')}`,
+    );
     expect(Object.fromEntries(new URLSearchParams(request.body))).toEqual({
       type: 'stream',
       to: 'ops',
@@ -170,7 +185,9 @@ describe('notification channels speak their provider APIs', () => {
       password: 'secret',
     });
     expect(requests[1].method).toBe('PUT');
-    expect(requests[1].path).toMatch(/^\/_matrix\/client\/v3\/rooms\/!room%3Aexample\.org\/send\/m\.room\.message\/[0-9a-f-]{36}$/);
+    expect(requests[1].path).toMatch(
+      /^\/_matrix\/client\/v3\/rooms\/!room%3Aexample\.org\/send\/m\.room\.message\/[0-9a-f-]{36}$/,
+    );
     expect(requests[1].headers.authorization).toBe('Bearer syt_abc');
     expect(JSON.parse(requests[1].body)).toEqual({ msgtype: 'm.text', body: text });
   });
@@ -191,7 +208,11 @@ describe('notification channels speak their provider APIs', () => {
     );
     expect(custom).toMatchObject({ method: 'POST', path: '/in' });
     expect(custom.headers['x-api-key']).toBe('k9');
-    expect(JSON.parse(custom.body)).toEqual({ source: 'opsdeck', subject: message.title, text: message.body });
+    expect(JSON.parse(custom.body)).toEqual({
+      source: 'opsdeck',
+      subject: message.title,
+      text: message.body,
+    });
     peer.requests.length = 0;
     const [get] = await send(`generic://${peer.host}/get?disabletls=yes&method=GET`);
     expect(get.method).toBe('GET');

@@ -56,7 +56,11 @@ beforeEach(async () => {
   broken.requests.length = 0;
 });
 
-async function createRule(name: string, spec: Record<string, unknown>, columns: Record<string, unknown> = {}) {
+async function createRule(
+  name: string,
+  spec: Record<string, unknown>,
+  columns: Record<string, unknown> = {},
+) {
   const { rows } = await db.pool.query<{ id: string }>(
     `INSERT INTO notifications (name, spec, events, title, template, filter, repeat_interval, wait_for, group_by)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
@@ -123,7 +127,12 @@ describe('notification delivery', () => {
     expect(mail.text).toContain('Error was: HTTP 503 from upstream (canary ');
     await waitFor(async () => (await history(ruleId))[0]?.status === 'sent');
     const [row] = await history(ruleId);
-    expect(row).toMatchObject({ status: 'sent', recipient: 'oncall@example.test', title: 'checkout-api is down', error: null });
+    expect(row).toMatchObject({
+      status: 'sent',
+      recipient: 'oncall@example.test',
+      title: 'checkout-api is down',
+      error: null,
+    });
     smtp.messages.length = 0;
   });
 
@@ -155,7 +164,9 @@ describe('notification delivery', () => {
       fallback: { url: `${hook.origin}/fallback` },
     });
     await failCheck(check);
-    await waitFor(async () => (await history(ruleId)).some((row) => row.status === 'sent'), { timeoutMs: 10_000 });
+    await waitFor(async () => (await history(ruleId)).some((row) => row.status === 'sent'), {
+      timeoutMs: 10_000,
+    });
     const rows = await history(ruleId);
     expect(broken.requests).toHaveLength(3);
     const primary = rows.find((row) => row.recipient === `${broken.origin.replace(/:\d+$/, '')}`)!;
@@ -169,7 +180,10 @@ describe('notification delivery', () => {
 
   it('sends nothing about a silenced resource, and records the silence', async () => {
     const check = await createCheck(db.pool);
-    const ruleId = await createRule('silenced', { events: ['check.failed'], to: { url: `${hook.origin}/s` } });
+    const ruleId = await createRule('silenced', {
+      events: ['check.failed'],
+      to: { url: `${hook.origin}/s` },
+    });
     const { rows } = await db.pool.query<{ id: string }>(
       `INSERT INTO notification_silences (check_id, until) VALUES ($1, NULL) RETURNING id`,
       [check.id],
@@ -188,11 +202,20 @@ describe('notification delivery', () => {
   it('a silence by CEL filter matches only what its filter selects', async () => {
     const quiet = await createCheck(db.pool, { name: 'quiet-one' });
     const loud = await createCheck(db.pool, { name: 'loud-one' });
-    const ruleId = await createRule('by-filter', { events: ['check.failed'], to: { url: `${hook.origin}/f` } });
-    await db.pool.query(`INSERT INTO notification_silences (filter) VALUES ($1)`, ["check.name.startsWith('quiet')"]);
+    const ruleId = await createRule('by-filter', {
+      events: ['check.failed'],
+      to: { url: `${hook.origin}/f` },
+    });
+    await db.pool.query(`INSERT INTO notification_silences (filter) VALUES ($1)`, [
+      "check.name.startsWith('quiet')",
+    ]);
     await failCheck(quiet);
     await failCheck(loud);
-    await waitFor(async () => (await history(ruleId)).length === 2 && (await history(ruleId)).every((row) => row.status !== 'pending'));
+    await waitFor(
+      async () =>
+        (await history(ruleId)).length === 2 &&
+        (await history(ruleId)).every((row) => row.status !== 'pending'),
+    );
     expect((await history(ruleId)).map((row) => row.status).sort()).toEqual(['sent', 'silenced']);
     expect(hook.requests).toHaveLength(1);
   });
@@ -220,11 +243,15 @@ describe('notification delivery', () => {
       to: { url: `${hook.origin}/g` },
     });
     const checks = await Promise.all(
-      Array.from({ length: 60 }, (_, index) => createCheck(db.pool, { type: index % 2 === 0 ? 'http' : 'tcp' })),
+      Array.from({ length: 60 }, (_, index) =>
+        createCheck(db.pool, { type: index % 2 === 0 ? 'http' : 'tcp' }),
+      ),
     );
     for (const check of checks) await failCheck(check);
     await waitFor(async () => (await history(ruleId)).length === 60, { timeoutMs: 20_000 });
-    await waitFor(async () => (await history(ruleId)).every((row) => row.status !== 'pending'), { timeoutMs: 5000 });
+    await waitFor(async () => (await history(ruleId)).every((row) => row.status !== 'pending'), {
+      timeoutMs: 5000,
+    });
     const rows = await history(ruleId);
     const leaders = rows.filter((row) => row.status === 'sent');
     expect(leaders).toHaveLength(2);
@@ -244,7 +271,9 @@ describe('notification delivery', () => {
     await failCheck(flapping);
     await failCheck(steady);
     await db.pool.query(`UPDATE checks SET status = 'healthy' WHERE id = $1`, [flapping.id]);
-    await waitFor(async () => (await history(ruleId)).some((row) => row.status === 'sent'), { timeoutMs: 5000 });
+    await waitFor(async () => (await history(ruleId)).some((row) => row.status === 'sent'), {
+      timeoutMs: 5000,
+    });
     await waitFor(async () => (await history(ruleId)).filter((row) => row.status === 'skipped').length === 1);
     expect(hook.requests).toHaveLength(1);
     expect((await history(ruleId)).map((row) => row.status).sort()).toEqual(['sent', 'skipped', 'waited']);

@@ -4,7 +4,14 @@ import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { enqueueEvent, type QueuedEvent } from '../../platform/jobs/index.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ConnectionResolver } from '../resources/index.js';
-import { channelFor, DeliveryError, type ChannelContext, type HttpRequest, type HttpResponse, type RenderedMessage } from './channels/index.js';
+import {
+  channelFor,
+  DeliveryError,
+  type ChannelContext,
+  type HttpRequest,
+  type HttpResponse,
+  type RenderedMessage,
+} from './channels/index.js';
 import { parseDurationMs } from './durations.js';
 import {
   defaultTemplates,
@@ -84,7 +91,11 @@ function truthy(value: unknown): boolean {
 }
 
 /** Renders a rule's title and body (or the event's defaults) against the event environment. */
-export function renderMessage(rule: Pick<RuleRow, 'title' | 'template'>, sourceEvent: string, env: EventEnvironment): RenderedMessage {
+export function renderMessage(
+  rule: Pick<RuleRow, 'title' | 'template'>,
+  sourceEvent: string,
+  env: EventEnvironment,
+): RenderedMessage {
   const defaults = defaultTemplates(sourceEvent);
   return {
     title: renderTemplate(rule.title ?? defaults.title, env.variables).trim(),
@@ -93,15 +104,21 @@ export function renderMessage(rule: Pick<RuleRow, 'title' | 'template'>, sourceE
 }
 
 function groupValue(field: string, env: EventEnvironment): string {
-  const resource = (env.variables[env.resourceType === 'playbook_run' ? 'playbook_run' : env.resourceType] ?? {}) as Record<string, unknown>;
+  const resource = (env.variables[env.resourceType === 'playbook_run' ? 'playbook_run' : env.resourceType] ??
+    {}) as Record<string, unknown>;
   const [prefix, name] = field.includes(':') ? field.split(':', 2) : ['', field];
   if (prefix === 'tag') return String((resource.tags as Record<string, unknown> | undefined)?.[name] ?? '');
-  if (prefix === 'label') return String((resource.labels as Record<string, unknown> | undefined)?.[name] ?? '');
+  if (prefix === 'label')
+    return String((resource.labels as Record<string, unknown> | undefined)?.[name] ?? '');
   let value: unknown = name.startsWith('resource.') ? resource : env.variables;
   for (const part of (name.startsWith('resource.') ? name.slice('resource.'.length) : name).split('.')) {
     value = value && typeof value === 'object' ? (value as Record<string, unknown>)[part] : undefined;
   }
-  return value === undefined || value === null ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value);
+  return value === undefined || value === null
+    ? ''
+    : typeof value === 'object'
+      ? JSON.stringify(value)
+      : String(value);
 }
 
 /** The notification event's handler: one event, every rule that subscribes to it. */
@@ -185,7 +202,9 @@ async function findSilence(pool: Pool, env: EventEnvironment): Promise<string | 
   );
   const check = env.variables.check as { canary_id?: string } | undefined;
   for (const silence of rows) {
-    const ids = [silence.check_id, silence.config_id, silence.component_id, silence.canary_id].filter(Boolean) as string[];
+    const ids = [silence.check_id, silence.config_id, silence.component_id, silence.canary_id].filter(
+      Boolean,
+    ) as string[];
     let matches = true;
     if (ids.length > 0) {
       matches =
@@ -286,12 +305,19 @@ async function deliverRule(
     message = renderMessage(rule, identity.sourceEvent, env);
   } catch (error) {
     await setRuleError(pool, rule.id, `template: ${(error as Error).message}`);
-    await recordRuleOutcome(pool, rule, identity, env, 'failed', { error: `template: ${(error as Error).message}` });
+    await recordRuleOutcome(pool, rule, identity, env, 'failed', {
+      error: `template: ${(error as Error).message}`,
+    });
     return;
   }
   const recipients = await resolveRecipients(
     pool,
-    { to: rule.spec?.to, person_id: rule.person_id, team_id: rule.team_id, custom_services: rule.custom_services },
+    {
+      to: rule.spec?.to,
+      person_id: rule.person_id,
+      team_id: rule.team_id,
+      custom_services: rule.custom_services,
+    },
     deps.resolveConnection,
   );
   if (recipients.length === 0) {
@@ -302,7 +328,8 @@ async function deliverRule(
   let groupKey: string | undefined;
   if (rule.group_by && rule.group_by.length > 0) {
     groupKey = `${identity.sourceEvent}|${rule.group_by.map((field) => groupValue(field, env)).join('|')}`;
-    const intervalMs = parseDurationMs(rule.spec?.groupByInterval) ?? parseDurationMs(DEFAULT_GROUP_BY_INTERVAL)!;
+    const intervalMs =
+      parseDurationMs(rule.spec?.groupByInterval) ?? parseDurationMs(DEFAULT_GROUP_BY_INTERVAL)!;
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
@@ -315,9 +342,15 @@ async function deliverRule(
         [rule.id, groupKey, identity.eventId, intervalMs],
       );
       if (rows[0]) {
-        const inserted = await recordRuleOutcome(client, rule, identity, env, 'grouped', { parentId: rows[0].id, groupKey });
+        const inserted = await recordRuleOutcome(client, rule, identity, env, 'grouped', {
+          parentId: rows[0].id,
+          groupKey,
+        });
         if (inserted) {
-          await client.query('UPDATE notification_send_history SET count = count + 1, updated_at = now() WHERE id = $1', [rows[0].id]);
+          await client.query(
+            'UPDATE notification_send_history SET count = count + 1, updated_at = now() WHERE id = $1',
+            [rows[0].id],
+          );
         }
         await client.query('COMMIT');
         return;
@@ -338,7 +371,9 @@ async function deliverRule(
   const failed = await sendToRecipients(rule, identity, recipients, message, final, deps, 'to');
   const retrying = failed.filter((entry) => !entry.final);
   if (retrying.length > 0) {
-    throw new RetryLater(`${rule.namespace}/${rule.name}: ${retrying.map((entry) => entry.error).join('; ')}`);
+    throw new RetryLater(
+      `${rule.namespace}/${rule.name}: ${retrying.map((entry) => entry.error).join('; ')}`,
+    );
   }
   const fallback = rule.spec?.fallback;
   if (failed.length > 0 && fallback) {
@@ -425,7 +460,8 @@ async function sendToRecipients(
       };
       await channel.send(recipient.url, message, context);
     } catch (caught) {
-      error = caught instanceof DeliveryError ? caught.message : `unexpected error: ${(caught as Error).message}`;
+      error =
+        caught instanceof DeliveryError ? caught.message : `unexpected error: ${(caught as Error).message}`;
     }
     // A recipient that cannot be resolved will not resolve on a retry either.
     const status = error === undefined ? 'sent' : final || recipient.problem ? 'failed' : 'retrying';
@@ -438,7 +474,10 @@ async function sendToRecipients(
     );
     await setRuleError(deps.pool, rule.id, error ?? null);
     if (error !== undefined) {
-      deps.logger.warn({ notification: rule.id, recipient: recipient.label, status, error }, 'notification delivery failed');
+      deps.logger.warn(
+        { notification: rule.id, recipient: recipient.label, status, error },
+        'notification delivery failed',
+      );
       failed.push({ historyId: row.id, error, final: status === 'failed' });
     }
   }
@@ -466,7 +505,17 @@ async function deliverFallback(event: QueuedEvent, deps: DeliveryDependencies): 
   const env = await loadEventEnvironment(deps.pool, props.source_event, props.properties);
   const message = renderMessage(rule, props.source_event, env);
   const recipients = await resolveRecipients(deps.pool, { to: fallback }, deps.resolveConnection);
-  await insertPending(deps.pool, rule, identity, env, recipients, message, undefined, 'fallback', props.parent_id);
+  await insertPending(
+    deps.pool,
+    rule,
+    identity,
+    env,
+    recipients,
+    message,
+    undefined,
+    'fallback',
+    props.parent_id,
+  );
   const final = event.attempts >= (deps.maxAttempts ?? DELIVERY_MAX_ATTEMPTS);
   const failed = await sendToRecipients(rule, identity, recipients, message, final, deps, 'fallback');
   const retrying = failed.filter((entry) => !entry.final);

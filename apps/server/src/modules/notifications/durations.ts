@@ -2,7 +2,14 @@
 export function parseDurationMs(text: string | null | undefined): number | undefined {
   if (!text) return undefined;
   const trimmed = text.trim();
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+  const units: Record<string, number> = {
+    ms: 1,
+    s: 1000,
+    m: 60_000,
+    h: 3_600_000,
+    d: 86_400_000,
+    w: 604_800_000,
+  };
   const pattern = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/gy;
   let total = 0;
   let matched = 0;

@@ -52,7 +52,8 @@ export async function loadEventEnvironment(
            FROM checks ck LEFT JOIN canaries ca ON ca.id = ck.canary_id WHERE ck.id = $1`,
         [id],
       );
-      const row = rows[0] as { check: Record<string, unknown>; canary: Record<string, unknown> | null } | undefined;
+      const row = rows[0] as
+        { check: Record<string, unknown>; canary: Record<string, unknown> | null } | undefined;
       const check = { ...(row?.check ?? { id }), ...pick(properties, ['message', 'error']) };
       delete check.spec;
       variables.check = check;
@@ -106,7 +107,9 @@ export async function loadEventEnvironment(
 }
 
 function pick(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((key) => source[key] !== undefined && source[key] !== null).map((key) => [key, source[key]]));
+  return Object.fromEntries(
+    keys.filter((key) => source[key] !== undefined && source[key] !== null).map((key) => [key, source[key]]),
+  );
 }
 
 function omit(source: Record<string, unknown>, keys: string[]): Record<string, unknown> {

@@ -41,7 +41,9 @@ export function createHttpSender(options: HttpSenderOptions = {}) {
             const status = response.statusCode ?? 0;
             if (status < 200 || status >= 300) {
               // The answer's text, never the URL (it holds tokens).
-              reject(new DeliveryError(`${provider}: HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`));
+              reject(
+                new DeliveryError(`${provider}: HTTP ${status}${text ? `: ${text.slice(0, 300)}` : ''}`),
+              );
             } else resolve({ status, text });
           });
           response.on('error', (error) => reject(new DeliveryError(`${provider}: ${error.message}`)));

@@ -1,6 +1,10 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { findPersonId, findTeamId } from '../auth/index.js';
-import { parseConnectionReference, type ConnectionResolver, type OpenedConnection } from '../resources/index.js';
+import {
+  parseConnectionReference,
+  type ConnectionResolver,
+  type OpenedConnection,
+} from '../resources/index.js';
 import { channelFor } from './channels/index.js';
 
 /** Where one message goes. `label` names it in the history and never holds credentials. */
@@ -85,13 +89,19 @@ export function connectionServiceUrl(connection: OpenedConnection): URL | undefi
       return url;
     }
     case 'slack':
-      return new URL(`slack://${props.botname ? `${enc(props.botname)}@` : ''}${enc(password || props.token || props.bottoken || '')}/${enc(props.channel ?? '')}`);
+      return new URL(
+        `slack://${props.botname ? `${enc(props.botname)}@` : ''}${enc(password || props.token || props.bottoken || '')}/${enc(props.channel ?? '')}`,
+      );
     case 'discord':
       return new URL(`discord://${enc(password || props.token || '')}@${enc(props.webhookid ?? user)}`);
     case 'telegram':
-      return new URL(`telegram://${enc(password || props.token || '')}@telegram?chats=${enc(props.chats ?? '')}`);
+      return new URL(
+        `telegram://${enc(password || props.token || '')}@telegram?chats=${enc(props.chats ?? '')}`,
+      );
     case 'ntfy':
-      return new URL(`ntfy://${user ? `${enc(user)}:${enc(password)}@` : ''}${host || 'ntfy.sh'}/${enc(props.topic ?? '')}`);
+      return new URL(
+        `ntfy://${user ? `${enc(user)}:${enc(password)}@` : ''}${host || 'ntfy.sh'}/${enc(props.topic ?? '')}`,
+      );
     case 'pushover':
       return new URL(`pushover://shoutrrr:${enc(password || props.token || '')}@${enc(props.user ?? user)}/`);
     case 'webhook':
@@ -104,7 +114,9 @@ export function connectionServiceUrl(connection: OpenedConnection): URL | undefi
 }
 
 async function emailsOfPerson(pool: Pool, personId: string): Promise<string | null> {
-  const { rows } = await pool.query<{ email: string | null }>('SELECT email FROM people WHERE id = $1', [personId]);
+  const { rows } = await pool.query<{ email: string | null }>('SELECT email FROM people WHERE id = $1', [
+    personId,
+  ]);
   return rows[0]?.email ?? null;
 }
 
@@ -122,20 +134,34 @@ export async function resolveRecipients(
     url: new URL(`mailto:${encodeURIComponent(address)}`),
     ...extra,
   });
-  for (const address of (to.email ?? '').split(',').map((part) => part.trim()).filter(Boolean)) {
+  for (const address of (to.email ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     out.push(mail(address));
   }
   const personIds = new Set<string>();
   if (to.person) {
     const id = await findPersonId(pool, to.person);
     if (id) personIds.add(id);
-    else out.push({ key: `person:${to.person}`, label: to.person, problem: `person ${to.person} was not found` });
+    else
+      out.push({
+        key: `person:${to.person}`,
+        label: to.person,
+        problem: `person ${to.person} was not found`,
+      });
   }
   if (spec.person_id) personIds.add(spec.person_id);
   for (const personId of personIds) {
     const email = await emailsOfPerson(pool, personId);
     if (email) out.push(mail(email, { key: `person:${personId}`, personId }));
-    else out.push({ key: `person:${personId}`, label: personId, personId, problem: 'the person has no email address' });
+    else
+      out.push({
+        key: `person:${personId}`,
+        label: personId,
+        personId,
+        problem: 'the person has no email address',
+      });
   }
   const teamIds = new Set<string>();
   if (to.team) {
@@ -150,8 +176,15 @@ export async function resolveRecipients(
         WHERE m.team_id = $1 AND p.deleted_at IS NULL AND p.email IS NOT NULL ORDER BY p.email`,
       [teamId],
     );
-    if (rows.length === 0) out.push({ key: `team:${teamId}`, label: teamId, teamId, problem: 'the team has no members with an email address' });
-    for (const row of rows) out.push(mail(row.email, { key: `team:${teamId}:${row.id}`, teamId, personId: row.id }));
+    if (rows.length === 0)
+      out.push({
+        key: `team:${teamId}`,
+        label: teamId,
+        teamId,
+        problem: 'the team has no members with an email address',
+      });
+    for (const row of rows)
+      out.push(mail(row.email, { key: `team:${teamId}:${row.id}`, teamId, personId: row.id }));
   }
   const connections: string[] = [];
   if (to.connection) connections.push(to.connection);
@@ -192,7 +225,12 @@ export async function resolveRecipients(
     out.push(
       url && channelFor(url)
         ? { key, label, url, insecureTls: connection.insecureTls, connectionId: rows[0]?.id }
-        : { key, label, connectionId: rows[0]?.id, problem: `connection ${namespace}/${name} (${connection.type ?? 'no type'}) is not a notification channel` },
+        : {
+            key,
+            label,
+            connectionId: rows[0]?.id,
+            problem: `connection ${namespace}/${name} (${connection.type ?? 'no type'}) is not a notification channel`,
+          },
     );
   }
   for (const text of services) {
@@ -205,10 +243,18 @@ export async function resolveRecipients(
     }
     if (to.properties) withProperties(url, to.properties);
     const label = safeLabel(url);
-    out.push(channelFor(url) ? { key: `url:${text}`, label, url } : { key: `url:${label}`, label, problem: `no channel for ${url.protocol}// URLs` });
+    out.push(
+      channelFor(url)
+        ? { key: `url:${text}`, label, url }
+        : { key: `url:${label}`, label, problem: `no channel for ${url.protocol}// URLs` },
+    );
   }
   if (to.playbook) {
-    out.push({ key: `playbook:${to.playbook}`, label: `playbook ${to.playbook}`, problem: 'playbook recipients are not supported yet' });
+    out.push({
+      key: `playbook:${to.playbook}`,
+      label: `playbook ${to.playbook}`,
+      problem: 'playbook recipients are not supported yet',
+    });
   }
   return out;
 }

@@ -5,7 +5,12 @@ import { createCheck } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { registerErrorHandling } from '../../platform/http/errors.js';
 import { authPlugin } from '../auth/index.js';
-import { bearer, createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
+import {
+  bearer,
+  createTestPerson,
+  createTestToken,
+  testAuthConfig,
+} from '../auth/test-fixtures/auth-test-app.js';
 import { notificationRoutes } from './routes.js';
 
 let db: TestDatabase;
@@ -45,7 +50,12 @@ afterAll(async () => {
 });
 
 async function summary(body: unknown, token = tokens.viewer) {
-  return app.inject({ method: 'POST', url: '/api/notification/summary', headers: bearer(token), payload: body as object });
+  return app.inject({
+    method: 'POST',
+    url: '/api/notification/summary',
+    headers: bearer(token),
+    payload: body as object,
+  });
 }
 
 describe('POST /api/notification/summary', () => {
@@ -60,14 +70,18 @@ describe('POST /api/notification/summary', () => {
       notification: { name: 'ops' },
       resource: { id: checkId, name: 'orders-api' },
     });
-    const second = notificationSummaryResponseSchema.parse((await summary({ pageIndex: 1, pageSize: 2 })).json());
+    const second = notificationSummaryResponseSchema.parse(
+      (await summary({ pageIndex: 1, pageSize: 2 })).json(),
+    );
     expect(second.results.map((row) => row.status)).toEqual(['sent']);
   });
 
   it('filters by status, resource type and search', async () => {
     const failed = notificationSummaryResponseSchema.parse((await summary({ status: 'failed' })).json());
     expect(failed.results.map((row) => row.status)).toEqual(['failed']);
-    expect(notificationSummaryResponseSchema.parse((await summary({ resourceType: 'config' })).json()).total).toBe(0);
+    expect(
+      notificationSummaryResponseSchema.parse((await summary({ resourceType: 'config' })).json()).total,
+    ).toBe(0);
     const searched = notificationSummaryResponseSchema.parse((await summary({ search: 'boom' })).json());
     expect(searched.results.map((row) => row.status)).toEqual(['failed']);
   });
@@ -103,7 +117,12 @@ describe('POST /api/notification/silence', () => {
         ),
       ),
     );
-    expect(row).toMatchObject({ check_id: checkId, until: null, recursive: true, description: 'maintenance' });
+    expect(row).toMatchObject({
+      check_id: checkId,
+      until: null,
+      recursive: true,
+      description: 'maintenance',
+    });
   });
 
   it('is refused to a viewer', async () => {
@@ -119,7 +138,11 @@ describe('POST /api/notification/silence', () => {
   it('names the field of a bad silence', async () => {
     const cases: [unknown, string, string][] = [
       [{ until: null }, 'filter', 'a silence needs a resource or a filter'],
-      [{ check_id: '00000000-0000-4000-8000-000000000001', until: null }, 'check_id', 'check_id: no such resource'],
+      [
+        { check_id: '00000000-0000-4000-8000-000000000001', until: null },
+        'check_id',
+        'check_id: no such resource',
+      ],
       [{ check_id: checkId, until: '2020-01-01T00:00:00Z' }, 'until', 'until must be later than from'],
       [{ filter: 'check.name ==', until: null }, 'filter', 'filter:'],
     ];

@@ -27,7 +27,10 @@ export async function sendHistoryPage(pool: Pool, request: NotificationSummaryRe
     where.push(sql(`$${values.length}`));
   };
   if (request.status !== undefined) {
-    add((p) => `s.status = ANY(${p}::text[])`, Array.isArray(request.status) ? request.status : [request.status]);
+    add(
+      (p) => `s.status = ANY(${p}::text[])`,
+      Array.isArray(request.status) ? request.status : [request.status],
+    );
   }
   if (request.resourceType) {
     add((p) => `s.resource_type = ${p}`, request.resourceType);
@@ -82,7 +85,11 @@ const RESOURCE_TABLES = {
 } as const;
 
 /** Saves a silence made in the UI; a bad resource or filter is a 400 naming the field. */
-export async function createSilence(pool: Pool, body: NotificationSilenceRequest, createdBy: string | undefined) {
+export async function createSilence(
+  pool: Pool,
+  body: NotificationSilenceRequest,
+  createdBy: string | undefined,
+) {
   for (const [field, table] of Object.entries(RESOURCE_TABLES) as [keyof typeof RESOURCE_TABLES, string][]) {
     const id = body[field];
     if (!id) continue;
@@ -122,7 +129,10 @@ export async function createSilence(pool: Pool, body: NotificationSilenceRequest
 }
 
 /** POST /api/notification/summary and POST /api/notification/silence (spec core §7). */
-export async function notificationRoutes(app: FastifyInstance, options: NotificationRoutesOptions): Promise<void> {
+export async function notificationRoutes(
+  app: FastifyInstance,
+  options: NotificationRoutesOptions,
+): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   typed.post(
     '/api/notification/summary',

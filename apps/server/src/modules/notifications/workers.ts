@@ -47,7 +47,11 @@ export function startNotificationWorkers(options: NotificationWorkersOptions): {
     logger,
     smtp,
     http: send,
-    resolveConnection: createConnectionResolver(pool, options.secrets, createValueFromResolver(pool, options.secrets)),
+    resolveConnection: createConnectionResolver(
+      pool,
+      options.secrets,
+      createValueFromResolver(pool, options.secrets),
+    ),
     maxAttempts: options.maxAttempts ?? DELIVERY_MAX_ATTEMPTS,
   };
   const pattern = `${NOTIFICATION_EVENT_PREFIX}*`;

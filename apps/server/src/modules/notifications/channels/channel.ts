@@ -52,7 +52,8 @@ export function param(target: URL, key: string): string | undefined {
 export function originOf(target: URL, fallbackHost?: string): string {
   const host = target.host || fallbackHost;
   if (!host) throw new DeliveryError('the service URL has no host');
-  const plain = /^(yes|true|1)$/i.test(param(target, 'disabletls') ?? '') || param(target, 'scheme') === 'http';
+  const plain =
+    /^(yes|true|1)$/i.test(param(target, 'disabletls') ?? '') || param(target, 'scheme') === 'http';
   return `${plain ? 'http' : 'https'}://${host}`;
 }
 

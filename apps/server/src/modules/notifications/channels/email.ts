@@ -24,7 +24,10 @@ export const emailChannel: Channel = {
       if (!address) throw new DeliveryError('email: the Email connection has no From Address');
       const name = param(target, 'fromname');
       from = name ? `"${name.replace(/"/g, '')}" <${address}>` : address;
-      to = (param(target, 'to') ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+      to = (param(target, 'to') ?? '')
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
       const url = new URL(target.href);
       url.search = '';
       url.pathname = '';
@@ -36,7 +39,9 @@ export const emailChannel: Channel = {
       await transport.sendMail({ from, to, subject: message.title, text: message.body });
     } catch (error) {
       const code = (error as { code?: string }).code;
-      throw new DeliveryError(`email: the SMTP server refused the message${code ? ` (${code})` : ''}: ${(error as Error).message.replace(/\S+:\/\/\S+/g, '<url>')}`);
+      throw new DeliveryError(
+        `email: the SMTP server refused the message${code ? ` (${code})` : ''}: ${(error as Error).message.replace(/\S+:\/\/\S+/g, '<url>')}`,
+      );
     } finally {
       transport.close();
     }

@@ -13,6 +13,8 @@ export const googleChatChannel: Channel = {
     if (!key || !token) throw new DeliveryError('googlechat: the service URL needs key and token');
     const host = target.host || 'chat.googleapis.com';
     const url = `https://${host}${target.pathname}?key=${encodeURIComponent(key)}&token=${encodeURIComponent(token)}`;
-    await context.http(json(url, { text: joined(message) }, { 'Content-Type': 'application/json; charset=UTF-8' }));
+    await context.http(
+      json(url, { text: joined(message) }, { 'Content-Type': 'application/json; charset=UTF-8' }),
+    );
   },
 };

@@ -14,15 +14,19 @@ export const iftttChannel: Channel = {
       .split(',')
       .map((event) => event.trim())
       .filter(Boolean);
-    if (!key || events.length === 0) throw new DeliveryError('ifttt: the service URL needs a webhook key and events');
+    if (!key || events.length === 0)
+      throw new DeliveryError('ifttt: the service URL needs a webhook key and events');
     const value3 = param(target, 'value3');
     for (const event of events) {
       await context.http(
-        json(`https://maker.ifttt.com/trigger/${encodeURIComponent(event)}/with/key/${encodeURIComponent(key)}`, {
-          value1: message.title,
-          value2: message.body,
-          ...(value3 ? { value3 } : {}),
-        }),
+        json(
+          `https://maker.ifttt.com/trigger/${encodeURIComponent(event)}/with/key/${encodeURIComponent(key)}`,
+          {
+            value1: message.title,
+            value2: message.body,
+            ...(value3 ? { value3 } : {}),
+          },
+        ),
       );
     }
   },

@@ -19,7 +19,8 @@ export const matrixChannel: Channel = {
       .split(',')
       .map((room) => room.trim())
       .filter(Boolean);
-    if (!password || rooms.length === 0) throw new DeliveryError('matrix: the service URL needs a password or token and rooms');
+    if (!password || rooms.length === 0)
+      throw new DeliveryError('matrix: the service URL needs a password or token and rooms');
     let token = password;
     if (user) {
       const login = await context.http(
@@ -46,10 +47,14 @@ export const matrixChannel: Channel = {
         if (!roomId) throw new DeliveryError(`matrix: room ${room} was not found`);
       }
       await context.http({
-        ...json(`${origin}/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/send/m.room.message/${randomUUID()}`, {
-          msgtype: 'm.text',
-          body: joined(message),
-        }, auth),
+        ...json(
+          `${origin}/_matrix/client/v3/rooms/${encodeURIComponent(roomId)}/send/m.room.message/${randomUUID()}`,
+          {
+            msgtype: 'm.text',
+            body: joined(message),
+          },
+          auth,
+        ),
         method: 'PUT',
       });
     }

@@ -15,7 +15,8 @@ export const ntfyChannel: Channel = {
     if (message.title) headers.Title = message.title.replace(/[\r\n]+/g, ' ');
     const user = decoded(target.username);
     const password = decoded(target.password);
-    if (user || password) headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+    if (user || password)
+      headers.Authorization = `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
     await context.http({
       url: `${originOf(target, 'ntfy.sh')}/${encodeURIComponent(topic)}`,
       method: 'POST',

@@ -13,7 +13,8 @@ export const telegramChannel: Channel = {
       .split(',')
       .map((chat) => chat.trim())
       .filter(Boolean);
-    if (!token || chats.length === 0) throw new DeliveryError('telegram: the service URL needs a token and chats');
+    if (!token || chats.length === 0)
+      throw new DeliveryError('telegram: the service URL needs a token and chats');
     for (const chat of chats) {
       await context.http(
         json(`https://api.telegram.org/bot${token}/sendMessage`, { chat_id: chat, text: joined(message) }),

@@ -50,6 +50,11 @@ export const webhookChannel: Channel = {
       return;
     }
     const body = /json/i.test(contentType) ? JSON.stringify(fields) : new URLSearchParams(fields).toString();
-    await context.http({ url: url.href, method: 'POST', headers: { 'Content-Type': contentType, ...headers }, body });
+    await context.http({
+      url: url.href,
+      method: 'POST',
+      headers: { 'Content-Type': contentType, ...headers },
+      body,
+    });
   },
 };

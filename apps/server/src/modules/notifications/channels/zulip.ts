@@ -12,7 +12,8 @@ export const zulipChannel: Channel = {
     const mail = decoded(target.username);
     const key = decoded(target.password);
     const stream = param(target, 'stream');
-    if (!mail || !key || !stream) throw new DeliveryError('zulip: the service URL needs bot mail, bot key and stream');
+    if (!mail || !key || !stream)
+      throw new DeliveryError('zulip: the service URL needs bot mail, bot key and stream');
     const form = new URLSearchParams({
       type: 'stream',
       to: stream,

@@ -13,7 +13,10 @@ export interface CapturedRequest {
  * `respond` says (default 200 `{"ok":true}`), standing in for a provider's API.
  */
 export async function startHttpPeer(
-  respond: (request: CapturedRequest) => { status: number; body: string } = () => ({ status: 200, body: '{"ok":true}' }),
+  respond: (request: CapturedRequest) => { status: number; body: string } = () => ({
+    status: 200,
+    body: '{"ok":true}',
+  }),
 ) {
   const requests: CapturedRequest[] = [];
   const server = http.createServer((req, res) => {

@@ -249,3 +249,29 @@ export const notificationSilenceRequestSchema = z
     }
   });
 export type NotificationSilenceRequest = z.infer<typeof notificationSilenceRequestSchema>;
+
+/**
+ * POST /api/notification/rules and PUT /api/notification/rules/:id: a Notification saved from the
+ * YAML editor. The server validates the spec as `opsdeck apply` does and fills the rule's columns
+ * from it; person_id, team_id and custom_services the spec does not set become null (spec core §5).
+ */
+export const notificationRuleSaveRequestSchema = z.object({
+  name: z
+    .string({ error: 'name is required' })
+    .trim()
+    .min(1, 'name is required')
+    .max(253, 'name must be at most 253 characters')
+    .optional(),
+  namespace: z.string().trim().max(253, 'namespace must be at most 253 characters').optional(),
+  labels: z.record(z.string(), z.string(), { error: 'labels must be a map of text' }).nullish(),
+  spec: z.record(z.string(), z.unknown(), { error: 'spec must be an object' }),
+});
+export type NotificationRuleSaveRequest = z.infer<typeof notificationRuleSaveRequestSchema>;
+
+export const notificationRuleIdParamsSchema = z.object({ id: z.uuid({ error: 'id must be a uuid' }) });
+
+export const notificationRuleSavedSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+});

@@ -80,7 +80,7 @@ async function createRule(
   return rows[0].id;
 }
 
-async function failCheck(check: { id: string; canary_id: unknown; name: unknown }, error = 'HTTP 503') {
+async function failCheck(check: Record<string, unknown> & { id: string }, error = 'HTTP 503') {
   await db.pool.query(`UPDATE checks SET status = 'unhealthy' WHERE id = $1`, [check.id]);
   return enqueueEvent(db.pool, 'check.failed', {
     id: check.id,

@@ -159,3 +159,64 @@ describe('POST /api/notification/silence', () => {
     }
   });
 });
+
+describe('POST/PUT /api/notification/rules', () => {
+  it('creates a rule from its spec, fills the columns, and updates it', async () => {
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/notification/rules',
+      headers: bearer(tokens.editor),
+      payload: {
+        name: 'from-editor',
+        spec: {
+          events: ['check.failed'],
+          title: 'Down',
+          repeatInterval: '1h',
+          to: { email: 'a@example.test' },
+        },
+      },
+    });
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json() as { id: string };
+    const { rows } = await db.pool.query(
+      'SELECT events, title, repeat_interval, source, person_id, team_id, custom_services FROM notifications WHERE id = $1',
+      [id],
+    );
+    expect(rows[0]).toEqual({
+      events: ['check.failed'],
+      title: 'Down',
+      repeat_interval: '1h',
+      source: 'UI',
+      person_id: null,
+      team_id: null,
+      custom_services: null,
+    });
+    const updated = await app.inject({
+      method: 'PUT',
+      url: `/api/notification/rules/${id}`,
+      headers: bearer(tokens.editor),
+      payload: { spec: { events: ['check.passed'], to: { email: 'a@example.test' } } },
+    });
+    expect(updated.statusCode).toBe(200);
+    const after = await db.pool.query('SELECT events, title FROM notifications WHERE id = $1', [id]);
+    expect(after.rows[0]).toEqual({ events: ['check.passed'], title: null });
+  });
+
+  it('refuses a bad spec naming its path, and viewers', async () => {
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/notification/rules',
+      headers: bearer(tokens.editor),
+      payload: { name: 'bad', spec: { events: [] } },
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().field).toBe('spec.events');
+    const viewer = await app.inject({
+      method: 'POST',
+      url: '/api/notification/rules',
+      headers: bearer(tokens.viewer),
+      payload: { name: 'nope', spec: { events: ['check.failed'] } },
+    });
+    expect(viewer.statusCode).toBe(403);
+  });
+});

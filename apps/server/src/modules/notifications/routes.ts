@@ -1,6 +1,9 @@
 import {
   NOTIFICATION_LIST_PAGE_SIZE,
+  notificationRuleIdParamsSchema,
+  notificationRuleSaveRequestSchema,
   notificationSilenceRequestSchema,
+  type NotificationRuleSaveRequest,
   notificationSummaryRequestSchema,
   type NotificationSilenceRequest,
   type NotificationSummaryRequest,
@@ -11,6 +14,8 @@ import { evaluateCel } from '../../expressions/index.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { requirePermission } from '../auth/index.js';
+import { notificationKind, type notificationSpec } from './notification-kind.js';
+import type { z } from 'zod';
 
 export interface NotificationRoutesOptions {
   pool: Pool;
@@ -128,6 +133,111 @@ export async function createSilence(
   return rows[0] as Record<string, unknown>;
 }
 
+/** The spec checked as `opsdeck apply` checks it; the first problem is a 400 naming its path. */
+function validSpec(spec: unknown): z.infer<typeof notificationSpec> {
+  const parsed = notificationKind.spec.safeParse(spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = ['spec', ...issue.path.map(String)].join('.');
+    throw new HttpError(400, `${path}: ${issue.message}`, path);
+  }
+  for (const [field, value] of [
+    ['spec.filter', parsed.data.filter],
+    ['spec.repeatInterval', parsed.data.repeatInterval],
+  ] as const) {
+    if (field === 'spec.filter' && value) {
+      try {
+        evaluateCel(value, { check: {}, canary: {}, config: {}, component: {}, incident: {}, event: {} });
+      } catch (error) {
+        const message = (error as Error).message;
+        if (/syntax|parse|unexpected|mismatched/i.test(message))
+          throw new HttpError(400, `${field}: ${message}`, field);
+      }
+    }
+  }
+  return parsed.data;
+}
+
+function ruleValues(request: NotificationRuleSaveRequest) {
+  const spec = validSpec(request.spec);
+  const columns = notificationKind.columns(spec) as Record<string, unknown>;
+  return { spec, columns };
+}
+
+const RULE_COLUMNS = [
+  'events',
+  'title',
+  'template',
+  'filter',
+  'properties',
+  'repeat_interval',
+  'wait_for',
+  'group_by',
+];
+
+/** Creates a rule from the editor (source UI). */
+export async function createRule(
+  pool: Pool,
+  request: NotificationRuleSaveRequest,
+  createdBy: string | undefined,
+) {
+  if (!request.name) throw new HttpError(400, 'name is required', 'name');
+  const { spec, columns } = ruleValues(request);
+  const values = RULE_COLUMNS.map((column) => {
+    const value = columns[column] ?? null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? JSON.stringify(value)
+      : value;
+  });
+  const { rows } = await pool
+    .query<{ id: string; name: string; namespace: string }>(
+      `INSERT INTO notifications (name, namespace, labels, spec, source, person_id, team_id, custom_services, created_by,
+                                ${RULE_COLUMNS.join(', ')})
+     VALUES ($1, coalesce(nullif($2, ''), 'default'), coalesce($3::jsonb, '{}'::jsonb), $4, 'UI', NULL, NULL, NULL, $5,
+             ${RULE_COLUMNS.map((_, index) => `$${index + 6}`).join(', ')})
+     RETURNING id, name, namespace`,
+      [
+        request.name,
+        request.namespace ?? '',
+        request.labels ? JSON.stringify(request.labels) : null,
+        JSON.stringify(spec),
+        createdBy ?? null,
+        ...values,
+      ],
+    )
+    .catch((error: { code?: string }) => {
+      if (error.code === '23505')
+        throw new HttpError(
+          409,
+          `a notification named ${request.name} already exists in that namespace`,
+          'name',
+        );
+      throw error;
+    });
+  return rows[0];
+}
+
+/** Replaces a rule's spec (and labels); its name and namespace stay. */
+export async function updateRule(pool: Pool, id: string, request: NotificationRuleSaveRequest) {
+  const { spec, columns } = ruleValues(request);
+  const values = RULE_COLUMNS.map((column) => {
+    const value = columns[column] ?? null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? JSON.stringify(value)
+      : value;
+  });
+  const { rows } = await pool.query<{ id: string; name: string; namespace: string }>(
+    `UPDATE notifications
+        SET spec = $2, labels = coalesce($3::jsonb, labels), person_id = NULL, team_id = NULL, custom_services = NULL,
+            ${RULE_COLUMNS.map((column, index) => `${column} = $${index + 4}`).join(', ')}
+      WHERE id = $1 AND deleted_at IS NULL
+      RETURNING id, name, namespace`,
+    [id, JSON.stringify(spec), request.labels ? JSON.stringify(request.labels) : null, ...values],
+  );
+  if (!rows[0]) throw new HttpError(404, 'no such notification', 'id');
+  return rows[0];
+}
+
 /** POST /api/notification/summary and POST /api/notification/silence (spec core §7). */
 export async function notificationRoutes(
   app: FastifyInstance,
@@ -141,6 +251,23 @@ export async function notificationRoutes(
       schema: { body: notificationSummaryRequestSchema.optional() },
     },
     async (request) => await sendHistoryPage(options.pool, request.body ?? {}),
+  );
+  typed.post(
+    '/api/notification/rules',
+    {
+      preHandler: requirePermission('notifications', 'create', PERMISSION),
+      schema: { body: notificationRuleSaveRequestSchema },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createRule(options.pool, request.body, request.auth?.person.id)),
+  );
+  typed.put(
+    '/api/notification/rules/:id',
+    {
+      preHandler: requirePermission('notifications', 'update', PERMISSION),
+      schema: { params: notificationRuleIdParamsSchema, body: notificationRuleSaveRequestSchema },
+    },
+    async (request) => await updateRule(options.pool, request.params.id, request.body),
   );
   typed.post(
     '/api/notification/silence',

@@ -33,6 +33,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'feature_flags',
     feature: 'settings.feature_flags',
   },
+  {
+    name: 'Notifications',
+    path: '/notifications',
+    resource: 'notifications',
+    feature: 'settings.notifications',
+  },
 ];
 
 export interface SidebarRules {

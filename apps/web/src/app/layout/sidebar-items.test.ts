@@ -10,6 +10,7 @@ describe('visibleSettingsItems', () => {
       'Health Checks',
       'Incident Rules',
       'Jobs History',
+      'Notifications',
       'Tokens',
     ]);
   });
@@ -23,7 +24,7 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.job_history',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Health Checks', 'Incident Rules', 'Tokens']);
+    expect(names).toEqual(['Feature Flags', 'Health Checks', 'Incident Rules', 'Notifications', 'Tokens']);
   });
 
   it('hides Health Checks while the health settings are disabled', () => {
@@ -31,7 +32,7 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.health',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Jobs History', 'Notifications', 'Tokens']);
   });
 
   it('hides Health Checks from a user who cannot read canaries', () => {
@@ -47,6 +48,6 @@ describe('visibleSettingsItems', () => {
       ...everything,
       canRead: (resource) => resource !== 'feature_flags',
     }).map((item) => item.name);
-    expect(names).toEqual(['Health Checks', 'Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual(['Health Checks', 'Incident Rules', 'Jobs History', 'Notifications', 'Tokens']);
   });
 });

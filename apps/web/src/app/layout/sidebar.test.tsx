@@ -62,6 +62,7 @@ describe('Sidebar', () => {
       'Health Checks',
       'Incident Rules',
       'Jobs History',
+      'Notifications',
       'Tokens',
     ]);
   });

@@ -77,7 +77,7 @@ test('a failed delivery shows in the history with its error and attempts, and in
     await admin.dispose();
 
     await signIn(page, ADMIN.email, ADMIN.password, '/');
-    await page.getByRole('link', { name: 'Notifications' }).first().click();
+    await page.locator('header').getByRole('link', { name: 'Notifications' }).click();
     await expect(page).toHaveURL(/\/notifications\?status=failed/);
     await page.goto('/notifications');
     await page.getByLabel('Status').selectOption('failed');

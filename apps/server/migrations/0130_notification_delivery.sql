@@ -6,10 +6,21 @@
 -- module consumes those, and the original consumers are untouched.
 CREATE FUNCTION notification_event_fan_out() RETURNS trigger
 LANGUAGE plpgsql AS $$
+DECLARE
+  copy_name text := CASE
+    -- The incidents module's names (migration 0031) in the ecosystem's notification terms.
+    WHEN NEW.name = 'incident.status_updated' THEN 'incident.status.' || coalesce(NEW.properties ->> 'status', 'unknown')
+    WHEN NEW.name = 'responder.created' THEN 'incident.responder.added'
+    WHEN NEW.name = 'responder.commented' THEN 'incident.comment.added'
+    ELSE NEW.name
+  END;
 BEGIN
   INSERT INTO event_queue (name, properties, priority, available_at)
-  VALUES ('notification.' || NEW.name,
-          NEW.properties || jsonb_build_object('event_id', NEW.id, 'event_created_at', NEW.created_at),
+  VALUES ('notification.' || copy_name,
+          NEW.properties
+            || CASE WHEN NEW.name IN ('responder.created', 'responder.commented')
+                    THEN jsonb_build_object('id', NEW.properties -> 'incident_id') ELSE '{}'::jsonb END
+            || jsonb_build_object('event_id', NEW.id, 'event_created_at', NEW.created_at),
           NEW.priority, NEW.available_at);
   RETURN NULL;
 END;
@@ -18,28 +29,8 @@ $$;
 CREATE TRIGGER event_queue_notification_fan_out
   AFTER INSERT ON event_queue
   FOR EACH ROW
-  WHEN (NEW.name ~ '^(check\.(passed|failed)|config\.[a-z]+|component\.[a-z]+|incident\.(created|status\.[a-z_]+|responder\.added|comment\.added)|playbook\.(run\.[a-z_]+|approval\.inserted))$')
+  WHEN (NEW.name ~ '^(check\.(passed|failed)|config\.[a-z]+|component\.[a-z]+|incident\.(created|status_updated|status\.[a-z_]+)|responder\.(created|commented)|playbook\.(run\.[a-z_]+|approval\.inserted))$')
   EXECUTE FUNCTION notification_event_fan_out();
-
--- Incidents are created and moved through the data API (migration 0031's triggers), where no
--- service code runs: these two triggers enqueue their notification events in that transaction.
-CREATE FUNCTION notification_incident_events() RETURNS trigger
-LANGUAGE plpgsql AS $$
-BEGIN
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO event_queue (name, properties)
-    VALUES ('notification.incident.created', jsonb_build_object('id', NEW.id));
-  ELSIF NEW.status IS DISTINCT FROM OLD.status THEN
-    INSERT INTO event_queue (name, properties)
-    VALUES ('notification.incident.status.' || NEW.status, jsonb_build_object('id', NEW.id));
-  END IF;
-  RETURN NULL;
-END;
-$$;
-
-CREATE TRIGGER incidents_notification_events
-  AFTER INSERT OR UPDATE OF status ON incidents
-  FOR EACH ROW EXECUTE FUNCTION notification_incident_events();
 
 -- One send-history row per (notification, event, recipient): the idempotency key makes a retried
 -- or redelivered event update its row instead of sending twice. `attempts` lists each try

@@ -18,7 +18,7 @@ test('a rule is created on the YAML editor and listed with its counts', async ({
   await signIn(page, ADMIN.email, ADMIN.password, '/notifications/rules');
   await page.getByRole('link', { name: 'Add Rule' }).click();
   await expect(page).toHaveURL(/\/notifications\/rules\?id=new$/);
-  await page.getByLabel('Name').fill(name);
+  await page.getByLabel('Name', { exact: true }).fill(name);
   await replaceCode(page, 'title: no events here\n');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('events: list at least one event, such as check.failed')).toBeVisible();

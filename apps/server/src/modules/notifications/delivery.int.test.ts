@@ -289,5 +289,22 @@ describe('notification delivery', () => {
     );
     await waitFor(async () => (await history(ruleId))[0]?.status === 'sent');
     expect(JSON.parse(hook.requests[0].body)).toMatchObject({ title: 'Incident created: Checkout down' });
+    // Nothing else arrives for the same incident (one event, one message).
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(hook.requests).toHaveLength(1);
+    expect(await history(ruleId)).toHaveLength(1);
+  });
+
+  it('an incident status change is incident.status.<status>', async () => {
+    const ruleId = await createRule('incident-status', {
+      events: ['incident.status.resolved'],
+      to: { url: `${hook.origin}/st` },
+    });
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO incidents (title, type, severity) VALUES ('Queue stuck', 'availability', 'high') RETURNING id`,
+    );
+    await db.pool.query(`UPDATE incidents SET status = 'resolved' WHERE id = $1`, [rows[0].id]);
+    await waitFor(async () => (await history(ruleId))[0]?.status === 'sent');
+    expect(JSON.parse(hook.requests[0].body)).toMatchObject({ title: 'Incident Queue stuck is resolved' });
   });
 });

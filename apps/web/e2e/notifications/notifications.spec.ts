@@ -18,7 +18,7 @@ test('a rule is created on the YAML editor and listed with its counts', async ({
   await signIn(page, ADMIN.email, ADMIN.password, '/notifications/rules');
   await page.getByRole('link', { name: 'Add Rule' }).click();
   await expect(page).toHaveURL(/\/notifications\/rules\?id=new$/);
-  await page.getByLabel('Name', { exact: true }).fill(name);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
   await replaceCode(page, 'title: no events here\n');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('events: list at least one event, such as check.failed')).toBeVisible();
@@ -80,8 +80,8 @@ test('a failed delivery shows in the history with its error and attempts, and in
     await page.locator('header').getByRole('link', { name: 'Notifications' }).click();
     await expect(page).toHaveURL(/\/notifications\?status=failed/);
     await page.goto('/notifications');
-    await page.getByLabel('Status').selectOption('failed');
-    await page.getByLabel('Search').fill(name);
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
+    await page.getByRole('textbox', { name: 'Search' }).fill(name);
     await page.getByRole('button', { name: 'Search' }).click();
     const history = page.getByRole('table', { name: 'Notification history' });
     const row = history.getByRole('row', { name: new RegExp(name) });
@@ -106,12 +106,12 @@ test('a writer adds a silence indefinitely', async ({ page }) => {
   await expect(page).toHaveURL(/\/notifications\/silences\/add$/);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Pick a resource or write a filter')).toBeVisible();
-  await page.getByLabel('Filter').fill("check.name.startsWith('staging')");
-  await page.getByLabel('Description').fill(description);
+  await page.getByRole('textbox', { name: 'Filter' }).fill("check.name.startsWith('staging')");
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Pick an end, or Indefinitely')).toBeVisible();
-  await page.getByLabel('Indefinitely').check();
-  await page.getByLabel('Recursive').check();
+  await page.getByRole('checkbox', { name: 'Indefinitely' }).check();
+  await page.getByRole('checkbox', { name: /Recursive/ }).check();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText('Silence added successfully')).toBeVisible();
   await expect(page).toHaveURL(/\/notifications\/silences$/);

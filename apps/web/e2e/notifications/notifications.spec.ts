@@ -29,8 +29,11 @@ test('a rule is created on the YAML editor and listed with its counts', async ({
     .getByRole('table', { name: 'Notification rules' })
     .getByRole('row', { name: new RegExp(name) });
   await expect(row).toContainText('check.failed');
-  await row.getByRole('link', { name }).click();
-  await expect(page).toHaveURL(/\/notifications\/rules\?id=[0-9a-f-]{36}$/);
+  // The list refetches after the save; a click landing during that re-render is tried again.
+  await expect(async () => {
+    await row.getByRole('link', { name }).click();
+    await expect(page).toHaveURL(/\/notifications\/rules\?id=[0-9a-f-]{36}$/, { timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
   await expect(page.getByRole('textbox', { name: 'Spec' })).toContainText('oncall@example.com');
 });
 

@@ -18,3 +18,4 @@ export * from './kube.js';
 export * from './connections.js';
 export * from './topology.js';
 export * from './playbooks.js';
+export * from './notifications.js';

@@ -49,6 +49,13 @@ import {
   playbookRunActionRowSchema,
   playbookRunRowSchema,
 } from './playbooks.js';
+import {
+  notificationRowSchema,
+  notificationSendHistoryRowSchema,
+  notificationSendHistorySummaryRowSchema,
+  notificationSilenceRowSchema,
+  notificationsSummaryRowSchema,
+} from './notifications.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -104,6 +111,12 @@ export const relationRowSchemas = {
   playbook_runs: playbookRunRowSchema,
   playbook_run_actions: playbookRunActionRowSchema,
   playbook_approvals: playbookApprovalRowSchema,
+  // notifications
+  notifications: notificationRowSchema,
+  notifications_summary: notificationsSummaryRowSchema,
+  notification_send_history: notificationSendHistoryRowSchema,
+  notification_send_history_summary: notificationSendHistorySummaryRowSchema,
+  notification_silences: notificationSilenceRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

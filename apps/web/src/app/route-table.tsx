@@ -202,6 +202,41 @@ export const appRoutes: RouteObject[] = [
         }),
         handle: handle({ title: 'Connections' }),
       },
+      {
+        path: 'notifications',
+        lazy: async () => ({
+          Component: (await import('./routes/notifications-route')).NotificationsRoute,
+        }),
+        handle: handle({ title: 'Notifications' }),
+      },
+      {
+        path: 'notifications/resource/:resourceId',
+        lazy: async () => ({
+          Component: (await import('./routes/notifications-route')).NotificationsRoute,
+        }),
+        handle: handle({ title: 'Notifications' }),
+      },
+      {
+        path: 'notifications/rules',
+        lazy: async () => ({
+          Component: (await import('./routes/notifications-route')).NotificationRulesRoute,
+        }),
+        handle: handle({ title: 'Notifications' }),
+      },
+      {
+        path: 'notifications/silences',
+        lazy: async () => ({
+          Component: (await import('./routes/notifications-route')).NotificationSilencesRoute,
+        }),
+        handle: handle({ title: 'Notifications' }),
+      },
+      {
+        path: 'notifications/silences/add',
+        lazy: async () => ({
+          Component: (await import('./routes/notifications-route')).NotificationSilenceAddRoute,
+        }),
+        handle: handle({ title: 'Notifications' }),
+      },
     ],
   },
 ];

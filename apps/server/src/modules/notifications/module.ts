@@ -2,10 +2,12 @@ import { READ } from '../../data-api/index.js';
 import type { ServerModule } from '../../server-module.js';
 import { notificationKind } from './notification-kind.js';
 import { notificationSilenceKind } from './notification-silence-kind.js';
+import { notificationRoutes } from './routes.js';
+import { startNotificationWorkers } from './workers.js';
 
 /**
- * Notifications, silences and the send history. Today the module owns the kinds, the tables and
- * the views that clients read; delivery, rules and grouping come with issue 25.
+ * Notifications, silences and the send history: the delivery engine consumes the
+ * `notification.*` copies of events (migration 0130) and sends through `channels/`.
  */
 export const notificationsModule: ServerModule = {
   name: 'notifications',
@@ -20,5 +22,11 @@ export const notificationsModule: ServerModule = {
       notifications_summary: {},
       notification_send_history_summary: {},
     },
+  },
+  async routes(app, { pool }) {
+    await app.register(notificationRoutes, { pool });
+  },
+  async startWorkers({ pool, jobs, logger, secrets }) {
+    return startNotificationWorkers({ pool, jobs, logger, secrets });
   },
 };

@@ -21,6 +21,26 @@ export const notificationSpec = z.looseObject({
   repeatInterval: z.string().optional(),
   waitFor: z.string().optional(),
   groupBy: z.array(z.string()).optional(),
+  groupByInterval: z.string().optional(),
+  fallback: z
+    .looseObject({
+      person: z.string().optional(),
+      team: z.string().optional(),
+      email: z.string().optional(),
+      connection: z.string().optional(),
+      url: z.string().optional(),
+      delay: z.string().optional(),
+    })
+    .optional(),
+  inhibitions: z
+    .array(
+      z.looseObject({
+        direction: z.enum(['outgoing', 'incoming', 'all']).optional(),
+        from: z.array(z.string()).optional(),
+        to: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
 });
 
 export const notificationKind = defineResourceKind({

@@ -13,6 +13,7 @@ describe('visibleSettingsItems', () => {
       'Health Checks',
       'Incident Rules',
       'Jobs History',
+      'Notifications',
       'Tokens',
       'Topologies',
     ]);

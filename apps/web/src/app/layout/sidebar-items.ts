@@ -48,6 +48,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'connections',
     feature: 'settings.connections',
   },
+  {
+    name: 'Notifications',
+    path: '/notifications',
+    resource: 'notifications',
+    feature: 'settings.notifications',
+  },
 ];
 
 export interface SidebarRules {

@@ -65,6 +65,7 @@ describe('Sidebar', () => {
       'Health Checks',
       'Incident Rules',
       'Jobs History',
+      'Notifications',
       'Tokens',
       'Topologies',
     ]);

@@ -1,13 +1,14 @@
 import { useIsFetching, useQueryClient } from '@tanstack/react-query';
 import clsx from 'clsx';
-import { Bell, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import { Link, useMatches } from 'react-router';
+import { useMatches } from 'react-router';
 import { IconButton, iconButtonClasses } from '../../components/icon-button/icon-button';
 import { PreferencesPopover } from '../../components/preferences-popover/preferences-popover';
 import { HelpMenu } from './help-menu';
 import { UserMenu } from './user-menu';
+import { NotificationBell } from '../../features/notifications';
 
 /** What a route declares in its `handle` for the shell. */
 export interface RouteHandle {
@@ -72,9 +73,7 @@ export function TopBar({ slotRef }: { slotRef(element: HTMLElement | null): void
       <h1 className="truncate text-lg font-semibold text-gray-900">{handle.title}</h1>
       <div ref={slotRef} className="flex min-w-0 flex-1 items-center gap-2" />
       {handle.refresh !== false && <RefreshButton />}
-      <Link to="/notifications" aria-label="Notifications" className={iconButtonClasses({ size: 'md' })}>
-        <Bell className="size-5" aria-hidden />
-      </Link>
+      <NotificationBell className={iconButtonClasses({ size: 'md' })} />
       <PreferencesPopover />
       <HelpMenu />
       <UserMenu />

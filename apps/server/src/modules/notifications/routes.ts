@@ -1,0 +1,283 @@
+import {
+  NOTIFICATION_LIST_PAGE_SIZE,
+  notificationRuleIdParamsSchema,
+  notificationRuleSaveRequestSchema,
+  notificationSilenceRequestSchema,
+  type NotificationRuleSaveRequest,
+  notificationSummaryRequestSchema,
+  type NotificationSilenceRequest,
+  type NotificationSummaryRequest,
+} from '@opsdeck/contracts';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { evaluateCel } from '../../expressions/index.js';
+import type { Pool } from '../../platform/db/pool.js';
+import { HttpError } from '../../platform/http/errors.js';
+import { requirePermission } from '../auth/index.js';
+import { notificationKind, type notificationSpec } from './notification-kind.js';
+import type { z } from 'zod';
+
+export interface NotificationRoutesOptions {
+  pool: Pool;
+}
+
+const PERMISSION = { object: 'notification', feature: 'settings.notifications' } as const;
+
+/** One page of the send history, newest first, with the total (spec core §7). */
+export async function sendHistoryPage(pool: Pool, request: NotificationSummaryRequest) {
+  const where: string[] = [];
+  const values: unknown[] = [];
+  const add = (sql: (placeholder: string) => string, value: unknown) => {
+    values.push(value);
+    where.push(sql(`$${values.length}`));
+  };
+  if (request.status !== undefined) {
+    add(
+      (p) => `s.status = ANY(${p}::text[])`,
+      Array.isArray(request.status) ? request.status : [request.status],
+    );
+  }
+  if (request.resourceType) {
+    add((p) => `s.resource_type = ${p}`, request.resourceType);
+  }
+  if (request.notificationId) add((p) => `s.notification_id = ${p}`, request.notificationId);
+  if (request.resourceId) add((p) => `s.resource_id = ${p}`, request.resourceId);
+  if (request.from) add((p) => `s.created_at >= ${p}`, request.from);
+  if (request.to) add((p) => `s.created_at <= ${p}`, request.to);
+  if (request.search?.trim()) {
+    add(
+      (p) =>
+        `(s.title ILIKE ${p} OR s.error ILIKE ${p} OR s.recipient ILIKE ${p} OR s.source_event ILIKE ${p}
+          OR s.notification ->> 'name' ILIKE ${p} OR s.resource ->> 'name' ILIKE ${p})`,
+      `%${request.search.trim().replace(/[\\%_]/g, '\\$&')}%`,
+    );
+  }
+  if (!request.includeDeletedResources) {
+    where.push(`NOT EXISTS (
+      SELECT 1 FROM checks ck WHERE s.resource_type = 'check' AND ck.id = s.resource_id AND ck.deleted_at IS NOT NULL
+      UNION ALL SELECT 1 FROM config_items ci WHERE s.resource_type = 'config' AND ci.id = s.resource_id AND ci.deleted_at IS NOT NULL
+      UNION ALL SELECT 1 FROM components co WHERE s.resource_type = 'component' AND co.id = s.resource_id AND co.deleted_at IS NOT NULL)`);
+  }
+  const pageSize = request.pageSize ?? NOTIFICATION_LIST_PAGE_SIZE;
+  const pageIndex = request.pageIndex ?? 0;
+  const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
+  const [page, total] = await Promise.all([
+    pool.query(
+      `SELECT * FROM notification_send_history_summary s ${filter}
+        ORDER BY s.created_at DESC, s.id LIMIT ${pageSize} OFFSET ${pageIndex * pageSize}`,
+      values,
+    ),
+    pool.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM notification_send_history_summary s ${filter}`,
+      values,
+    ),
+  ]);
+  return {
+    results: page.rows.map((row: Record<string, unknown>) => ({
+      ...row,
+      first_observed: (row.first_observed as Date).toISOString(),
+      created_at: (row.created_at as Date).toISOString(),
+    })),
+    total: total.rows[0].total,
+  };
+}
+
+const RESOURCE_TABLES = {
+  check_id: 'checks',
+  config_id: 'config_items',
+  component_id: 'components',
+  canary_id: 'canaries',
+} as const;
+
+/** Saves a silence made in the UI; a bad resource or filter is a 400 naming the field. */
+export async function createSilence(
+  pool: Pool,
+  body: NotificationSilenceRequest,
+  createdBy: string | undefined,
+) {
+  for (const [field, table] of Object.entries(RESOURCE_TABLES) as [keyof typeof RESOURCE_TABLES, string][]) {
+    const id = body[field];
+    if (!id) continue;
+    const { rows } = await pool.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id]);
+    if (rows.length === 0) throw new HttpError(400, `${field}: no such resource`, field);
+  }
+  if (body.filter?.trim()) {
+    try {
+      evaluateCel(body.filter, { check: {}, config: {}, component: {}, canary: {}, event: {} });
+    } catch (error) {
+      const message = (error as Error).message;
+      // Missing fields on the empty sample are fine; a syntax error is not.
+      if (/syntax|parse|Syntax|unexpected|mismatched/i.test(message)) {
+        throw new HttpError(400, `filter: ${message}`, 'filter');
+      }
+    }
+  }
+  const { rows } = await pool.query(
+    `INSERT INTO notification_silences
+       (description, check_id, config_id, component_id, canary_id, filter, recursive, "from", until, created_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), $9, $10)
+     RETURNING *`,
+    [
+      body.description?.trim() || null,
+      body.check_id ?? null,
+      body.config_id ?? null,
+      body.component_id ?? null,
+      body.canary_id ?? null,
+      body.filter?.trim() || null,
+      body.recursive ?? false,
+      body.from ?? null,
+      body.until,
+      createdBy ?? null,
+    ],
+  );
+  return rows[0] as Record<string, unknown>;
+}
+
+/** The spec checked as `opsdeck apply` checks it; the first problem is a 400 naming its path. */
+function validSpec(spec: unknown): z.infer<typeof notificationSpec> {
+  const parsed = notificationKind.spec.safeParse(spec);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = ['spec', ...issue.path.map(String)].join('.');
+    throw new HttpError(400, `${path}: ${issue.message}`, path);
+  }
+  for (const [field, value] of [
+    ['spec.filter', parsed.data.filter],
+    ['spec.repeatInterval', parsed.data.repeatInterval],
+  ] as const) {
+    if (field === 'spec.filter' && value) {
+      try {
+        evaluateCel(value, { check: {}, canary: {}, config: {}, component: {}, incident: {}, event: {} });
+      } catch (error) {
+        const message = (error as Error).message;
+        if (/syntax|parse|unexpected|mismatched/i.test(message))
+          throw new HttpError(400, `${field}: ${message}`, field);
+      }
+    }
+  }
+  return parsed.data;
+}
+
+function ruleValues(request: NotificationRuleSaveRequest) {
+  const spec = validSpec(request.spec);
+  const columns = notificationKind.columns(spec) as Record<string, unknown>;
+  return { spec, columns };
+}
+
+const RULE_COLUMNS = [
+  'events',
+  'title',
+  'template',
+  'filter',
+  'properties',
+  'repeat_interval',
+  'wait_for',
+  'group_by',
+];
+
+/** Creates a rule from the editor (source UI). */
+export async function createRule(
+  pool: Pool,
+  request: NotificationRuleSaveRequest,
+  createdBy: string | undefined,
+) {
+  if (!request.name) throw new HttpError(400, 'name is required', 'name');
+  const { spec, columns } = ruleValues(request);
+  const values = RULE_COLUMNS.map((column) => {
+    const value = columns[column] ?? null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? JSON.stringify(value)
+      : value;
+  });
+  const { rows } = await pool
+    .query<{ id: string; name: string; namespace: string }>(
+      `INSERT INTO notifications (name, namespace, labels, spec, source, person_id, team_id, custom_services, created_by,
+                                ${RULE_COLUMNS.join(', ')})
+     VALUES ($1, coalesce(nullif($2, ''), 'default'), coalesce($3::jsonb, '{}'::jsonb), $4, 'UI', NULL, NULL, NULL, $5,
+             ${RULE_COLUMNS.map((_, index) => `$${index + 6}`).join(', ')})
+     RETURNING id, name, namespace`,
+      [
+        request.name,
+        request.namespace ?? '',
+        request.labels ? JSON.stringify(request.labels) : null,
+        JSON.stringify(spec),
+        createdBy ?? null,
+        ...values,
+      ],
+    )
+    .catch((error: { code?: string }) => {
+      if (error.code === '23505')
+        throw new HttpError(
+          409,
+          `a notification named ${request.name} already exists in that namespace`,
+          'name',
+        );
+      throw error;
+    });
+  return rows[0];
+}
+
+/** Replaces a rule's spec (and labels); its name and namespace stay. */
+export async function updateRule(pool: Pool, id: string, request: NotificationRuleSaveRequest) {
+  const { spec, columns } = ruleValues(request);
+  const values = RULE_COLUMNS.map((column) => {
+    const value = columns[column] ?? null;
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? JSON.stringify(value)
+      : value;
+  });
+  const { rows } = await pool.query<{ id: string; name: string; namespace: string }>(
+    `UPDATE notifications
+        SET spec = $2, labels = coalesce($3::jsonb, labels), person_id = NULL, team_id = NULL, custom_services = NULL,
+            ${RULE_COLUMNS.map((column, index) => `${column} = $${index + 4}`).join(', ')}
+      WHERE id = $1 AND deleted_at IS NULL
+      RETURNING id, name, namespace`,
+    [id, JSON.stringify(spec), request.labels ? JSON.stringify(request.labels) : null, ...values],
+  );
+  if (!rows[0]) throw new HttpError(404, 'no such notification', 'id');
+  return rows[0];
+}
+
+/** POST /api/notification/summary and POST /api/notification/silence (spec core §7). */
+export async function notificationRoutes(
+  app: FastifyInstance,
+  options: NotificationRoutesOptions,
+): Promise<void> {
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.post(
+    '/api/notification/summary',
+    {
+      preHandler: requirePermission('notifications', 'read', PERMISSION),
+      schema: { body: notificationSummaryRequestSchema.optional() },
+    },
+    async (request) => await sendHistoryPage(options.pool, request.body ?? {}),
+  );
+  typed.post(
+    '/api/notification/rules',
+    {
+      preHandler: requirePermission('notifications', 'create', PERMISSION),
+      schema: { body: notificationRuleSaveRequestSchema },
+    },
+    async (request, reply) =>
+      reply.status(201).send(await createRule(options.pool, request.body, request.auth?.person.id)),
+  );
+  typed.put(
+    '/api/notification/rules/:id',
+    {
+      preHandler: requirePermission('notifications', 'update', PERMISSION),
+      schema: { params: notificationRuleIdParamsSchema, body: notificationRuleSaveRequestSchema },
+    },
+    async (request) => await updateRule(options.pool, request.params.id, request.body),
+  );
+  typed.post(
+    '/api/notification/silence',
+    {
+      preHandler: requirePermission('notifications', 'create', PERMISSION),
+      schema: { body: notificationSilenceRequestSchema },
+    },
+    async (request, reply) => {
+      const saved = await createSilence(options.pool, request.body, request.auth?.person.id);
+      return await reply.status(201).send(saved);
+    },
+  );
+}

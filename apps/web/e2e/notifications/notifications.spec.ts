@@ -1,0 +1,127 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, signIn } from '../fixtures/auth';
+import { apiSession, csrfHeader } from '../shell/api';
+
+/** Replaces the CodeMirror document (labelled 'Spec') with the given text. */
+async function replaceCode(page: Page, text: string): Promise<void> {
+  const editor = page.getByRole('textbox', { name: 'Spec' });
+  await editor.click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Delete');
+  await page.keyboard.insertText(text);
+}
+
+test('a rule is created on the YAML editor and listed with its counts', async ({ page }) => {
+  const name = `oncall-${Date.now()}`;
+  await signIn(page, ADMIN.email, ADMIN.password, '/notifications/rules');
+  await page.getByRole('link', { name: 'Add Rule' }).click();
+  await expect(page).toHaveURL(/\/notifications\/rules\?id=new$/);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
+  await replaceCode(page, 'title: no events here\n');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('events: list at least one event, such as check.failed')).toBeVisible();
+  await replaceCode(page, 'events:\n  - check.failed\nto:\n  email: oncall@example.com\n');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Notification updated successfully')).toBeVisible();
+  const row = page
+    .getByRole('table', { name: 'Notification rules' })
+    .getByRole('row', { name: new RegExp(name) });
+  await expect(row).toContainText('check.failed');
+  // The list refetches after the save; a click landing during that re-render is tried again.
+  await expect(async () => {
+    await row.getByRole('link', { name }).click();
+    await expect(page).toHaveURL(/\/notifications\/rules\?id=[0-9a-f-]{36}$/, { timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+  await expect(page.getByRole('textbox', { name: 'Spec' })).toContainText('oncall@example.com');
+});
+
+test('a failed delivery shows in the history with its error and attempts, and in the bell', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  // A webhook peer that always refuses.
+  const server = http.createServer((_request, response) => {
+    response.writeHead(500, { 'Content-Type': 'text/plain' });
+    response.end('upstream exploded');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+    const headers = await csrfHeader(admin);
+    const name = `incident-hook-${Date.now()}`;
+    const rule = await admin.post('/api/notification/rules', {
+      headers,
+      data: { name, spec: { events: ['incident.created'], to: { url: `http://127.0.0.1:${port}/hook` } } },
+    });
+    expect(rule.status(), await rule.text()).toBe(201);
+    const title = `Payments down ${Date.now()}`;
+    const incident = await admin.post('/api/db/incidents', {
+      headers,
+      data: { title, type: 'availability', severity: 'high' },
+    });
+    expect(incident.status(), await incident.text()).toBeLessThan(300);
+    // Four attempts with backoff, then failed.
+    await expect
+      .poll(
+        async () => {
+          const response = await admin.post('/api/notification/summary', {
+            headers,
+            data: { status: 'failed', search: name },
+          });
+          return ((await response.json()) as { total: number }).total;
+        },
+        { timeout: 90_000, intervals: [1000] },
+      )
+      .toBe(1);
+    await admin.dispose();
+
+    await signIn(page, ADMIN.email, ADMIN.password, '/');
+    await page.locator('header').getByRole('link', { name: 'Notifications' }).click();
+    await expect(page).toHaveURL(/\/notifications\?status=failed/);
+    await page.goto('/notifications');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('failed');
+    await page.getByRole('textbox', { name: 'Search' }).fill(name);
+    await page.getByRole('button', { name: 'Search' }).click();
+    const history = page.getByRole('table', { name: 'Notification history' });
+    const row = history.getByRole('row', { name: new RegExp(name) });
+    await expect(row).toContainText('incident.created');
+    await expect(row).toContainText('webhook: HTTP 500: upstream exploded');
+    await row.click();
+    const dialog = page.getByRole('dialog', { name: `Incident created: ${title}` });
+    await expect(dialog.getByRole('region', { name: 'Message' })).toContainText(title);
+    const attempts = dialog.getByRole('region', { name: 'Attempts' }).getByRole('row');
+    await expect(attempts).toHaveCount(5);
+    await expect(attempts.last()).toContainText('failed');
+    await expect(attempts.last()).toContainText('upstream exploded');
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+});
+
+test('a writer adds a silence indefinitely', async ({ page }) => {
+  const description = `maintenance ${Date.now()}`;
+  await signIn(page, ADMIN.email, ADMIN.password, '/notifications/silences');
+  await page.getByRole('link', { name: 'Add Silence' }).click();
+  await expect(page).toHaveURL(/\/notifications\/silences\/add$/);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Pick a resource or write a filter')).toBeVisible();
+  await page.getByRole('textbox', { name: 'Filter' }).fill("check.name.startsWith('staging')");
+  await page.getByRole('textbox', { name: 'Description' }).fill(description);
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Pick an end, or Indefinitely')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Indefinitely' }).check();
+  await page.getByRole('checkbox', { name: /Recursive/ }).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Silence added successfully')).toBeVisible();
+  await expect(page).toHaveURL(/\/notifications\/silences$/);
+  const row = page
+    .getByRole('table', { name: 'Silences' })
+    .getByRole('row', { name: new RegExp(description) });
+  await expect(row).toContainText('Indefinitely');
+  await expect(row).toContainText("check.name.startsWith('staging')");
+  await expect(row).toContainText('Yes');
+});

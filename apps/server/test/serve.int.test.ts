@@ -279,13 +279,15 @@ describe('the demo on a first start', () => {
         );
         expect(response.status).toBe(200);
         checks = (await response.json()) as typeof checks;
-        if (checks.length >= 5) break;
+        if (checks.length >= 7) break;
         await new Promise((resolve) => setTimeout(resolve, 500));
       }
       expect(checks.map((check) => check.name)).toEqual([
         'closed-port',
         'demo-resources',
         'flaky-minute',
+        'local-mariadb',
+        'local-redis',
         'opsdeck-healthz',
         'opsdeck-readyz',
       ]);

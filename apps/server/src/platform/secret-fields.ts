@@ -31,7 +31,7 @@ export function isSealed(value: unknown): value is string {
   return typeof value === 'string' && value.startsWith(SEALED_PREFIX);
 }
 
-type Json = unknown;
+export type Json = unknown;
 
 /** A JSON object (not an array, a Date, a Buffer or another class instance, which are kept as they are). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {

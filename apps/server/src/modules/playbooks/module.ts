@@ -23,10 +23,10 @@ export const playbooksModule: ServerModule = {
     views: { playbook_names: {} },
     functions: ['get_playbook_run_actions'],
   },
-  async routes(app, { pool }) {
-    await app.register(playbookRoutes, { pool });
+  async routes(app, { pool, secrets }) {
+    await app.register(playbookRoutes, { pool, secrets });
     // Outside /api: a webhook authenticates with its own credentials, not a session.
-    await app.register(playbookWebhookRoutes, { pool });
+    await app.register(playbookWebhookRoutes, { pool, secrets });
   },
   async startWorkers(context) {
     return startPlaybookWorkers(context);

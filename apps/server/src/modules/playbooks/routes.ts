@@ -11,6 +11,8 @@ import {
   type Resource,
 } from '@opsdeck/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { maskSealedText } from '../../platform/secret-fields.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { withTransaction, type Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -187,9 +189,16 @@ function runListItem(row: Record<string, unknown>) {
   } as PlaybookRunDetail['run'];
 }
 
-export async function playbookRoutes(appBase: FastifyInstance, options: { pool: Pool }): Promise<void> {
+export async function playbookRoutes(
+  appBase: FastifyInstance,
+  options: { pool: Pool; secrets?: SecretBox },
+): Promise<void> {
   const app = appBase.withTypeProvider<ZodTypeProvider>();
   const { pool } = options;
+  // Runs carry sealed secret parameters and specs: every answer of these routes shows the mask.
+  app.addHook('onSend', async (_request, _reply, payload) =>
+    typeof payload === 'string' ? maskSealedText(payload) : payload,
+  );
 
   app.get('/api/playbook/list', { schema: { querystring: playbookListQuerySchema } }, async (request) => {
     const read = await authorizeRequest(pool, request, 'playbooks', 'read');
@@ -263,6 +272,7 @@ export async function playbookRoutes(appBase: FastifyInstance, options: { pool: 
       parameters: values,
       request: { trigger: 'person', person_id: personId },
       createdBy: personId,
+      secrets: options.secrets,
     });
     reply.status(201);
     return { run_id: run.id, starts_at: run.scheduled_time.toISOString() };

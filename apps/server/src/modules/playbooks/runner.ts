@@ -7,6 +7,7 @@ import {
 import { evaluateCel, renderTemplate } from '../../expressions/index.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { enqueueEvent, type JobsService, type Queryable } from '../../platform/jobs/index.js';
+import { openSealedStrings, type Json } from '../../platform/secret-fields.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { ActionFailure, actionTypeOf, type ActionOutcome } from './actions/index.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS, parseDurationMs, retryDelayMs } from './durations.js';
@@ -227,8 +228,15 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
        FROM playbook_runs WHERE id = $1`,
     [runId],
   );
-  const run = rows[0];
-  if (!run || PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status) || run.status === 'pending_approval') return;
+  const stored = rows[0];
+  if (!stored || PLAYBOOK_RUN_FINAL_STATUSES.includes(stored.status) || stored.status === 'pending_approval')
+    return;
+  // Sealed secrets of the spec (action passwords) and of secret parameters, opened for this run only.
+  const run: RunRow = {
+    ...stored,
+    spec: openSealedStrings(stored.spec as Json, deps.secrets) as RunRow['spec'],
+    parameters: openSealedStrings(stored.parameters as Json, deps.secrets) as RunRow['parameters'],
+  };
   const spec = run.spec ?? {};
   const timeoutMs = parseDurationMs(spec.timeout) ?? DEFAULT_PLAYBOOK_TIMEOUT_MS;
   const startedAt = run.start_time ?? new Date();

@@ -1,4 +1,5 @@
 import { withTransaction, type Pool } from '../../platform/db/pool.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import { enqueueEvent } from '../../platform/jobs/index.js';
 import { scheduleRun } from './runner.js';
 import type { PlaybookRecord, RunTarget } from './store.js';
@@ -10,6 +11,26 @@ export interface NewRun {
   /** What started the run: `{trigger: 'person', person_id}`, `{trigger: 'webhook', ...}`. */
   request: Record<string, unknown>;
   createdBy: string | null;
+  /** Seals the values of `secret` parameters at rest (the runner opens them). */
+  secrets?: SecretBox;
+}
+
+/** The run's parameter values with those of `secret` parameters sealed. */
+function sealedParameters(run: NewRun): Record<string, unknown> {
+  const definitions = Array.isArray(run.playbook.spec.parameters)
+    ? (run.playbook.spec.parameters as { name?: unknown; type?: unknown }[])
+    : [];
+  const secret = new Set(
+    definitions.filter((parameter) => parameter.type === 'secret').map((parameter) => parameter.name),
+  );
+  const { secrets } = run;
+  if (!secrets || secret.size === 0) return run.parameters;
+  return Object.fromEntries(
+    Object.entries(run.parameters).map(([name, value]) => [
+      name,
+      secret.has(name) && typeof value === 'string' && value !== '' ? secrets.seal(value) : value,
+    ]),
+  );
 }
 
 /**
@@ -27,7 +48,7 @@ export async function createRun(pool: Pool, run: NewRun): Promise<{ id: string; 
         run.playbook.id,
         status,
         run.playbook.spec,
-        run.parameters,
+        sealedParameters(run),
         run.request,
         run.target.config_id ?? null,
         run.target.component_id ?? null,

@@ -1,4 +1,5 @@
 import type { Pool } from '../../platform/db/pool.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import {
   createResourceScheduleSync,
   type JobsService,
@@ -37,8 +38,10 @@ export function startPlaybookSchedules(options: {
   jobs: Pick<JobsService, 'schedules'>;
   logger: JobsLogger;
   pollIntervalMs?: number;
+  /** Seals secret parameters of the runs it starts. */
+  secrets?: SecretBox;
 }): ResourceScheduleSync {
-  const { pool } = options;
+  const { pool, secrets } = options;
   return createResourceScheduleSync<PlaybookScheduleRow>({
     jobs: options.jobs,
     logger: options.logger,
@@ -77,6 +80,7 @@ export function startPlaybookSchedules(options: {
             scheduled_at: scheduledAt.toISOString(),
           },
           createdBy: null,
+          secrets,
         });
         job.setDetail('summary', { run_id: run.id });
         job.incrementSuccess();

@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { openSealedStrings, type Json } from '../../platform/secret-fields.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -76,10 +78,10 @@ function keptHeaders(request: FastifyRequest): Record<string, string> {
  */
 export async function playbookWebhookRoutes(
   appBase: FastifyInstance,
-  options: { pool: Pool },
+  options: { pool: Pool; secrets?: SecretBox },
 ): Promise<void> {
   const app = appBase.withTypeProvider<ZodTypeProvider>();
-  const { pool } = options;
+  const { pool, secrets } = options;
   // The raw bytes: a GitHub signature covers them exactly.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: BODY_LIMIT }, (_request, body, done) =>
@@ -97,7 +99,10 @@ export async function playbookWebhookRoutes(
         [request.params.path],
       );
       const playbook = rows[0];
-      const webhook = playbook ? webhookOf(playbook.spec) : undefined;
+      // Its credentials are sealed at rest (the playbooks spec is sealed): opened to compare only.
+      const webhook = playbook
+        ? webhookOf(openSealedStrings(playbook.spec as Json, secrets) as Record<string, unknown>)
+        : undefined;
       if (!playbook || !webhook) throw new HttpError(404, 'no playbook has this webhook path', 'path');
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       authenticate(webhook, request, raw);
@@ -115,6 +120,7 @@ export async function playbookWebhookRoutes(
         parameters,
         request: { trigger: 'webhook', path: request.params.path, headers: keptHeaders(request), body },
         createdBy: null,
+        secrets,
       });
       reply.status(201);
       return { run_id: run.id, starts_at: run.scheduled_time.toISOString() };

@@ -29,7 +29,13 @@ export async function startPlaybookWorkers(
     { timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000, maxAttempts: 20 },
   );
   // Schedule triggers (`on.schedule`): one schedule per playbook, kept in step with the table.
-  const schedules = startPlaybookSchedules({ pool, jobs, logger, pollIntervalMs: context.schedulePollMs });
+  const schedules = startPlaybookSchedules({
+    pool,
+    jobs,
+    logger,
+    secrets,
+    pollIntervalMs: context.schedulePollMs,
+  });
   await schedules.refresh();
   return {
     async stop() {

@@ -19,6 +19,9 @@ export const SEALED_SPEC_TABLES: ReadonlySet<string> = new Set([
   'canaries',
   'config_scrapers',
   'checks',
+  // Webhook credentials and the passwords of http/sql actions: opened by the runner and the
+  // webhook route only.
+  'playbooks',
 ]);
 
 const REFERENCE = /^(secret|configmap):\/\//;

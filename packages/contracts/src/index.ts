@@ -14,3 +14,4 @@ export * from './settings.js';
 export * from './rows.js';
 export * from './resources.js';
 export * from './about.js';
+export * from './people.js';

@@ -7,6 +7,7 @@ import {
   teamRowSchema,
 } from './auth.js';
 import { propertyRowSchema } from './settings.js';
+import { identityRowSchema } from './people.js';
 import { canaryWithStatusRowSchema } from './canaries.js';
 import {
   checkComponentRelationshipRowSchema,
@@ -54,6 +55,7 @@ import {
 export const relationRowSchemas = {
   people: personRowSchema,
   people_roles: personRolesRowSchema,
+  identities: identityRowSchema,
   teams: teamRowSchema,
   team_members: teamMemberRowSchema,
   access_tokens: accessTokenRowSchema,

@@ -137,6 +137,21 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Incident Rules' }),
       },
       {
+        path: 'settings/teams',
+        lazy: async () => ({ Component: (await import('./routes/settings-teams-route')).SettingsTeamsRoute }),
+        handle: handle({ title: 'Teams' }),
+      },
+      {
+        path: 'settings/teams/:id',
+        lazy: async () => ({ Component: (await import('./routes/settings-teams-route')).SettingsTeamRoute }),
+        handle: handle({ title: 'Team' }),
+      },
+      {
+        path: 'settings/users',
+        lazy: async () => ({ Component: (await import('./routes/settings-users-route')).SettingsUsersRoute }),
+        handle: handle({ title: 'Users' }),
+      },
+      {
         path: 'settings/tokens',
         lazy: async () => ({
           Component: (await import('./routes/settings-tokens-route')).SettingsTokensRoute,

@@ -33,6 +33,8 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'feature_flags',
     feature: 'settings.feature_flags',
   },
+  { name: 'Users', path: '/settings/users', resource: 'identities', feature: 'settings.users' },
+  { name: 'Teams', path: '/settings/teams', resource: 'database', feature: 'settings.teams' },
 ];
 
 export interface SidebarRules {

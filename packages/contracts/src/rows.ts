@@ -7,7 +7,7 @@ import {
   teamRowSchema,
 } from './auth.js';
 import { propertyRowSchema } from './settings.js';
-import { identityRowSchema } from './people.js';
+import { identityRowSchema, permissionRowSchema, permissionSummaryRowSchema } from './people.js';
 import { canaryWithStatusRowSchema } from './canaries.js';
 import {
   checkComponentRelationshipRowSchema,
@@ -56,6 +56,8 @@ export const relationRowSchemas = {
   people: personRowSchema,
   people_roles: personRolesRowSchema,
   identities: identityRowSchema,
+  permissions: permissionRowSchema,
+  permissions_summary: permissionSummaryRowSchema,
   teams: teamRowSchema,
   team_members: teamMemberRowSchema,
   access_tokens: accessTokenRowSchema,

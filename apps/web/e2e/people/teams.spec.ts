@@ -42,7 +42,7 @@ test('a team is added on the resource editor; members are added and removed on i
 
   // A member is not offered again.
   await page.getByRole('button', { name: 'Add Members' }).click();
-  await expect(modal).toBeVisible();
+  await expect(modal.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await expect(modal.getByRole('checkbox', { name: new RegExp(memberName) })).toHaveCount(0);
   await modal.getByRole('button', { name: 'Cancel' }).click();
 

@@ -32,12 +32,14 @@ export type UserStatus = (typeof USER_STATUSES)[number];
 
 const nullableId = z.string().nullable();
 
-/** `permissions`: one allow or deny rule of a subject on an object or a single target. */
-export const permissionRowSchema = z.object({
+/** The columns `permissions` and `permissions_summary` share. */
+const permissionColumns = z.object({
   id: z.string(),
   name: z.string().nullable(),
   namespace: z.string(),
+  labels: z.record(z.string(), z.string()).nullable(),
   source: z.string(),
+  agent_id: z.string(),
   subject: z.string().nullable(),
   subject_type: z.enum(['team', 'person', 'notification', 'group', 'playbook']).nullable(),
   team_id: nullableId,
@@ -63,14 +65,15 @@ export const permissionRowSchema = z.object({
   updated_at: isoTime,
   deleted_at: isoTime.nullable(),
 });
+
+/** `permissions`: one allow or deny rule of a subject on an object or a single target. */
+export const permissionRowSchema = permissionColumns.extend({ spec: z.unknown() });
 export type PermissionRow = z.infer<typeof permissionRowSchema>;
 
 const named = z.object({ id: z.string(), name: z.string() }).loose();
 
 /** `permissions_summary`: a permission with the names of its subject, target and author. */
-export const permissionSummaryRowSchema = permissionRowSchema.extend({
-  labels: z.unknown(),
-  agent_id: z.string(),
+export const permissionSummaryRowSchema = permissionColumns.extend({
   person: named.nullable(),
   team: named.nullable(),
   notification: named.nullable(),

@@ -1,6 +1,6 @@
 import { relationRowSchemas, type Relation, type Role } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
+import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import {
   buildAuthTestApp,
   createTestPerson,
@@ -9,29 +9,31 @@ import {
 } from './test-fixtures/auth-test-app.js';
 
 /**
- * The permissions manager (settings §2.2) writes through the data API exactly as the page does
- * (POST, PATCH and DELETE on /api/db/permissions, the list from /api/db/permissions_summary): a
- * rule made that way changes at once what its subject can do through the API.
+ * The permissions manager (settings §2.2) writes through the data API of the whole app exactly as
+ * the page does (POST, PATCH and DELETE on /api/db/permissions, the list from
+ * /api/db/permissions_summary, with the data API's row checks): a rule made that way changes at
+ * once what its subject can do, probed on the auth test app's per-resource routes.
  */
 
-let db: TestDatabase;
+let full: FullApp;
 let testApp: TestApp;
-let admin: TestBrowser;
+let admin: TestBrowser & { personId: string };
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  testApp = await buildAuthTestApp(db.pool);
-  admin = await signedIn(['admin']);
+  full = await startFullApp('Permissions Admin');
+  testApp = await buildAuthTestApp(full.db.pool);
+  admin = await signedIn(['admin'], 'full');
 });
 
 afterAll(async () => {
   await testApp?.app.close();
-  await db?.close();
+  await full?.close();
 });
 
-async function signedIn(roles: Role[]) {
-  const person = await createTestPerson(db.pool, { roles });
-  const browser = new TestBrowser(testApp.app);
+/** A signed-in browser on the whole app ('full', the page's calls) or the auth test app ('probe'). */
+async function signedIn(roles: Role[], on: 'full' | 'probe' = 'probe') {
+  const person = await createTestPerson(full.db.pool, { roles });
+  const browser = new TestBrowser(on === 'full' ? full.app : testApp.app);
   expect((await browser.signIn(person.email, person.password)).statusCode).toBe(200);
   return Object.assign(browser, { personId: person.id });
 }
@@ -78,7 +80,7 @@ describe('each subject tab, saved through the page calls, is enforced', () => {
   it('Team × Global: a rule on a team reaches its members, and ends when they leave it', async () => {
     const viewer = await signedIn(['viewer']);
     const team = (
-      await db.pool.query<{ id: string }>(`INSERT INTO teams (name) VALUES ($1) RETURNING id`, [
+      await full.db.pool.query<{ id: string }>(`INSERT INTO teams (name) VALUES ($1) RETURNING id`, [
         `responders-${Date.now()}`,
       ])
     ).rows[0]!.id;
@@ -128,10 +130,13 @@ describe('each subject tab, saved through the page calls, is enforced', () => {
 });
 
 describe('who may use the permissions manager', () => {
-  it('editors and viewers neither list nor add permissions (rbac is the admin’s)', async () => {
+  it('viewers do not list permissions; neither editors nor viewers add them (rbac writes are the admin’s)', async () => {
     for (const role of ['editor', 'viewer'] as const) {
-      const browser = await signedIn([role]);
-      expect((await browser.get('/api/db/permissions_summary')).statusCode).toBe(403);
+      const browser = await signedIn([role], 'full');
+      // Editors read every resource (rbac included); viewers do not read rbac.
+      expect((await browser.get('/api/db/permissions_summary')).statusCode).toBe(
+        role === 'editor' ? 200 : 403,
+      );
       const added = await browser.post('/api/db/permissions', {
         subject_type: 'group',
         subject: role,
@@ -143,7 +148,7 @@ describe('who may use the permissions manager', () => {
   });
 
   it('a KubernetesCRD permission is read-only even for an admin', async () => {
-    const { rows } = await db.pool.query<{ id: string }>(
+    const { rows } = await full.db.pool.query<{ id: string }>(
       `INSERT INTO permissions (subject_type, subject, object, action, source)
        VALUES ('group', 'viewer', 'canaries', 'read', 'KubernetesCRD') RETURNING id`,
     );

@@ -137,6 +137,13 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Incident Rules' }),
       },
       {
+        path: 'settings/permissions',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-permissions-route')).SettingsPermissionsRoute,
+        }),
+        handle: handle({ title: 'Permissions' }),
+      },
+      {
         path: 'settings/teams',
         lazy: async () => ({ Component: (await import('./routes/settings-teams-route')).SettingsTeamsRoute }),
         handle: handle({ title: 'Teams' }),

@@ -15,3 +15,4 @@ export * from './rows.js';
 export * from './resources.js';
 export * from './about.js';
 export * from './people.js';
+export * from './agent-registry.js';

@@ -7,6 +7,7 @@ import {
   teamRowSchema,
 } from './auth.js';
 import { propertyRowSchema } from './settings.js';
+import { agentSummaryRowSchema } from './agent-registry.js';
 import { identityRowSchema, permissionRowSchema, permissionSummaryRowSchema } from './people.js';
 import { canaryWithStatusRowSchema } from './canaries.js';
 import {
@@ -58,6 +59,7 @@ export const relationRowSchemas = {
   identities: identityRowSchema,
   permissions: permissionRowSchema,
   permissions_summary: permissionSummaryRowSchema,
+  agents_summary: agentSummaryRowSchema,
   teams: teamRowSchema,
   team_members: teamMemberRowSchema,
   access_tokens: accessTokenRowSchema,

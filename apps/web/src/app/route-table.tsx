@@ -137,6 +137,13 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Incident Rules' }),
       },
       {
+        path: 'settings/agents',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-agents-route')).SettingsAgentsRoute,
+        }),
+        handle: handle({ title: 'Agents' }),
+      },
+      {
         path: 'settings/permissions',
         lazy: async () => ({
           Component: (await import('./routes/settings-permissions-route')).SettingsPermissionsRoute,

@@ -8,7 +8,7 @@ import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
-import { copyToClipboard } from '../../tokens/lib/clipboard';
+import { copyToClipboard } from '../../../components/toasts/copy-to-clipboard';
 import { useGenerateAgent } from '../api/agents';
 
 interface AgentFormValues {

@@ -9,7 +9,7 @@ import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
 import { Select } from '../../../components/select/select';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
-import { copyToClipboard } from '../../tokens/lib/clipboard';
+import { copyToClipboard } from '../../../components/toasts/copy-to-clipboard';
 import { useInviteUser } from '../api/users';
 
 export const INVITE_TITLE = 'Invite User';

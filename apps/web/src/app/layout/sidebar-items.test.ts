@@ -6,11 +6,15 @@ const everything: SidebarRules = { isViewer: false, canRead: () => true, isEnabl
 describe('visibleSettingsItems', () => {
   it('sorts the Settings submenu by name', () => {
     expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
+      'Agents',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
       'Jobs History',
+      'Permissions',
+      'Teams',
       'Tokens',
+      'Users',
     ]);
   });
 
@@ -23,7 +27,16 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.job_history',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Health Checks', 'Incident Rules', 'Tokens']);
+    expect(names).toEqual([
+      'Agents',
+      'Feature Flags',
+      'Health Checks',
+      'Incident Rules',
+      'Permissions',
+      'Teams',
+      'Tokens',
+      'Users',
+    ]);
   });
 
   it('hides Health Checks while the health settings are disabled', () => {
@@ -31,7 +44,16 @@ describe('visibleSettingsItems', () => {
       ...everything,
       isEnabled: (feature) => feature !== 'settings.health',
     }).map((item) => item.name);
-    expect(names).toEqual(['Feature Flags', 'Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual([
+      'Agents',
+      'Feature Flags',
+      'Incident Rules',
+      'Jobs History',
+      'Permissions',
+      'Teams',
+      'Tokens',
+      'Users',
+    ]);
   });
 
   it('hides Health Checks from a user who cannot read canaries', () => {
@@ -47,6 +69,15 @@ describe('visibleSettingsItems', () => {
       ...everything,
       canRead: (resource) => resource !== 'feature_flags',
     }).map((item) => item.name);
-    expect(names).toEqual(['Health Checks', 'Incident Rules', 'Jobs History', 'Tokens']);
+    expect(names).toEqual([
+      'Agents',
+      'Health Checks',
+      'Incident Rules',
+      'Jobs History',
+      'Permissions',
+      'Teams',
+      'Tokens',
+      'Users',
+    ]);
   });
 });

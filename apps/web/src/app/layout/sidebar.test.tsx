@@ -58,11 +58,15 @@ describe('Sidebar', () => {
       'Health',
       'Incidents',
       'Catalog',
+      'Agents',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
       'Jobs History',
+      'Permissions',
+      'Teams',
       'Tokens',
+      'Users',
     ]);
   });
 

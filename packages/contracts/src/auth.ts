@@ -78,7 +78,11 @@ export type InviteUserRequest = z.input<typeof inviteUserRequestSchema>;
 export type InviteUser = z.output<typeof inviteUserRequestSchema>;
 
 /** The one-time link the invited person opens (also emailed when mail is configured). */
-export const inviteUserResponseSchema = z.object({ link: z.string() });
+export const inviteUserResponseSchema = z.object({
+  link: z.string(),
+  /** true when the link went out by email (SMTP_URL set); otherwise the admin hands it over. */
+  emailed: z.boolean(),
+});
 export type InviteUserResponse = z.infer<typeof inviteUserResponseSchema>;
 
 // ---------------------------------------------------------------------------------------------

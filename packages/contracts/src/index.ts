@@ -19,3 +19,5 @@ export * from './connections.js';
 export * from './topology.js';
 export * from './playbooks.js';
 export * from './notifications.js';
+export * from './people.js';
+export * from './agent-registry.js';

@@ -7,6 +7,8 @@ import {
   teamRowSchema,
 } from './auth.js';
 import { propertyRowSchema } from './settings.js';
+import { agentSummaryRowSchema } from './agent-registry.js';
+import { identityRowSchema, permissionRowSchema, permissionSummaryRowSchema } from './people.js';
 import { canaryWithStatusRowSchema } from './canaries.js';
 import {
   checkComponentRelationshipRowSchema,
@@ -68,6 +70,10 @@ import {
 export const relationRowSchemas = {
   people: personRowSchema,
   people_roles: personRolesRowSchema,
+  identities: identityRowSchema,
+  permissions: permissionRowSchema,
+  permissions_summary: permissionSummaryRowSchema,
+  agents_summary: agentSummaryRowSchema,
   teams: teamRowSchema,
   team_members: teamMemberRowSchema,
   access_tokens: accessTokenRowSchema,

@@ -162,6 +162,35 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Incident Rules' }),
       },
       {
+        path: 'settings/agents',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-agents-route')).SettingsAgentsRoute,
+        }),
+        handle: handle({ title: 'Agents' }),
+      },
+      {
+        path: 'settings/permissions',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-permissions-route')).SettingsPermissionsRoute,
+        }),
+        handle: handle({ title: 'Permissions' }),
+      },
+      {
+        path: 'settings/teams',
+        lazy: async () => ({ Component: (await import('./routes/settings-teams-route')).SettingsTeamsRoute }),
+        handle: handle({ title: 'Teams' }),
+      },
+      {
+        path: 'settings/teams/:id',
+        lazy: async () => ({ Component: (await import('./routes/settings-teams-route')).SettingsTeamRoute }),
+        handle: handle({ title: 'Team' }),
+      },
+      {
+        path: 'settings/users',
+        lazy: async () => ({ Component: (await import('./routes/settings-users-route')).SettingsUsersRoute }),
+        handle: handle({ title: 'Users' }),
+      },
+      {
         path: 'settings/tokens',
         lazy: async () => ({
           Component: (await import('./routes/settings-tokens-route')).SettingsTokensRoute,

@@ -27,7 +27,7 @@ export async function invitePerson(
   deps: FlowDeps,
   input: InviteUser,
   invitedBy: { name: string },
-): Promise<{ link: string }> {
+): Promise<{ link: string; emailed: boolean }> {
   if (await findActivePersonByEmail(deps.pool, input.email)) {
     throw new HttpError(400, 'A person with this email address already exists', 'email');
   }
@@ -59,7 +59,7 @@ export async function invitePerson(
         `The link works once and expires at ${expiresAt.toISOString().replace('T', ' ').slice(0, 16)} UTC.\n`,
     });
   }
-  return { link };
+  return { link, emailed: deps.mailer.configured };
 }
 
 async function adminCount(db: Queryable, excluding: string): Promise<number> {

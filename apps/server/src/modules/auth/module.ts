@@ -1,5 +1,6 @@
 import { READ, READ_DELETE, READ_UPDATE } from '../../data-api/index.js';
 import type { ServerModule } from '../../server-module.js';
+import { agentRoutes } from './agent-routes.js';
 import { accessRowIssues } from './permission-guard.js';
 import { permissionKind } from './permission-kind.js';
 import { teamsWithStatusSource } from './read-sources.js';
@@ -34,5 +35,6 @@ export const authModule: ServerModule = {
   dataApiRowChecks: accessRowIssues,
   async routes(app, { pool, logger, secrets, config }) {
     await app.register(authRoutes, { pool, logger, config: config.auth, secrets });
+    await app.register(agentRoutes, { pool });
   },
 };

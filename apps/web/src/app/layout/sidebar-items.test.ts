@@ -8,14 +8,18 @@ const allNames = visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => 
 describe('visibleSettingsItems', () => {
   it('sorts the Settings submenu by name', () => {
     expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
+      'Agents',
       'Connections',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
       'Jobs History',
       'Notifications',
+      'Permissions',
+      'Teams',
       'Tokens',
       'Topologies',
+      'Users',
     ]);
   });
 

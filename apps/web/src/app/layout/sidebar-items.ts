@@ -54,6 +54,10 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'notifications',
     feature: 'settings.notifications',
   },
+  { name: 'Users', path: '/settings/users', resource: 'identities', feature: 'settings.users' },
+  { name: 'Teams', path: '/settings/teams', resource: 'database', feature: 'settings.teams' },
+  { name: 'Permissions', path: '/settings/permissions', resource: 'rbac', feature: 'settings.permissions' },
+  { name: 'Agents', path: '/settings/agents', resource: 'agents', feature: 'agents' },
 ];
 
 export interface SidebarRules {

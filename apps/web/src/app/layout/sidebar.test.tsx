@@ -60,14 +60,18 @@ describe('Sidebar', () => {
       'Incidents',
       'Catalog',
       'Playbooks',
+      'Agents',
       'Connections',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
       'Jobs History',
       'Notifications',
+      'Permissions',
+      'Teams',
       'Tokens',
       'Topologies',
+      'Users',
     ]);
   });
 

@@ -5,7 +5,7 @@ import { enumParam, useSearchParam } from '../../lib/url-state/search-param';
 import { Button } from '../button/button';
 import { ConfirmationDialog } from '../confirmation-dialog/confirmation-dialog';
 
-const TABS = ['spec', 'job-history'] as const;
+const TABS = ['spec', 'members', 'job-history'] as const;
 export type ResourceEditorTab = (typeof TABS)[number];
 type Tab = ResourceEditorTab;
 
@@ -14,7 +14,7 @@ export function useResourceEditorTab() {
   return useSearchParam<Tab>('tab', enumParam(TABS), 'spec');
 }
 
-const TAB_LABELS: Record<Tab, string> = { spec: 'Spec', 'job-history': 'Job History' };
+const TAB_LABELS: Record<Tab, string> = { spec: 'Spec', members: 'Members', 'job-history': 'Job History' };
 
 /** One underlined tab of a tablist (the editor's Spec / Job History, a spec's Form / Code). */
 export function EditorTab({
@@ -81,6 +81,8 @@ export interface ResourceEditorProps {
    * The selected tab is in the URL (`?tab=job-history`).
    */
   jobHistory?: ReactNode;
+  /** The Members tab of a saved team (settings §2.4: "Members (teams only)"), between Spec and Job History. */
+  members?: ReactNode;
   /** The file that owns the resource (`source`): a note says it is read-only here. */
   managedBy?: { source: string; noun: string };
   /** The Spec tab: fields, spec editor, problems. */
@@ -110,6 +112,7 @@ export function ResourceEditor({
   newLabel,
   tabsLabel,
   jobHistory,
+  members,
   managedBy,
   children,
   save,
@@ -120,8 +123,15 @@ export function ResourceEditor({
   const saved = name !== undefined;
   const [tab, setTab] = useResourceEditorTab();
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const tabs = saved && jobHistory !== undefined;
-  const showJobHistory = tabs && tab === 'job-history';
+  const tabs = saved && (jobHistory !== undefined || members !== undefined);
+  const available = TABS.filter(
+    (value) =>
+      value === 'spec' ||
+      (value === 'members' && members !== undefined) ||
+      (value === 'job-history' && jobHistory !== undefined),
+  );
+  const showJobHistory = tabs && tab === 'job-history' && jobHistory !== undefined;
+  const showMembers = tabs && tab === 'members' && members !== undefined;
 
   return (
     <div className="flex flex-col gap-4">
@@ -136,7 +146,7 @@ export function ResourceEditor({
       </nav>
       {tabs && (
         <div role="tablist" aria-label={tabsLabel} className="flex gap-1 border-b border-gray-200">
-          {TABS.map((value) => (
+          {available.map((value) => (
             <EditorTab key={value} selected={tab === value} onClick={() => void setTab(value)}>
               {TAB_LABELS[value]}
             </EditorTab>
@@ -146,6 +156,10 @@ export function ResourceEditor({
       {showJobHistory ? (
         <section role="tabpanel" aria-label="Job History" className="flex flex-col gap-2">
           {jobHistory}
+        </section>
+      ) : showMembers ? (
+        <section role="tabpanel" aria-label="Members" className="flex flex-col gap-2">
+          {members}
         </section>
       ) : (
         <section role="tabpanel" aria-label="Spec" className="flex flex-col gap-3">

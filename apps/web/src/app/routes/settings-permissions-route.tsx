@@ -1,0 +1,11 @@
+import { PermissionsPage } from '../../features/permissions';
+import { RouteGuard } from '../guards/route-guard';
+
+/** Spec core §6: the permissions page needs read on permissions (the rbac resource). */
+export function SettingsPermissionsRoute() {
+  return (
+    <RouteGuard resource="rbac" action="read" feature="settings.permissions">
+      <PermissionsPage />
+    </RouteGuard>
+  );
+}

@@ -149,10 +149,14 @@ test('the jobs table keeps its page size across visits and its state in the URL'
   await expect(page).toHaveURL(/\/settings\/jobs$/);
   await expect(page.getByLabel('Rows per page')).toHaveValue('5');
 
-  // The server's own jobs are all canary runs; no topology ever runs in a fresh server.
+  // The demo topology runs every minute, but none of a fresh server's jobs lasts 15 minutes.
   await page.getByLabel('Resource Type').selectOption({ label: 'Topology' });
   await expect(page).toHaveURL(/resourceType=topology/);
+  await page.getByLabel('Duration').selectOption({ label: '15m' });
+  await expect(page).toHaveURL(/duration=/);
   await expect(page.getByText('No data available')).toBeVisible();
+  await page.getByLabel('Duration').selectOption({ label: 'None' });
+  await expect(page).not.toHaveURL(/duration=/);
   await page.getByLabel('Resource Type').selectOption({ label: 'Canary' });
   await expect(page).toHaveURL(/resourceType=canary/);
   await page.reload();

@@ -133,7 +133,7 @@ test('Setup MCP from the user menu: the Direct HTTP curl token initializes at /m
   expect(body.id).toBe(1);
   expect(body.result.protocolVersion).toBe('2024-11-05');
   expect(body.result.serverInfo.name).toBe('opsdeck');
-  expect(body.result.capabilities).toEqual({ tools: {} });
+  expect(body.result.capabilities).toEqual({ tools: {}, resources: {}, prompts: {} });
 
   const tools = await page.request.post('/mcp', {
     headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },

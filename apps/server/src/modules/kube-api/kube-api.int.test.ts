@@ -187,6 +187,9 @@ describe('kubectl against Opsdeck', () => {
   it('discovers the kinds', async () => {
     const result = await kubectl(adminConfig, 'api-resources', '--no-headers');
     expect(result.stderr).toBe('');
+    // Namespaces are those in use (from one DISTINCT read), and always default.
+    const namespaces = await kubectl(adminConfig, 'get', 'namespaces', '-o', 'name');
+    expect(namespaces.stdout.split('\n')).toContain('namespace/default');
     for (const name of [
       'canaries',
       'scrapeconfigs',

@@ -30,7 +30,14 @@ import {
   type KubeRow,
 } from './kube-objects.js';
 import { loadStatuses } from './kube-status.js';
-import { readRows, refuseFileOwned, removeObject, storeObject, validObject } from './kube-store.js';
+import {
+  namespacesInUse,
+  readRows,
+  refuseFileOwned,
+  removeObject,
+  storeObject,
+  validObject,
+} from './kube-store.js';
 import { LabelSelectorError, matchesLabels, parseLabelSelector } from './label-selector.js';
 import { openApiDocument, openApiIndex } from './openapi.js';
 
@@ -314,9 +321,7 @@ export async function kubeApiRoutes(app: FastifyInstance, options: KubeApiRoutes
   app.get(
     `${base}/api/v1/namespaces`,
     handle(async () => {
-      const names = new Set<string>(['default']);
-      for (const kind of resourceKinds())
-        for (const row of await readRows(pool, kind).catch(() => [])) names.add(row.namespace);
+      const names = new Set(['default', ...(await namespacesInUse(pool, resourceKinds()))]);
       return {
         apiVersion: 'v1',
         kind: 'NamespaceList',

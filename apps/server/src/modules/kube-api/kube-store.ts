@@ -48,6 +48,16 @@ export async function readRows(
   return rows.map((row) => ({ ...row, spec: maskSealedStrings(row.spec) as Record<string, Json> }));
 }
 
+/** The namespaces that live resources of these kinds are in (one DISTINCT read per table). */
+export async function namespacesInUse(pool: Pool, kinds: readonly ResourceKind[]): Promise<string[]> {
+  const tables = [...new Set(kinds.map((kind) => kind.table))];
+  const { rows } = await pool.query<{ namespace: string }>(
+    tables.map((table) => `SELECT namespace FROM ${quoted(table)} WHERE deleted_at IS NULL`).join(' UNION ') +
+      ' ORDER BY namespace',
+  );
+  return rows.map((row) => row.namespace);
+}
+
 /** Sources whose resources the API may change: not those a file or directory owns. */
 export function apiManaged(source: string): boolean {
   return source === API_SOURCE || source === KUBERNETES_SOURCE || source.startsWith('demo/');

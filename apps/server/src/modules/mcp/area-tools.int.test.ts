@@ -1,7 +1,5 @@
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheck, createCheckStatus, createConfigItem } from '../../../test/harness/factories.js';
@@ -11,36 +9,7 @@ import { registerErrorHandling } from '../../platform/http/errors.js';
 import { authPlugin } from '../auth/index.js';
 import { createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
 import { mcpRoutes } from './index.js';
-
-/** POST-only streamable HTTP for the SDK's Client (see mcp.int.test.ts for why not the SDK's). */
-function httpTransport(url: string, token: string): Transport {
-  let protocolVersion: string | undefined;
-  const transport: Transport = {
-    async start() {},
-    async close() {
-      transport.onclose?.();
-    },
-    setProtocolVersion(version) {
-      protocolVersion = version;
-    },
-    async send(message: JSONRPCMessage) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: {
-          accept: 'application/json, text/event-stream',
-          'content-type': 'application/json',
-          authorization: `Bearer ${token}`,
-          ...(protocolVersion ? { 'mcp-protocol-version': protocolVersion } : {}),
-        },
-        body: JSON.stringify(message),
-      });
-      if (response.status === 202) return;
-      const answer = (await response.json()) as JSONRPCMessage | JSONRPCMessage[];
-      for (const item of Array.isArray(answer) ? answer : [answer]) transport.onmessage?.(item);
-    },
-  };
-  return transport;
-}
+import { httpTransport } from './test-fixtures/http-transport.js';
 
 let db: TestDatabase;
 let app: FastifyInstance;

@@ -47,7 +47,9 @@ function isProtectedPath(path: string): boolean {
 function isOpenPath(path: string): boolean {
   return (
     path.startsWith('/api/auth/self-service/') ||
+    path.startsWith('/api/kratos/') ||
     path === '/api/auth/session' ||
+    path === '/api/canary/about' ||
     path === '/api/version' ||
     path === '/api/about'
   );
@@ -55,7 +57,17 @@ function isOpenPath(path: string): boolean {
 
 /** Flow submissions carry their own CSRF token in the body; logout its own logout token. */
 function isCsrfExempt(path: string): boolean {
-  return path.startsWith('/api/auth/self-service/');
+  return path.startsWith('/api/auth/self-service/') || path.startsWith('/api/kratos/');
+}
+
+/**
+ * The session token of a native (Kratos api-flow) client: `X-Session-Token`, honoured only on
+ * the Kratos door, where no route changes state on the strength of ambient credentials.
+ */
+function nativeSessionToken(request: FastifyRequest, path: string): string | undefined {
+  if (!path.startsWith('/api/kratos/')) return undefined;
+  const header = request.headers['x-session-token'];
+  return typeof header === 'string' && header.length > 0 ? header : undefined;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -200,12 +212,14 @@ async function authPluginImpl(app: FastifyInstance, options: AuthPluginOptions):
       return;
     }
 
-    const cookie = request.cookies[SESSION_COOKIE];
+    const native = nativeSessionToken(request, path);
+    const cookie = native ?? request.cookies[SESSION_COOKIE];
     let session = cookie ? await findSession(pool, cookie) : undefined;
     if (cookie && !session && !open) clearSessionCookies(request, reply, config);
     if (session && cookie) {
       let token = cookie;
-      if (session.rotateRequired && (await claimRotation(pool, session.id))) {
+      // A native client's token cannot be replaced behind its back (it reads no cookies).
+      if (!native && session.rotateRequired && (await claimRotation(pool, session.id))) {
         const issued = await rotateSession(pool, session, { lifespanMs: config.sessionLifespanMs });
         setSessionCookies(request, reply, config, issued);
         token = issued.token;

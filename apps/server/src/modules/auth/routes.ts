@@ -35,6 +35,7 @@ import { loadAuthConfig, type AuthConfig } from './auth-config.js';
 import { requirePermission } from './authorization.js';
 import type { FlowDeps } from './flows/flow-context.js';
 import { registerFlowRoutes } from './flows/flow-routes.js';
+import { registerKratosRoutes } from './kratos/routes.js';
 import { createMailer, type Mailer } from './mailer.js';
 import { roleChangeIssue } from './permission-guard.js';
 import { authorize, listEffectivePermissions, loadGrantedPermissions, type AuthContext } from './rbac.js';
@@ -95,6 +96,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   };
   const { pool } = deps;
   registerFlowRoutes(app, deps);
+  registerKratosRoutes(app, deps);
 
   /** Roles given or taken must each be within what the caller holds (permission-guard.ts). */
   async function refuseRoleEscalation(auth: AuthContext, personId: string, roles: readonly Role[]) {

@@ -196,7 +196,8 @@ export function ensureFlowCookie(
   if (existing && existing.length >= 32) return existing;
   const value = randomSecret(32);
   reply.setCookie(FLOW_CSRF_COOKIE, value, {
-    path: '/api/auth',
+    // /api: the web app's door (/api/auth) and the Kratos-shaped one (/api/kratos) share flows.
+    path: '/api',
     httpOnly: true,
     sameSite: 'lax',
     secure: isSecureRequest(request, config),
@@ -204,6 +205,22 @@ export function ensureFlowCookie(
   // Later code in the same request must see it too (a flow created and bound right away).
   request.cookies[FLOW_CSRF_COOKIE] = value;
   return value;
+}
+
+/**
+ * The binding of a flow started by a native client (Kratos's `/self-service/<flow>/api`): no
+ * cookie can ever hash to it, so browsers cannot submit such a flow, and the session token the
+ * client presents authenticates it instead.
+ */
+export const API_FLOW_BINDING = 'api';
+
+export function isApiFlow(flow: FlowRecord): boolean {
+  return flow.csrfBinding === API_FLOW_BINDING;
+}
+
+export async function markApiFlow(db: Queryable, flow: FlowRecord): Promise<void> {
+  await db.query(`UPDATE auth_flows SET csrf_binding = $2 WHERE id = $1`, [flow.id, API_FLOW_BINDING]);
+  flow.csrfBinding = API_FLOW_BINDING;
 }
 
 export function flowCsrfToken(cookieValue: string, flowId: string): string {

@@ -38,14 +38,31 @@ import {
 } from './settings-flow.js';
 
 /** One query parameter as a string (the first when repeated). */
-function queryParam(request: FastifyRequest, name: string): string | undefined {
+export function queryParam(request: FastifyRequest, name: string): string | undefined {
   const query = request.query as Record<string, unknown> | undefined;
   const value = query?.[name];
   if (Array.isArray(value)) return typeof value[0] === 'string' ? value[0] : undefined;
   return typeof value === 'string' ? value : undefined;
 }
 
-function callOf(deps: FlowDeps, request: FastifyRequest, reply: FastifyReply): FlowCall {
+/** The query parameters a flow is created with. */
+export interface FlowQuery {
+  return_to?: string;
+  refresh?: string;
+  aal?: string;
+}
+
+/** The query parameters of a create call, as given. */
+export function flowQueryOf(request: FastifyRequest): FlowQuery {
+  const query: FlowQuery = {};
+  for (const name of ['return_to', 'refresh', 'aal'] as const) {
+    const value = queryParam(request, name);
+    if (value !== undefined) query[name] = value;
+  }
+  return query;
+}
+
+export function callOf(deps: FlowDeps, request: FastifyRequest, reply: FastifyReply): FlowCall {
   return {
     request,
     reply,
@@ -55,11 +72,11 @@ function callOf(deps: FlowDeps, request: FastifyRequest, reply: FastifyReply): F
   };
 }
 
-async function createFlow(
+export async function createFlow(
   deps: FlowDeps,
   call: FlowCall,
   type: FlowType,
-  query: { return_to?: string; refresh?: string; aal?: string },
+  query: FlowQuery,
 ): Promise<FlowRecord> {
   switch (type) {
     case 'login':
@@ -76,9 +93,15 @@ async function createFlow(
 }
 
 /** A replacement for an expired flow, when one can be made for this browser. */
-async function restart(deps: FlowDeps, call: FlowCall, old: FlowRecord): Promise<string | undefined> {
+export async function restart(
+  deps: FlowDeps,
+  call: FlowCall,
+  old: FlowRecord,
+  create: (type: FlowType, query: FlowQuery) => Promise<FlowRecord> = (type, query) =>
+    createFlow(deps, call, type, query),
+): Promise<string | undefined> {
   try {
-    const flow = await createFlow(deps, call, old.type, {
+    const flow = await create(old.type, {
       ...(old.returnTo ? { return_to: old.returnTo } : {}),
       ...(old.refresh ? { refresh: 'true' } : {}),
       ...(old.requestedAal === 'aal2' ? { aal: 'aal2' } : {}),
@@ -90,7 +113,34 @@ async function restart(deps: FlowDeps, call: FlowCall, old: FlowRecord): Promise
   }
 }
 
-async function viewOf(deps: FlowDeps, flow: FlowRecord, csrfCookie: string) {
+/** A submitted body as an object ({} when it is not one). */
+export function bodyOf(request: FastifyRequest): Record<string, unknown> {
+  return typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)
+    ? (request.body as Record<string, unknown>)
+    : {};
+}
+
+/** Submits a flow whose CSRF binding has been checked. */
+export async function submitFlow(
+  deps: FlowDeps,
+  call: FlowCall,
+  flow: FlowRecord,
+  body: Record<string, unknown>,
+): Promise<{ status: number; body: unknown }> {
+  switch (flow.type) {
+    case 'login':
+      return submitLoginFlow(deps, call, flow, body);
+    case 'registration':
+      return submitRegistrationFlow(deps, call, flow, body);
+    case 'recovery':
+    case 'verification':
+      return submitCodeFlow(deps, call, flow, body);
+    case 'settings':
+      return submitSettingsFlow(deps, call, flow, body);
+  }
+}
+
+export async function viewOf(deps: FlowDeps, flow: FlowRecord, csrfCookie: string) {
   return flow.type === 'settings' ? settingsFlowView(deps, flow, csrfCookie) : flowView(flow, csrfCookie);
 }
 
@@ -105,6 +155,42 @@ async function answer(
     if (error instanceof FlowError) return sendFlowError(reply, error);
     throw error;
   }
+}
+
+/** `{logout_token, logout_url}` for the signed-in browser; the URL is on the door asked (`base`). */
+export function answerLogoutUrl(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  base: string,
+): FastifyReply | { logout_token: string; logout_url: string } {
+  const token = sessionTokenOf(request);
+  if (!token) return sendFlowError(reply, flowErrors.inactive());
+  const logout = logoutToken(token);
+  return {
+    logout_token: logout,
+    logout_url: `${deps.config.publicUrl}${base}/logout?token=${encodeURIComponent(logout)}`,
+  };
+}
+
+/** Ends the session whose logout token is presented: 204 for JSON callers, else 303 to return_to. */
+export async function logout(deps: FlowDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  let returnTo: string;
+  try {
+    returnTo = validateReturnTo(queryParam(request, 'return_to'), deps.config);
+  } catch (error) {
+    if (error instanceof FlowError) return sendFlowError(reply, error);
+    throw error;
+  }
+  const token = sessionTokenOf(request);
+  const session = sessionRecordOf(request);
+  if (!token || !session) return sendFlowError(reply, flowErrors.inactive());
+  const presented = queryParam(request, 'token') ?? '';
+  if (!safeEqual(presented, logoutToken(token))) return sendFlowError(reply, flowErrors.csrf());
+  await revokeSession(deps.pool, session.id);
+  clearSessionCookies(request, reply, deps.config);
+  const wantsJson = (request.headers.accept ?? '').includes('application/json');
+  return wantsJson ? reply.status(204).send() : reply.redirect(returnTo, 303);
 }
 
 /**
@@ -122,15 +208,7 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
       answer(reply, async () => {
         if (publicMode) throw unavailable();
         const call = callOf(deps, request, reply);
-        const flow = await createFlow(deps, call, type, {
-          ...(queryParam(request, 'return_to') !== undefined
-            ? { return_to: queryParam(request, 'return_to') }
-            : {}),
-          ...(queryParam(request, 'refresh') !== undefined
-            ? { refresh: queryParam(request, 'refresh') }
-            : {}),
-          ...(queryParam(request, 'aal') !== undefined ? { aal: queryParam(request, 'aal') } : {}),
-        });
+        const flow = await createFlow(deps, call, type, flowQueryOf(request));
         return { status: 200, body: await viewOf(deps, flow, call.csrfCookie) };
       }),
     );
@@ -155,22 +233,9 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
         const flow = await loadFlow(deps.pool, queryParam(request, 'flow') ?? '', type);
         if (!flow) throw flowErrors.notFound();
         if (isExpired(flow)) throw flowErrors.expired(await restart(deps, call, flow));
-        const body =
-          typeof request.body === 'object' && request.body !== null && !Array.isArray(request.body)
-            ? (request.body as Record<string, unknown>)
-            : {};
+        const body = bodyOf(request);
         assertCsrf(request, flow, body.csrf_token);
-        switch (type) {
-          case 'login':
-            return submitLoginFlow(deps, call, flow, body);
-          case 'registration':
-            return submitRegistrationFlow(deps, call, flow, body);
-          case 'recovery':
-          case 'verification':
-            return submitCodeFlow(deps, call, flow, body);
-          case 'settings':
-            return submitSettingsFlow(deps, call, flow, body);
-        }
+        return submitFlow(deps, call, flow, body);
       }),
     );
   }
@@ -204,35 +269,10 @@ export function registerFlowRoutes(app: FastifyInstance, deps: FlowDeps): void {
     return reply.redirect(location, 303);
   });
 
-  app.get(`${base}/logout/browser`, async (request, reply) => {
-    const token = sessionTokenOf(request);
-    if (!token) return sendFlowError(reply, flowErrors.inactive());
-    const logout = logoutToken(token);
-    return {
-      logout_token: logout,
-      logout_url: `${deps.config.publicUrl}${base}/logout?token=${encodeURIComponent(logout)}`,
-    };
-  });
+  app.get(`${base}/logout/browser`, async (request, reply) => answerLogoutUrl(deps, request, reply, base));
 
   // Logout is a GET carrying the session's logout token: a cross-site page cannot know it.
-  app.get(`${base}/logout`, async (request, reply) => {
-    let returnTo: string;
-    try {
-      returnTo = validateReturnTo(queryParam(request, 'return_to'), deps.config);
-    } catch (error) {
-      if (error instanceof FlowError) return sendFlowError(reply, error);
-      throw error;
-    }
-    const token = sessionTokenOf(request);
-    const session = sessionRecordOf(request);
-    if (!token || !session) return sendFlowError(reply, flowErrors.inactive());
-    const presented = queryParam(request, 'token') ?? '';
-    if (!safeEqual(presented, logoutToken(token))) return sendFlowError(reply, flowErrors.csrf());
-    await revokeSession(deps.pool, session.id);
-    clearSessionCookies(request, reply, deps.config);
-    const wantsJson = (request.headers.accept ?? '').includes('application/json');
-    return wantsJson ? reply.status(204).send() : reply.redirect(returnTo, 303);
-  });
+  app.get(`${base}/logout`, async (request, reply) => logout(deps, request, reply));
 
   app.get('/api/auth/session', async (request, reply) => {
     if (publicMode) {

@@ -142,6 +142,8 @@ export async function buildApp(deps: AppDependencies): Promise<OpsdeckApp> {
   };
   app.get('/api/version', about);
   app.get('/api/about', about);
+  // The path ecosystem clients ask the canary checker's version at (API.md).
+  app.get('/api/canary/about', about);
 
   // Every /api route below needs a caller (session, token or public mode); see modules/auth.
   await app.register(authPlugin, { pool, logger, config: deps.config.auth });

@@ -58,8 +58,8 @@ describe('the composed API', () => {
       },
     });
 
-  it('answers /api/version, /api/about, /healthz and /readyz as their contracts say', async () => {
-    for (const url of ['/api/version', '/api/about']) {
+  it('answers /api/version, /api/about, /api/canary/about, /healthz and /readyz as their contracts say', async () => {
+    for (const url of ['/api/version', '/api/about', '/api/canary/about']) {
       const body: unknown = (await call('viewer', 'GET', url)).json();
       expect(aboutResponseSchema.strict().parse(body)).toEqual(body);
     }
@@ -68,6 +68,12 @@ describe('the composed API', () => {
       expect(response.statusCode).toBe(200);
       expect(probeResponseSchema.strict().parse(response.json())).toEqual({ status: 'ok' });
     }
+  });
+
+  it('answers /api/canary/about without credentials, as /api/about', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/canary/about' });
+    expect(response.statusCode).toBe(200);
+    expect(aboutResponseSchema.strict().parse(response.json()).name).toBe('opsdeck');
   });
 
   it('refuses callers without credentials', async () => {

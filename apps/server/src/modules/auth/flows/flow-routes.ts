@@ -174,7 +174,11 @@ export function answerLogoutUrl(
 }
 
 /** Ends the session whose logout token is presented: 204 for JSON callers, else 303 to return_to. */
-export async function logout(deps: FlowDeps, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function logout(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   let returnTo: string;
   try {
     returnTo = validateReturnTo(queryParam(request, 'return_to'), deps.config);

@@ -31,7 +31,9 @@ export function findFlowError(
 ): { id: string; error: Record<string, unknown>; created_at: string; updated_at: string } | undefined {
   if (id.length > 4096) return undefined;
   try {
-    const opened = JSON.parse((secrets ?? PROCESS_BOX).open(Buffer.from(id, 'base64url').toString())) as SealedError;
+    const opened = JSON.parse(
+      (secrets ?? PROCESS_BOX).open(Buffer.from(id, 'base64url').toString()),
+    ) as SealedError;
     if (Date.now() - Date.parse(opened.created_at) > ERROR_LIFESPAN_MS) return undefined;
     return { id, error: opened.error, created_at: opened.created_at, updated_at: opened.created_at };
   } catch {

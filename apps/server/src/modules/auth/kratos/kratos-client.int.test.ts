@@ -82,12 +82,21 @@ class OryBrowser {
   }
 }
 
+/** What a refused call answers: a Kratos error, or (400) the flow re-rendered. */
+interface RefusalBody {
+  error: { id?: string; code?: number; status?: string };
+  redirect_browser_to?: string;
+  use_flow_id?: string;
+  id?: string;
+  ui: { messages: unknown[] };
+}
+
 /** The HTTP status and body of a refused call. */
-async function refusal(work: Promise<unknown>): Promise<{ status: number; data: Record<string, any> }> {
+async function refusal(work: Promise<unknown>): Promise<{ status: number; data: RefusalBody }> {
   try {
     await work;
   } catch (error) {
-    const response = (error as { response?: { status: number; data: Record<string, any> } }).response;
+    const response = (error as { response?: { status: number; data: RefusalBody } }).response;
     if (response) return { status: response.status, data: response.data };
     throw error;
   }
@@ -230,7 +239,12 @@ describe('the Kratos door with @ory/client', () => {
     expect(csrfOf(flow)).toBe('');
     const done = await api.updateLoginFlow({
       flow: flow.id,
-      updateLoginFlowBody: { csrf_token: '', method: 'password', identifier: person.email, password: person.password },
+      updateLoginFlowBody: {
+        csrf_token: '',
+        method: 'password',
+        identifier: person.email,
+        password: person.password,
+      },
     });
     const token = done.data.session_token as string;
     expect(token).toBeTruthy();
@@ -239,11 +253,17 @@ describe('the Kratos door with @ory/client', () => {
 
     // A browser flow is not an api flow: without its cookie and token it is refused.
     const browser = new OryBrowser();
-    const browserFlow = (await browser.call((options) => browser.api.createBrowserLoginFlow({}, options))).data;
+    const browserFlow = (await browser.call((options) => browser.api.createBrowserLoginFlow({}, options)))
+      .data;
     const forged = await refusal(
       api.updateLoginFlow({
         flow: browserFlow.id,
-        updateLoginFlowBody: { csrf_token: '', method: 'password', identifier: person.email, password: person.password },
+        updateLoginFlowBody: {
+          csrf_token: '',
+          method: 'password',
+          identifier: person.email,
+          password: person.password,
+        },
       }),
     );
     expect(forged.status).toBe(403);
@@ -274,16 +294,21 @@ describe('the Kratos door with @ory/client', () => {
       browser.api.updateSettingsFlow(
         {
           flow: settings.id,
-          updateSettingsFlowBody: { csrf_token: csrfOf(settings), method: 'totp', totp_code: await totpCode(secret) },
+          updateSettingsFlowBody: {
+            csrf_token: csrfOf(settings),
+            method: 'totp',
+            totp_code: await totpCode(secret),
+          },
         },
         options,
       ),
     );
     expect(enabled.data.state).toBe('success');
     expect(enabled.data.ui.messages?.[0]).toMatchObject({ id: 1050001, type: 'success' });
-    expect((await browser.call((options) => browser.api.toSession({}, options))).data.authenticator_assurance_level).toBe(
-      'aal2',
-    );
+    expect(
+      (await browser.call((options) => browser.api.toSession({}, options))).data
+        .authenticator_assurance_level,
+    ).toBe('aal2');
 
     // Next sign-in: the password alone gives aal1, and toSession asks for the second factor.
     const logout = (await browser.call((options) => browser.api.createBrowserLogoutFlow({}, options))).data;
@@ -295,7 +320,9 @@ describe('the Kratos door with @ory/client', () => {
     const needs = await refusal(browser.call((options) => browser.api.toSession({}, options)));
     expect(needs.status).toBe(403);
     expect(needs.data.error.id).toBe('session_aal2_required');
-    expect(needs.data.redirect_browser_to).toBe('http://opsdeck.test/api/kratos/self-service/login/browser?aal=aal2');
+    expect(needs.data.redirect_browser_to).toBe(
+      'http://opsdeck.test/api/kratos/self-service/login/browser?aal=aal2',
+    );
 
     const second: LoginFlow = (
       await browser.call((options) => browser.api.createBrowserLoginFlow({ aal: 'aal2' }, options))
@@ -308,7 +335,11 @@ describe('the Kratos door with @ory/client', () => {
       browser.api.updateLoginFlow(
         {
           flow: second.id,
-          updateLoginFlowBody: { csrf_token: csrfOf(second), method: 'totp', totp_code: await totpCode(secret, 1) },
+          updateLoginFlowBody: {
+            csrf_token: csrfOf(second),
+            method: 'totp',
+            totp_code: await totpCode(secret, 1),
+          },
         },
         options,
       ),
@@ -334,7 +365,10 @@ describe('the Kratos door with @ory/client', () => {
     const before = smtp.messages.length;
     const sent = await browser.call((options) =>
       browser.api.updateRecoveryFlow(
-        { flow: flow.id, updateRecoveryFlowBody: { csrf_token: csrfOf(flow), method: 'code', email: person.email } },
+        {
+          flow: flow.id,
+          updateRecoveryFlowBody: { csrf_token: csrfOf(flow), method: 'code', email: person.email },
+        },
         options,
       ),
     );
@@ -363,13 +397,20 @@ describe('the Kratos door with @ory/client', () => {
   it('answers 410 self_service_flow_expired with a replacement flow id', async () => {
     const browser = new OryBrowser();
     const flow = (await browser.call((options) => browser.api.createBrowserLoginFlow({}, options))).data;
-    await db.pool.query(`UPDATE auth_flows SET expires_at = now() - interval '1 minute' WHERE id = $1`, [flow.id]);
+    await db.pool.query(`UPDATE auth_flows SET expires_at = now() - interval '1 minute' WHERE id = $1`, [
+      flow.id,
+    ]);
     const expired = await refusal(
       browser.call((options) =>
         browser.api.updateLoginFlow(
           {
             flow: flow.id,
-            updateLoginFlowBody: { csrf_token: csrfOf(flow), method: 'password', identifier: 'a@b.c', password: 'x' },
+            updateLoginFlowBody: {
+              csrf_token: csrfOf(flow),
+              method: 'password',
+              identifier: 'a@b.c',
+              password: 'x',
+            },
           },
           options,
         ),
@@ -383,12 +424,12 @@ describe('the Kratos door with @ory/client', () => {
       browser.api.getLoginFlow({ id: expired.data.use_flow_id as string }, options),
     );
     expect(fresh.data.id).toBe(expired.data.use_flow_id);
-    expect((await refusal(browser.call((options) => browser.api.getLoginFlow({ id: flow.id }, options)))).status).toBe(
-      410,
-    );
+    expect(
+      (await refusal(browser.call((options) => browser.api.getLoginFlow({ id: flow.id }, options)))).status,
+    ).toBe(410);
   });
 
-  it('refuses a submission without the flow\'s CSRF token, or from another browser, with security_csrf_violation', async () => {
+  it("refuses a submission without the flow's CSRF token, or from another browser, with security_csrf_violation", async () => {
     const person = await createTestPerson(db.pool, { roles: ['viewer'] });
     const browser = new OryBrowser();
     const flow = (await browser.call((options) => browser.api.createBrowserLoginFlow({}, options))).data;
@@ -396,7 +437,10 @@ describe('the Kratos door with @ory/client', () => {
 
     const missing = await refusal(
       browser.call((options) =>
-        browser.api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { ...body, csrf_token: 'forged' } }, options),
+        browser.api.updateLoginFlow(
+          { flow: flow.id, updateLoginFlowBody: { ...body, csrf_token: 'forged' } },
+          options,
+        ),
       ),
     );
     expect(missing.status).toBe(403);
@@ -405,12 +449,17 @@ describe('the Kratos door with @ory/client', () => {
     const other = new OryBrowser();
     const elsewhere = await refusal(
       other.call((options) =>
-        other.api.updateLoginFlow({ flow: flow.id, updateLoginFlowBody: { ...body, csrf_token: csrfOf(flow) } }, options),
+        other.api.updateLoginFlow(
+          { flow: flow.id, updateLoginFlowBody: { ...body, csrf_token: csrfOf(flow) } },
+          options,
+        ),
       ),
     );
     expect(elsewhere.status).toBe(403);
     expect(elsewhere.data.error.id).toBe('security_csrf_violation');
-    expect((await refusal(other.call((options) => other.api.getLoginFlow({ id: flow.id }, options)))).status).toBe(403);
+    expect(
+      (await refusal(other.call((options) => other.api.getLoginFlow({ id: flow.id }, options)))).status,
+    ).toBe(403);
     expect(browser.cookies.has('opsdeck_session')).toBe(false);
   });
 
@@ -423,10 +472,13 @@ describe('the Kratos door with @ory/client', () => {
     expect(navigate.status).toBe(303);
     expect(navigate.headers.get('location')).toMatch(/^http:\/\/opsdeck\.test\/login\?flow=[0-9a-f-]{36}$/);
 
-    const bad = await fetch(`${origin}/api/kratos/self-service/login/browser?return_to=https://evil.example`, {
-      redirect: 'manual',
-      headers: { accept: 'text/html' },
-    });
+    const bad = await fetch(
+      `${origin}/api/kratos/self-service/login/browser?return_to=https://evil.example`,
+      {
+        redirect: 'manual',
+        headers: { accept: 'text/html' },
+      },
+    );
     expect(bad.status).toBe(303);
     const location = new URL(bad.headers.get('location') as string);
     expect(location.pathname).toBe('/error');

@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { publicPerson, sessionRecordOf, sessionSatisfiesAal, sessionTokenOf } from '../auth-plugin.js';
-import { FLOW_SCREENS, sessionView, type FlowCall, type FlowDeps, type SessionView } from '../flows/flow-context.js';
+import {
+  FLOW_SCREENS,
+  sessionView,
+  type FlowCall,
+  type FlowDeps,
+  type SessionView,
+} from '../flows/flow-context.js';
 import {
   assertCsrf,
   FLOW_TYPES,
@@ -51,7 +57,8 @@ function absolute(deps: FlowDeps, location: string): string {
 function sendKratosError(deps: FlowDeps, reply: FastifyReply, error: FlowError): FastifyReply {
   if (error.extras.retryAfter !== undefined) reply.header('Retry-After', String(error.extras.retryAfter));
   const body = error.toBody() as { redirect_browser_to?: string };
-  if (body.redirect_browser_to) body.redirect_browser_to = absolute(deps, onKratosDoor(body.redirect_browser_to));
+  if (body.redirect_browser_to)
+    body.redirect_browser_to = absolute(deps, onKratosDoor(body.redirect_browser_to));
   return reply.status(error.status).send(body);
 }
 
@@ -78,7 +85,11 @@ async function createFor(
   return flow;
 }
 
-async function identityOf(deps: FlowDeps, view: SessionView, personId: string | undefined): Promise<IdentityView> {
+async function identityOf(
+  deps: FlowDeps,
+  view: SessionView,
+  personId: string | undefined,
+): Promise<IdentityView> {
   const identity = view.identity ?? (personId ? await getIdentityView(deps.pool, personId) : undefined);
   if (!identity) throw flowErrors.inactive();
   return identity;
@@ -98,7 +109,8 @@ async function translateResult(
   if (client === 'api' && tokenChanged) {
     continueWith.push({ action: 'set_ory_session_token', ory_session_token: call.sessionToken });
   }
-  for (const next of (body.continue_with as Record<string, unknown>[] | undefined) ?? []) continueWith.push(next);
+  for (const next of (body.continue_with as Record<string, unknown>[] | undefined) ?? [])
+    continueWith.push(next);
   if ('ui' in body) {
     const flow = kratosFlow(body as unknown as FlowView, client, deps.config);
     return {
@@ -160,7 +172,10 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
           // A browser navigating here goes on to the screen that renders the flow.
           if (client === 'browser' && !wantsJson(request))
             return { redirect: absolute(deps, `${FLOW_SCREENS[type]}?flow=${flow.id}`) };
-          return { status: 200, body: kratosFlow(await viewOf(deps, flow, call.csrfCookie), client, deps.config) };
+          return {
+            status: 200,
+            body: kratosFlow(await viewOf(deps, flow, call.csrfCookie), client, deps.config),
+          };
         }),
       );
     }
@@ -168,7 +183,8 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
     app.get(`${base}/${type}/flows`, async (request, reply) =>
       answer(request, reply, async () => {
         const id = queryParam(request, 'id');
-        if (!id) throw new FlowError(400, 'self_service_flow_not_found', 'The query parameter id is required.');
+        if (!id)
+          throw new FlowError(400, 'self_service_flow_not_found', 'The query parameter id is required.');
         const found = await loadFlow(deps.pool, id, type);
         if (!found) throw flowErrors.notFound();
         const client: Client = isApiFlow(found) ? 'api' : 'browser';
@@ -180,14 +196,18 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
           );
         }
         if (type === 'settings') assertSettingsSession(call, found);
-        return { status: 200, body: kratosFlow(await viewOf(deps, found, call.csrfCookie), client, deps.config) };
+        return {
+          status: 200,
+          body: kratosFlow(await viewOf(deps, found, call.csrfCookie), client, deps.config),
+        };
       }),
     );
 
     app.post(`${base}/${type}`, async (request, reply) =>
       answer(request, reply, async () => {
         const id = queryParam(request, 'flow');
-        if (!id) throw new FlowError(400, 'self_service_flow_not_found', 'The query parameter flow is required.');
+        if (!id)
+          throw new FlowError(400, 'self_service_flow_not_found', 'The query parameter flow is required.');
         const found = await loadFlow(deps.pool, id, type);
         if (!found) throw flowErrors.notFound();
         const client: Client = isApiFlow(found) ? 'api' : 'browser';
@@ -251,7 +271,9 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
           code: id ? 404 : 400,
           status: id ? 'Not Found' : 'Bad Request',
           reason: id ? 'No error with this id exists.' : 'The query parameter id is required.',
-          message: id ? 'The requested resource could not be found' : 'The request was malformed or contained invalid parameters',
+          message: id
+            ? 'The requested resource could not be found'
+            : 'The request was malformed or contained invalid parameters',
         },
       });
     }

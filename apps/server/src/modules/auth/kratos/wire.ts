@@ -99,7 +99,11 @@ export function kratosNode(entry: UiNode): KratosUiNode {
   const messages = entry.messages.map(kratosText);
   const meta = entry.label ? { label: label(entry.label) } : {};
   // What the flows show as read-only text (TOTP secret, backup codes) Kratos sends as text nodes.
-  if (entry.name === 'totp_secret_key' || entry.name === 'lookup_secret_codes' || entry.name === 'lookup_secret_remaining') {
+  if (
+    entry.name === 'totp_secret_key' ||
+    entry.name === 'lookup_secret_codes' ||
+    entry.name === 'lookup_secret_remaining'
+  ) {
     const value = entry.value;
     const codes = Array.isArray(value) ? value.map(stringValue) : undefined;
     return {
@@ -174,7 +178,9 @@ export function kratosFlow(view: FlowView, client: 'browser' | 'api', config: Au
     created_at: view.issued_at,
     updated_at: view.issued_at,
     request_url: view.request_url,
-    ...(returnTo ? { return_to: returnTo.startsWith('/') ? `${config.publicUrl}${returnTo}` : returnTo } : {}),
+    ...(returnTo
+      ? { return_to: returnTo.startsWith('/') ? `${config.publicUrl}${returnTo}` : returnTo }
+      : {}),
     ui: {
       action: onKratosDoor(view.ui.action),
       method: view.ui.method,
@@ -204,7 +210,10 @@ export function kratosIdentity(identity: IdentityView, config: AuthConfig): Krat
     schema_id: identity.schema_id,
     schema_url: `${config.publicUrl}${KRATOS_BASE}/schemas/${encodeURIComponent(identity.schema_id)}`,
     state: identity.state,
-    traits: { email: identity.traits.email, name: { first: identity.traits.name.first, last: identity.traits.name.last } },
+    traits: {
+      email: identity.traits.email,
+      name: { first: identity.traits.name.first, last: identity.traits.name.last },
+    },
     verifiable_addresses: addresses.map((address) => ({
       // One address per identity: its id is the identity's, stable across calls.
       id: identity.id,

@@ -209,6 +209,15 @@ describe('the Kratos door with @ory/client', () => {
       },
     });
     expect(session.headers['x-kratos-authenticated-identity-id']).toBe(person.id);
+    // The identity's schema_url serves its schema.
+    const schema = await fetch(
+      (session.data.identity?.schema_url as string).replace('http://opsdeck.test', origin),
+    );
+    expect(
+      ((await schema.json()) as { properties: { traits: { required: string[] } } }).properties.traits
+        .required,
+    ).toEqual(['email']);
+    expect((await fetch(`${origin}/api/kratos/schemas/other`)).status).toBe(404);
 
     // The session is the one the web app's own door sees.
     const own = await testApp.app.inject({

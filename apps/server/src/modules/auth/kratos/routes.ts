@@ -43,6 +43,44 @@ import { KRATOS_BASE, kratosFlow, kratosIdentity, kratosSession, onKratosDoor } 
 
 type Client = 'browser' | 'api';
 
+const IDENTITY_SCHEMA_ID = 'default';
+
+/** The traits every Opsdeck identity has, as a Kratos identity schema (JSON Schema). */
+function identitySchema(deps: FlowDeps): Record<string, unknown> {
+  return {
+    $id: `${deps.config.publicUrl}${KRATOS_BASE}/schemas/${IDENTITY_SCHEMA_ID}`,
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'Person',
+    type: 'object',
+    properties: {
+      traits: {
+        type: 'object',
+        properties: {
+          email: {
+            type: 'string',
+            format: 'email',
+            title: 'Email',
+            'ory.sh/kratos': {
+              credentials: { password: { identifier: true } },
+              verification: { via: 'email' },
+              recovery: { via: 'email' },
+            },
+          },
+          name: {
+            type: 'object',
+            properties: {
+              first: { type: 'string', title: 'First name' },
+              last: { type: 'string', title: 'Last name' },
+            },
+          },
+        },
+        required: ['email'],
+        additionalProperties: false,
+      },
+    },
+  };
+}
+
 function wantsJson(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
   return accept.includes('application/json') || accept.includes('+json');
@@ -278,6 +316,23 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
       });
     }
     return found;
+  });
+
+  // The identity schema every identity has (schema_id `default`), as Kratos serves it.
+  app.get(`${KRATOS_BASE}/schemas`, async () => [{ id: IDENTITY_SCHEMA_ID, schema: identitySchema(deps) }]);
+  app.get(`${KRATOS_BASE}/schemas/:id`, async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (id !== IDENTITY_SCHEMA_ID) {
+      return reply.status(404).send({
+        error: {
+          code: 404,
+          status: 'Not Found',
+          reason: `Identity schema ${JSON.stringify(id)} does not exist.`,
+          message: 'The requested resource could not be found',
+        },
+      });
+    }
+    return identitySchema(deps);
   });
 
   app.get(`${KRATOS_BASE}/sessions/whoami`, async (request, reply) => {

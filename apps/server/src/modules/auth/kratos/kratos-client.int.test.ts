@@ -481,6 +481,22 @@ describe('the Kratos door with @ory/client', () => {
     expect(navigate.status).toBe(303);
     expect(navigate.headers.get('location')).toMatch(/^http:\/\/opsdeck\.test\/login\?flow=[0-9a-f-]{36}$/);
 
+    // Signed in, a navigating browser asking for a login flow is sent home.
+    const person = await createTestPerson(db.pool, { roles: ['viewer'] });
+    await signInWithPassword(browser, person.email, person.password);
+    const home = await fetch(`${origin}/api/kratos/self-service/login/browser`, {
+      redirect: 'manual',
+      headers: { accept: 'text/html', cookie: browser.with.headers.Cookie as string },
+    });
+    expect(home.status).toBe(303);
+    expect(home.headers.get('location')).toBe('http://opsdeck.test/');
+    // A native client gets JSON whatever it accepts.
+    const native = await fetch(`${origin}/api/kratos/self-service/settings/api`, {
+      headers: { accept: 'text/html' },
+    });
+    expect(native.status).toBe(401);
+    expect(((await native.json()) as { error: { id: string } }).error.id).toBe('session_inactive');
+
     const bad = await fetch(
       `${origin}/api/kratos/self-service/login/browser?return_to=https://evil.example`,
       {

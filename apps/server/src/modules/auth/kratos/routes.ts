@@ -192,8 +192,11 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
       return reply.status(result.status).send(result.body);
     } catch (error) {
       if (!(error instanceof FlowError)) throw error;
-      // A browser navigating (not a script) is sent to the error screen, as Kratos does.
-      if (request.method === 'GET' && !wantsJson(request) && error.status !== 422) {
+      // A browser navigating (not a script, not a native client) goes on as Kratos sends it: home
+      // when already signed in, else to the error screen.
+      const native = (request.url.split('?')[0] ?? '').endsWith('/api');
+      if (request.method === 'GET' && !native && !wantsJson(request) && error.status !== 422) {
+        if (error.id === 'session_already_available') return reply.redirect(`${deps.config.publicUrl}/`, 303);
         const id = recordFlowError(deps.secrets, error.toBody().error as Record<string, unknown>);
         return reply.redirect(`${deps.config.publicUrl}/error?id=${id}`, 303);
       }

@@ -3,6 +3,7 @@ import {
   flowDoneResponseSchema,
   flowErrorBodySchema,
   flowSchema,
+  kratosFlowErrorSchema,
   type Flow,
   type FlowType,
 } from '@opsdeck/contracts';
@@ -119,4 +120,22 @@ export async function submitFlow(
   const done = parseResponse(path, answer ?? {}, flowDoneResponseSchema);
   const redirectTo = done.redirect_browser_to ?? done.return_to ?? '/';
   return { kind: 'done', redirectTo: continueWithLocation(done.continue_with, redirectTo) ?? redirectTo };
+}
+
+/**
+ * An error the server sent a navigating browser to `/error?id=` with (the Kratos door,
+ * `/api/kratos/self-service/errors`); undefined when the server has none under this id.
+ */
+export async function fetchServerFlowError(id: string): Promise<unknown> {
+  try {
+    const found = await apiFetch(
+      `/api/kratos/self-service/errors?id=${encodeURIComponent(id)}`,
+      {},
+      { ignoreUnauthorized: true, schema: kratosFlowErrorSchema },
+    );
+    return found.error;
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return undefined;
+    throw error;
+  }
 }

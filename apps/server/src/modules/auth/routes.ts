@@ -96,7 +96,8 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   };
   const { pool } = deps;
   registerFlowRoutes(app, deps);
-  registerKratosRoutes(app, deps);
+  // Its own scope: the Kratos door alone also takes HTML form posts (urlencoded bodies).
+  await app.register(async (scope) => registerKratosRoutes(scope, deps));
 
   /** Roles given or taken must each be within what the caller holds (permission-guard.ts). */
   async function refuseRoleEscalation(auth: AuthContext, personId: string, roles: readonly Role[]) {

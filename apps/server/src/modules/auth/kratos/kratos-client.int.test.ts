@@ -513,4 +513,48 @@ describe('the Kratos door with @ory/client', () => {
     expect(stored.data.error).toMatchObject({ id: 'self_service_flow_return_to_forbidden', code: 400 });
     expect((await refusal(browser.api.getFlowError({ id: 'nonsense' }))).status).toBe(404);
   });
+
+  it('takes an HTML form post of ui.action and answers with the browser redirects Kratos gives', async () => {
+    const person = await createTestPerson(db.pool, { roles: ['viewer'] });
+    const browser = new OryBrowser();
+    const flow = (
+      await browser.call((options) => browser.api.createBrowserLoginFlow({ returnTo: '/health' }, options))
+    ).data;
+    const post = (fields: Record<string, string>) =>
+      fetch(`${origin}/api/kratos/self-service/login?flow=${flow.id}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          accept: 'text/html',
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: browser.with.headers.Cookie as string,
+        },
+        body: new URLSearchParams(fields).toString(),
+      });
+    const wrong = await post({
+      csrf_token: csrfOf(flow),
+      method: 'password',
+      identifier: person.email,
+      password: 'nope',
+    });
+    expect(wrong.status).toBe(303);
+    expect(wrong.headers.get('location')).toBe(`http://opsdeck.test/login?flow=${flow.id}`);
+    const forged = await post({
+      csrf_token: 'forged',
+      method: 'password',
+      identifier: person.email,
+      password: person.password,
+    });
+    expect(forged.status).toBe(303);
+    expect(new URL(forged.headers.get('location') as string).pathname).toBe('/error');
+    const right = await post({
+      csrf_token: csrfOf(flow),
+      method: 'password',
+      identifier: person.email,
+      password: person.password,
+    });
+    expect(right.status).toBe(303);
+    expect(right.headers.get('location')).toBe('http://opsdeck.test/health');
+    expect(right.headers.getSetCookie().some((line) => line.startsWith('opsdeck_session='))).toBe(true);
+  });
 });

@@ -180,6 +180,24 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
   const base = `${KRATOS_BASE}/self-service`;
   const publicMode = deps.config.mode === 'none';
 
+  // HTML forms (ui.action with ui.method) post urlencoded fields; dotted names stay dotted
+  // (traits.email), which the flows read as nested.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_request, payload, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(payload as string)));
+    },
+  );
+
+  /** A browser navigating (a form post, a link), not a script and not a native client. */
+  function navigating(request: FastifyRequest): boolean {
+    const native = (request.url.split('?')[0] ?? '').endsWith('/api');
+    if (native || wantsJson(request)) return false;
+    if (request.method === 'GET') return true;
+    return (request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
+  }
+
   async function answer(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -194,9 +212,18 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
       if (!(error instanceof FlowError)) throw error;
       // A browser navigating (not a script, not a native client) goes on as Kratos sends it: home
       // when already signed in, else to the error screen.
-      const native = (request.url.split('?')[0] ?? '').endsWith('/api');
-      if (request.method === 'GET' && !native && !wantsJson(request) && error.status !== 422) {
+      if (navigating(request)) {
         if (error.id === 'session_already_available') return reply.redirect(`${deps.config.publicUrl}/`, 303);
+        const redirect = error.extras.redirect_browser_to;
+        if (redirect) return reply.redirect(absolute(deps, redirect), 303);
+        // An expired flow: on to its replacement, on the screen of its type.
+        const type = /\/self-service\/([a-z]+)/.exec(request.url)?.[1] as FlowType | undefined;
+        if (error.extras.use_flow_id && type && type in FLOW_SCREENS) {
+          return reply.redirect(
+            absolute(deps, `${FLOW_SCREENS[type]}?flow=${error.extras.use_flow_id}`),
+            303,
+          );
+        }
         const id = recordFlowError(deps.secrets, error.toBody().error as Record<string, unknown>);
         return reply.redirect(`${deps.config.publicUrl}/error?id=${id}`, 303);
       }
@@ -263,6 +290,14 @@ export function registerKratosRoutes(app: FastifyInstance, deps: FlowDeps): void
         if (client === 'browser') assertCsrf(request, found, body.csrf_token);
         const tokenBefore = call.sessionToken;
         const result = await submitFlow(deps, call, found, body);
+        if (navigating(request)) {
+          // A form post goes on in the browser: finished → where the flow says, else back to the
+          // screen that renders the (re-rendered) flow.
+          const done = result.body as { ui?: unknown; redirect_browser_to?: string };
+          if (!done.ui && done.redirect_browser_to)
+            return { redirect: absolute(deps, done.redirect_browser_to) };
+          return { redirect: absolute(deps, `${FLOW_SCREENS[type]}?flow=${found.id}`) };
+        }
         return translateResult(deps, call, client, tokenBefore, result);
       }),
     );

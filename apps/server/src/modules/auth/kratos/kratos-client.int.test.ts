@@ -557,4 +557,34 @@ describe('the Kratos door with @ory/client', () => {
     expect(right.headers.get('location')).toBe('http://opsdeck.test/health');
     expect(right.headers.getSetCookie().some((line) => line.startsWith('opsdeck_session='))).toBe(true);
   });
+
+  it('registers an account: identity, session and the verification flow to show next', async () => {
+    const browser = new OryBrowser();
+    const flow = (await browser.call((options) => browser.api.createBrowserRegistrationFlow({}, options)))
+      .data;
+    expect(flow.type).toBe('browser');
+    const email = `kratos-registered-${Date.now()}@example.com`;
+    const before = smtp.messages.length;
+    const done = await browser.call((options) =>
+      browser.api.updateRegistrationFlow(
+        {
+          flow: flow.id,
+          updateRegistrationFlowBody: {
+            csrf_token: csrfOf(flow),
+            method: 'password',
+            password: 'a long and unusual passphrase 42',
+            traits: { email, name: { first: 'Kim', last: 'Kratos' } },
+          },
+        },
+        options,
+      ),
+    );
+    expect(done.data.identity).toMatchObject({ traits: { email, name: { first: 'Kim', last: 'Kratos' } } });
+    expect(done.data.session?.identity?.id).toBe(done.data.identity.id);
+    const next = done.data.continue_with?.find((entry) => entry.action === 'show_verification_ui');
+    expect(next).toBeTruthy();
+    await smtp.waitFor(before + 1);
+    const session = await browser.call((options) => browser.api.toSession({}, options));
+    expect(session.data.identity?.id).toBe(done.data.identity.id);
+  });
 });

@@ -158,10 +158,13 @@ async function translateResult(
   }
   if ('session' in body) {
     const view = body.session as SessionView;
+    const identity = await identityOf(deps, view, call.session?.personId);
     return {
       status: result.status,
       body: {
-        session: kratosSession(view, await identityOf(deps, view, call.session?.personId), deps.config),
+        // A finished registration names the identity it made, as Kratos's does.
+        ...('identity' in body ? { identity: kratosIdentity(identity, deps.config) } : {}),
+        session: kratosSession(view, identity, deps.config),
         ...(client === 'api' && call.sessionToken ? { session_token: call.sessionToken } : {}),
         ...(continueWith.length > 0 ? { continue_with: continueWith } : {}),
       },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { getPlaybookRun } from './action-tools.js';
 import { likeLiteral, ToolError } from './data-reader.js';
 import {
   CHECK_COLUMNS,
@@ -398,6 +399,7 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   playbookRecentRuns,
   playbookFailedRuns,
   getPlaybookRunDetails,
+  getPlaybookRun,
   listNotifications,
   getNotificationsForResource,
 ];

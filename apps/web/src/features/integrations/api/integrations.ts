@@ -58,5 +58,8 @@ export const useIntegrationList = (page: IntegrationListPage) => {
     queryFn: ({ signal }) =>
       fetchCounted(`/api/db/integrations_with_status?${search.toString()}`, signal, integrationRowSchema),
     placeholderData: keepPreviousData,
+    // Its rows are made and changed on other pages (the scraper and topology editors, the log
+    // backends form), which do not know this list: read it afresh whenever it opens.
+    refetchOnMount: 'always',
   });
 };

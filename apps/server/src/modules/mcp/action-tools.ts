@@ -1,0 +1,229 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { playbookParameterSchema, type PlaybookParameter } from '@opsdeck/contracts';
+import { z } from 'zod';
+import { authorize, hasTokenScope, type AuthContext } from '../auth/index.js';
+import { ToolError, type DataReader } from './data-reader.js';
+import { defineTool, id, type ToolDefinition } from './tools.js';
+
+/**
+ * The tools that act (issue 29): run a health check and run a playbook, one tool per playbook
+ * the caller may run, with its parameters as the tool's input schema. They act through the
+ * product's own HTTP routes (`POST /api/canary/run/check/{id}`, `POST /api/playbook/run`) as the
+ * caller, so the health and playbooks modules decide exactly as for any other client: the
+ * caller's roles and permissions, the token's scopes, parameter validation and approvals.
+ */
+
+/** What an acting tool gets: the caller's reads, and a call of one of the app's routes as the caller. */
+export interface ActionContext {
+  read: DataReader;
+  auth: AuthContext;
+  call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+}
+
+export interface ActionToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  schema: z.ZodType;
+  /** Runs a check or changes something elsewhere: clients ask before calling (MCP annotations). */
+  destructive: boolean;
+  run(args: Record<string, unknown>, context: ActionContext): Promise<Record<string, unknown>>;
+}
+
+/** The message of a route's refusal (`{error}` or PostgREST's `{message}`). */
+function refusal(body: unknown, status: number): string {
+  if (body && typeof body === 'object') {
+    const record = body as Record<string, unknown>;
+    if (typeof record.error === 'string') return record.error;
+    if (typeof record.message === 'string') return record.message;
+  }
+  return `refused with HTTP ${status}`;
+}
+
+const runHealthCheck: ActionToolDefinition = {
+  name: 'run_health_check',
+  title: 'Run a health check',
+  description:
+    'Runs one health check now (as Run Now does) and returns its result: total, success, failed and errors. ' +
+    'The result is recorded in the check history and may change its status and open incidents. ' +
+    'Needs a role that may run checks (viewers may not).',
+  schema: z.strictObject({ id: id('health check') }),
+  destructive: true,
+  async run(args, { call }) {
+    const checkId = String(args.id);
+    const { status, body } = await call('POST', `/api/canary/run/check/${encodeURIComponent(checkId)}`);
+    if (status === 404) throw new ToolError(`No health check has the id ${checkId}`);
+    if (status >= 400) throw new ToolError(`Cannot run the health check: ${refusal(body, status)}`);
+    return { check_id: checkId, ...(body as Record<string, unknown>) };
+  },
+};
+
+/** The ecosystem's `get_playbook_run`: a run's status, timing and error, and its actions' statuses. */
+export const getPlaybookRun: ToolDefinition = defineTool({
+  name: 'get_playbook_run',
+  title: 'Get a playbook run status',
+  description:
+    'The status of one playbook run (pending, scheduled, running, waiting, completed, failed, ...), its timing ' +
+    'and error, and the status of each of its actions. Use it after running a playbook tool.',
+  schema: z.strictObject({ run_id: id('playbook run') }),
+  async run(args, read: DataReader) {
+    const runs = await read('playbook_runs', [
+      [
+        'select',
+        'id,playbook_id,status,error,config_id,component_id,check_id,scheduled_time,start_time,end_time,created_at,playbook:playbooks(id,name,namespace,title)',
+      ],
+      ['id', `eq.${args.run_id}`],
+    ]);
+    const run = runs.rows[0];
+    if (!run) throw new ToolError(`No playbook run has the id ${args.run_id}`);
+    const actions = await read('playbook_run_actions', [
+      ['select', 'id,name,status,error,start_time,end_time'],
+      ['playbook_run_id', `eq.${args.run_id}`],
+      ['order', 'start_time.asc.nullslast,scheduled_time.asc'],
+    ]);
+    return { run, actions: actions.rows };
+  },
+});
+
+/** Tool names allow letters, digits, `_` and `-`, at most 64 characters (the MCP SDK's rule). */
+export function playbookToolName(namespace: string, name: string): string {
+  const clean = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, '_');
+  return `playbook_${clean(namespace)}_${clean(name)}`.slice(0, 64);
+}
+
+function parameterSchema(parameter: PlaybookParameter): z.ZodType {
+  const description = [parameter.label, parameter.description].filter(Boolean).join(': ') || parameter.name;
+  const options = parameter.properties?.options?.map((option) => String(option.value)) ?? [];
+  let schema: z.ZodType;
+  if (parameter.type === 'checkbox') schema = z.boolean({ error: `${parameter.name} must be true or false` });
+  else if (parameter.type === 'list' && options.length > 0)
+    schema = z.enum(options as [string, ...string[]], {
+      error: `${parameter.name} must be one of ${options.join(', ')}`,
+    });
+  else schema = z.union([z.string(), z.number()], { error: `${parameter.name} must be a string` });
+  const optional = !parameter.required || parameter.default !== undefined;
+  return (optional ? schema.optional() : schema).describe(description);
+}
+
+interface PlaybookRow {
+  id: string;
+  name: string;
+  namespace: string;
+  title: string | null;
+  description: string | null;
+  spec: Record<string, unknown> | null;
+}
+
+const resourceIdsOf = (spec: Record<string, unknown>) =>
+  (['configs', 'components', 'checks'] as const).filter(
+    (kind) => Array.isArray(spec[kind]) && (spec[kind] as unknown[]).length > 0,
+  );
+
+/** One tool for one playbook: its parameters (and the resource it runs on) as the input schema. */
+export function playbookTool(playbook: PlaybookRow): ActionToolDefinition {
+  const spec = playbook.spec ?? {};
+  const parsed = z.array(playbookParameterSchema).safeParse(spec.parameters ?? []);
+  const parameters = parsed.success ? parsed.data : [];
+  const kinds = resourceIdsOf(spec);
+  const resourceFields: Record<string, z.ZodType> = {};
+  const idField = { configs: 'config_id', components: 'component_id', checks: 'check_id' } as const;
+  for (const kind of kinds)
+    resourceFields[idField[kind]] = id(kind.slice(0, -1).replace('config', 'catalog item'))
+      .optional()
+      .describe(
+        `The ${kind.slice(0, -1)} to run on (UUID); give exactly one of ${kinds.map((k) => idField[k]).join(', ')}`,
+      );
+  const params: Record<string, z.ZodType> = {};
+  for (const parameter of parameters) params[parameter.name] = parameterSchema(parameter);
+  const title = playbook.title || playbook.name;
+  return {
+    name: playbookToolName(playbook.namespace, playbook.name),
+    title: `Run playbook ${title}`,
+    description:
+      `Runs the playbook ${playbook.namespace}/${playbook.name}` +
+      (playbook.description ? `: ${playbook.description}` : '') +
+      `. Returns the run id and status; follow it with get_playbook_run.` +
+      (kinds.length > 0
+        ? ` It runs on a resource: give one of ${kinds.map((k) => idField[k]).join(', ')}.`
+        : '') +
+      ' Approval rules of the playbook apply.',
+    schema: z.strictObject({
+      ...resourceFields,
+      ...(parameters.length > 0
+        ? { params: z.strictObject(params).optional().describe('The playbook parameters') }
+        : {}),
+    }),
+    destructive: true,
+    async run(args, { call, read }) {
+      const { params: values, ...target } = args as { params?: Record<string, unknown> } & Record<
+        string,
+        string
+      >;
+      const { status, body } = await call('POST', '/api/playbook/run', {
+        id: playbook.id,
+        ...target,
+        params: values ?? {},
+      });
+      if (status >= 400) throw new ToolError(`Cannot run ${playbook.name}: ${refusal(body, status)}`);
+      const runId = (body as { run_id: string }).run_id;
+      const runs = await read<{ status: string }>('playbook_runs', [
+        ['select', 'status'],
+        ['id', `eq.${runId}`],
+      ]);
+      return {
+        run_id: runId,
+        starts_at: (body as { starts_at?: string }).starts_at,
+        status: runs.rows[0]?.status ?? 'pending',
+        playbook: { id: playbook.id, name: playbook.name, namespace: playbook.namespace },
+      };
+    },
+  };
+}
+
+/**
+ * The playbook tools of this caller: one per playbook they can read and run (write on
+ * playbook_runs, a `playbook:run` permission on it, and a token scope that allows running).
+ */
+export async function playbookTools(read: DataReader, auth: AuthContext): Promise<ActionToolDefinition[]> {
+  if (!hasTokenScope(auth, 'playbooks', 'playbook:run')) return [];
+  const { rows } = await read<PlaybookRow>('playbooks', [
+    ['select', 'id,name,namespace,title,description,spec'],
+    ['deleted_at', 'is.null'],
+    ['order', 'namespace.asc,name.asc'],
+    ['limit', '200'],
+  ]);
+  const seen = new Set<string>();
+  const tools: ActionToolDefinition[] = [];
+  for (const row of rows) {
+    const allowed = authorize(auth, 'playbook_runs', 'playbook:run', {
+      object: 'playbooks',
+      target: { playbook_id: row.id },
+    }).allow;
+    const tool = allowed ? playbookTool(row) : undefined;
+    if (!tool || seen.has(tool.name)) continue;
+    seen.add(tool.name);
+    tools.push(tool);
+  }
+  return tools;
+}
+
+export const STATIC_ACTION_TOOLS: readonly ActionToolDefinition[] = [runHealthCheck];
+
+/** An acting tool as tools/list describes it: not read-only, destructive (clients confirm first). */
+export function describeActionTool(tool: ActionToolDefinition): Tool {
+  const schema = z.toJSONSchema(tool.schema, { io: 'input' }) as Tool['inputSchema'];
+  delete schema.$schema;
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: schema,
+    annotations: {
+      title: tool.title,
+      readOnlyHint: false,
+      destructiveHint: tool.destructive,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+  };
+}

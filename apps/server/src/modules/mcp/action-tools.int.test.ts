@@ -44,11 +44,6 @@ async function withClient<T>(token: string, body: (client: Client) => Promise<T>
 const textOf = (result: unknown) =>
   ((result as { content?: { type: string; text: string }[] }).content ?? [])[0]?.text ?? '';
 
-async function adminToken(): Promise<string> {
-  const admin = await createTestPerson(full.db.pool, { roles: ['admin'] });
-  return createTestToken(full.db.pool, admin.id);
-}
-
 beforeAll(async () => {
   full = await startFullApp('mcp-actions-admin');
   await full.app.listen({ port: 0, host: '127.0.0.1' });
@@ -58,28 +53,12 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => peer.listen(0, '127.0.0.1', resolve));
   peerPort = (peer.address() as AddressInfo).port;
 
-  const applied = await full.app.inject({
-    method: 'POST',
-    url: '/api/resources',
-    headers: {
-      authorization: `Bearer ${await adminToken()}`,
-      'content-type': 'text/yaml',
-    },
-    payload: [
-      'apiVersion: canaries.flanksource.com/v1',
-      'kind: Canary',
-      'metadata:',
-      `  name: mcp-actions-${suffix}`,
-      '  namespace: default',
-      'spec:',
-      '  schedule: "@every 1h"',
-      '  tcp:',
-      `    - name: mcp-tcp-${suffix}`,
-      `      endpoint: 127.0.0.1:${peerPort}`,
-      '',
-    ].join('\n'),
+  const applied = await full.send('POST', '/api/canaries', {
+    name: `mcp-actions-${suffix}`,
+    namespace: 'default',
+    spec: { schedule: '@every 1h', tcp: [{ name: `mcp-tcp-${suffix}`, endpoint: `127.0.0.1:${peerPort}` }] },
   });
-  expect(applied.statusCode, applied.body).toBe(200);
+  expect(applied.statusCode, applied.body).toBe(201);
   const { rows: checks } = await full.db.pool.query<{ id: string }>(
     'SELECT id FROM checks WHERE name = $1 AND deleted_at IS NULL',
     [`mcp-tcp-${suffix}`],
@@ -223,9 +202,18 @@ describe('playbook tools', () => {
 
   it('names a missing or wrong parameter', async () => {
     await withClient(tokens.editor, async (client) => {
-      const missing = await client.callTool({ name: toolName(), arguments: { params: {} } });
-      expect(missing.isError).toBe(true);
-      expect(textOf(missing)).toContain('params.target');
+      await expect(client.callTool({ name: toolName(), arguments: { params: {} } })).rejects.toThrow(
+        'params.target: target is required',
+      );
+      // The playbooks service's own checks answer as a tool error naming the field.
+      const unknownResource = await client.callTool({
+        name: toolName(),
+        arguments: { params: { target: '' } },
+      });
+      expect(unknownResource.isError).toBe(true);
+      expect(textOf(unknownResource)).toBe(
+        `Cannot run echo-${suffix}: params.target: This field is required`,
+      );
       await expect(
         client.callTool({ name: toolName(), arguments: { params: { target: 'x', mode: 'sideways' } } }),
       ).rejects.toThrow(/mode must be one of fast, slow/);

@@ -94,13 +94,14 @@ export function playbookToolName(namespace: string, name: string): string {
 function parameterSchema(parameter: PlaybookParameter): z.ZodType {
   const description = [parameter.label, parameter.description].filter(Boolean).join(': ') || parameter.name;
   const options = parameter.properties?.options?.map((option) => String(option.value)) ?? [];
+  /** A missing required value is named as such; any other mismatch says what is expected. */
+  const problem = (expected: string) => (issue: { input?: unknown }) =>
+    issue.input === undefined ? `${parameter.name} is required` : `${parameter.name} must be ${expected}`;
   let schema: z.ZodType;
-  if (parameter.type === 'checkbox') schema = z.boolean({ error: `${parameter.name} must be true or false` });
+  if (parameter.type === 'checkbox') schema = z.boolean({ error: problem('true or false') });
   else if (parameter.type === 'list' && options.length > 0)
-    schema = z.enum(options as [string, ...string[]], {
-      error: `${parameter.name} must be one of ${options.join(', ')}`,
-    });
-  else schema = z.union([z.string(), z.number()], { error: `${parameter.name} must be a string` });
+    schema = z.enum(options as [string, ...string[]], { error: problem(`one of ${options.join(', ')}`) });
+  else schema = z.union([z.string(), z.number()], { error: problem('a string') });
   const optional = !parameter.required || parameter.default !== undefined;
   return (optional ? schema.optional() : schema).describe(description);
 }

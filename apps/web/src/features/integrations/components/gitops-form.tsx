@@ -17,6 +17,9 @@ import {
 
 type OutputTab = 'flux' | 'helm';
 
+/** The start of the note shown when the registry's schema could not be fetched. */
+export const BUNDLED_NOTE_PREFIX = "The registry's schema could not be fetched";
+
 /** Settings §2.6: "Both tabs warn that the Kubernetes chart must be installed in flux." */
 export const KUBERNETES_CHART_WARNING =
   'The Kubernetes chart (mission-control-kubernetes) must be installed in flux before this integration.';
@@ -115,7 +118,7 @@ export function GitopsForm({ option, onBack, onDone }: GitopsFormProps) {
             ? `The chart values schema could not be loaded: ${schemaQuery.error.message}`
             : schemaQuery.data.source === 'registry'
               ? `Values are checked against the chart's schema from the registry (${schemaQuery.data.url}).`
-              : `The registry's schema could not be fetched (${schemaQuery.data.problem ?? 'unknown reason'}): values are checked against the minimal schema shipped with Opsdeck.`}
+              : `${BUNDLED_NOTE_PREFIX} (${schemaQuery.data.problem ?? 'unknown reason'}): values are checked against the minimal schema shipped with Opsdeck.`}
       </p>
       <div role="tablist" aria-label="Output" className="flex gap-1 border-b border-gray-200">
         <EditorTab selected={tab === 'flux'} onClick={() => setTab('flux')}>

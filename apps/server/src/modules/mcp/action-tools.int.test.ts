@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConfigItem } from '../../../test/harness/factories.js';
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { mcpClientConfigs } from '../../../../web/src/features/tokens/lib/mcp-configs.js';
 import { createTestPerson, createTestToken } from '../auth/test-fixtures/auth-test-app.js';
@@ -97,6 +98,32 @@ beforeAll(async () => {
   tokens.editor = await createTestToken(full.db.pool, editor.id);
   tokens.editorMcpOnly = await createTestToken(full.db.pool, editor.id, [{ object: 'mcp', action: '*' }]);
   tokens.viewer = await createTestToken(full.db.pool, viewer.id);
+  const nobody = await createTestPerson(full.db.pool, { roles: [] });
+  tokens.nobody = await createTestToken(full.db.pool, nobody.id);
+
+  const item = await createConfigItem(full.db.pool, {
+    name: `pod-${suffix}`,
+    config: { spec: { replicas: 3, image: 'nginx:1.27' } },
+    labels: { team: 'payments' },
+  });
+  ids.config = item.id as string;
+  const { rows: runs } = await full.db.pool.query<{ id: string }>(
+    `INSERT INTO playbook_runs (playbook_id, status) VALUES ($1, 'completed') RETURNING id`,
+    [ids.playbook],
+  );
+  ids.run = runs[0].id;
+  const { rows: artifacts } = await full.db.pool.query<{ id: string }>(
+    `INSERT INTO artifacts (playbook_run_id, path, filename, content_type, size)
+     VALUES ($1, 'out/report.txt', 'report.txt', 'text/plain', 11), ($1, 'out/image.png', 'image.png', 'image/png', 4)
+     RETURNING id`,
+    [ids.run],
+  );
+  ids.textArtifact = artifacts[0].id;
+  ids.binaryArtifact = artifacts[1].id;
+  await full.db.pool.query(
+    `INSERT INTO artifact_contents (artifact_id, content) VALUES ($1, convert_to('all is well', 'UTF8')), ($2, '\\x89504e47')`,
+    [ids.textArtifact, ids.binaryArtifact],
+  );
 }, 120_000);
 
 afterAll(async () => {
@@ -233,10 +260,86 @@ describe('playbook tools', () => {
       });
     }
     const { rows } = await full.db.pool.query(
-      'SELECT count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1',
-      [ids.playbook],
+      'SELECT count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1 AND id <> $2',
+      [ids.playbook, ids.run],
     );
     expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('evaluate_template', () => {
+  it('evaluates CEL and Go templates over a catalog item the caller reads', async () => {
+    await withClient(tokens.viewer, async (client) => {
+      const cel = await client.callTool({
+        name: 'evaluate_template',
+        arguments: { expr: 'config.config.spec.replicas * 2', config_id: ids.config },
+      });
+      expect(cel.isError, textOf(cel)).toBe(false);
+      expect(cel.structuredContent).toEqual({ language: 'cel', result: 6 });
+      const template = await client.callTool({
+        name: 'evaluate_template',
+        arguments: {
+          template: '{{ .config.name }} runs {{ .config.config.spec.image }} for {{ .team }}',
+          config_id: ids.config,
+          variables: { team: 'payments' },
+        },
+      });
+      expect(template.structuredContent).toEqual({
+        language: 'template',
+        result: `pod-${suffix} runs nginx:1.27 for payments`,
+      });
+    });
+  });
+
+  it('says what is wrong: both or neither language, a bad expression, an item the caller cannot read', async () => {
+    await withClient(tokens.viewer, async (client) => {
+      await expect(
+        client.callTool({ name: 'evaluate_template', arguments: { expr: '1', template: 'x' } }),
+      ).rejects.toThrow('give exactly one of expr and template');
+      const bad = await client.callTool({ name: 'evaluate_template', arguments: { expr: 'config.(' } });
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).toContain('config.(');
+    });
+    await withClient(tokens.nobody, async (client) => {
+      const hidden = await client.callTool({
+        name: 'evaluate_template',
+        arguments: { expr: 'config.name', config_id: ids.config },
+      });
+      expect(hidden.isError).toBe(true);
+    });
+  });
+});
+
+describe('artifacts', () => {
+  it("lists a run's artifacts and reads a text one; a binary one is described", async () => {
+    await withClient(tokens.viewer, async (client) => {
+      const list = await client.callTool({ name: 'list_artifacts', arguments: { run_id: ids.run } });
+      expect(list.isError, textOf(list)).toBe(false);
+      const names = (list.structuredContent as { artifacts: { filename: string }[] }).artifacts.map(
+        (artifact) => artifact.filename,
+      );
+      expect(names.sort()).toEqual(['image.png', 'report.txt']);
+      const text = await client.callTool({ name: 'get_artifact', arguments: { id: ids.textArtifact } });
+      expect(text.isError, textOf(text)).toBe(false);
+      expect(text.structuredContent).toMatchObject({
+        artifact: { filename: 'report.txt' },
+        content: 'all is well',
+        truncated: false,
+      });
+      const binary = await client.callTool({ name: 'get_artifact', arguments: { id: ids.binaryArtifact } });
+      expect(binary.structuredContent).toMatchObject({
+        content: null,
+        note: 'The content is image/png (4 bytes), not text',
+      });
+    });
+  });
+
+  it('refuses a caller who may not read runs', async () => {
+    await withClient(tokens.nobody, async (client) => {
+      const refused = await client.callTool({ name: 'get_artifact', arguments: { id: ids.textArtifact } });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).not.toContain('all is well');
+    });
   });
 });
 

@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { playbookParameterSchema, type PlaybookParameter } from '@opsdeck/contracts';
 import { z } from 'zod';
+import { evaluate, ExpressionError } from '../../expressions/index.js';
 import { authorize, hasTokenScope, type AuthContext } from '../auth/index.js';
 import { ToolError, type DataReader } from './data-reader.js';
 import { defineTool, id, type ToolDefinition } from './tools.js';
@@ -17,7 +18,11 @@ import { defineTool, id, type ToolDefinition } from './tools.js';
 export interface ActionContext {
   read: DataReader;
   auth: AuthContext;
-  call(method: 'GET' | 'POST', url: string, body?: unknown): Promise<{ status: number; body: unknown }>;
+  call(
+    method: 'GET' | 'POST',
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: unknown; raw: Buffer; contentType: string | undefined }>;
 }
 
 export interface ActionToolDefinition {
@@ -25,7 +30,10 @@ export interface ActionToolDefinition {
   title: string;
   description: string;
   schema: z.ZodType;
-  /** Runs a check or changes something elsewhere: clients ask before calling (MCP annotations). */
+  /**
+   * Runs a check or changes something elsewhere: clients ask before calling (MCP annotations).
+   * False for a tool that only reads through a route (an artifact's content).
+   */
   destructive: boolean;
   run(args: Record<string, unknown>, context: ActionContext): Promise<Record<string, unknown>>;
 }
@@ -208,7 +216,76 @@ export async function playbookTools(read: DataReader, auth: AuthContext): Promis
   return tools;
 }
 
-export const STATIC_ACTION_TOOLS: readonly ActionToolDefinition[] = [runHealthCheck];
+/** Longer artifact contents are cut here (they would swamp the model's context). */
+export const MAX_ARTIFACT_CHARS = 100_000;
+
+const TEXT_TYPES = /^(text\/|application\/(json|yaml|x-yaml|xml|x-ndjson|javascript))/;
+
+const getArtifact: ActionToolDefinition = {
+  name: 'get_artifact',
+  title: 'Read an artifact',
+  description:
+    'One artifact a playbook action or a check saved (list them with list_artifacts): its file name, type and ' +
+    `size, and its content when it is text (the first ${MAX_ARTIFACT_CHARS.toLocaleString('en')} characters).`,
+  schema: z.strictObject({ id: id('artifact') }),
+  destructive: false,
+  async run(args, { read, call }) {
+    const artifactId = String(args.id);
+    const { rows } = await read('artifacts', [
+      [
+        'select',
+        'id,filename,path,content_type,size,playbook_run_id,playbook_run_action_id,check_id,created_at',
+      ],
+      ['id', `eq.${artifactId}`],
+      ['deleted_at', 'is.null'],
+    ]);
+    const artifact = rows[0];
+    if (!artifact) throw new ToolError(`No artifact has the id ${artifactId}`);
+    const response = await call('GET', `/api/artifacts/download/${encodeURIComponent(artifactId)}`);
+    if (response.status >= 400)
+      throw new ToolError(`Cannot read the artifact: ${refusal(response.body, response.status)}`);
+    const type = response.contentType ?? 'application/octet-stream';
+    if (!TEXT_TYPES.test(type))
+      return {
+        artifact,
+        content: null,
+        note: `The content is ${type} (${response.raw.length} bytes), not text`,
+      };
+    const text = response.raw.toString('utf8');
+    return text.length > MAX_ARTIFACT_CHARS
+      ? { artifact, content: text.slice(0, MAX_ARTIFACT_CHARS), truncated: true }
+      : { artifact, content: text, truncated: false };
+  },
+};
+
+/** Artifacts of a playbook run or a check, newest first (metadata only). */
+export const listArtifacts: ToolDefinition = defineTool({
+  name: 'list_artifacts',
+  title: 'List artifacts',
+  description:
+    'The artifacts (saved files) of a playbook run or of a health check, newest first; read one with get_artifact.',
+  schema: z
+    .strictObject({ run_id: id('playbook run').optional(), check_id: id('health check').optional() })
+    .refine((value) => Boolean(value.run_id) !== Boolean(value.check_id), {
+      message: 'give exactly one of run_id and check_id',
+      path: ['run_id'],
+    }),
+  async run(args, read: DataReader) {
+    const { rows } = await read('artifacts', [
+      [
+        'select',
+        'id,filename,path,content_type,size,playbook_run_id,playbook_run_action_id,check_id,created_at',
+      ],
+      args.run_id ? ['playbook_run_id', `eq.${args.run_id}`] : ['check_id', `eq.${args.check_id}`],
+      ['deleted_at', 'is.null'],
+      ['order', 'created_at.desc'],
+      ['limit', '200'],
+    ]);
+    return { artifacts: rows };
+  },
+});
+
+export const STATIC_ACTION_TOOLS: readonly ActionToolDefinition[] = [runHealthCheck, getArtifact];
 
 /** An acting tool as tools/list describes it: not read-only, destructive (clients confirm first). */
 export function describeActionTool(tool: ActionToolDefinition): Tool {
@@ -221,10 +298,75 @@ export function describeActionTool(tool: ActionToolDefinition): Tool {
     inputSchema: schema,
     annotations: {
       title: tool.title,
-      readOnlyHint: false,
+      readOnlyHint: !tool.destructive,
       destructiveHint: tool.destructive,
       idempotentHint: false,
       openWorldHint: false,
     },
   };
 }
+
+const EXPRESSION_RESOURCES = {
+  config_id: { relation: 'config_items', variable: 'config', noun: 'catalog item' },
+  check_id: { relation: 'checks', variable: 'check', noun: 'health check' },
+  component_id: { relation: 'components', variable: 'component', noun: 'component' },
+} as const;
+
+/**
+ * Evaluates a CEL expression or a Go template as resource specs write them (`expr`, `template`),
+ * over a catalog item, a check or a component the caller can read (`.config`, `.check`,
+ * `.component`) and any extra variables. Nothing is written; the expression engines are the ones
+ * checks, scrapers and playbooks use.
+ */
+export const evaluateTemplate: ToolDefinition = defineTool({
+  name: 'evaluate_template',
+  title: 'Evaluate a template or expression',
+  description:
+    'Evaluates a CEL expression (expr) or a Go template (template), as Canary, ScrapeConfig and Playbook specs ' +
+    'write them, over one resource: config_id gives .config (the catalog item with its scraped config), ' +
+    'check_id .check, component_id .component; variables adds more. Returns the value (CEL) or the text (template).',
+  schema: z
+    .strictObject({
+      expr: z
+        .string()
+        .trim()
+        .min(1, 'must not be empty')
+        .max(10_000, 'must be at most 10000 characters')
+        .optional()
+        .describe('A CEL expression, e.g. config.type == "Kubernetes::Pod"'),
+      template: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(10_000, 'must be at most 10000 characters')
+        .optional()
+        .describe('A Go template, e.g. {{ .config.name }}'),
+      config_id: id('catalog item').optional(),
+      check_id: id('health check').optional(),
+      component_id: id('component').optional(),
+      variables: z.record(z.string(), z.unknown()).optional().describe('More variables by name'),
+    })
+    .refine((value) => (value.expr === undefined) !== (value.template === undefined), {
+      message: 'give exactly one of expr and template',
+      path: ['expr'],
+    }),
+  async run(args, read: DataReader) {
+    const variables: Record<string, unknown> = { ...(args.variables ?? {}) };
+    for (const [field, resource] of Object.entries(EXPRESSION_RESOURCES)) {
+      const resourceId = args[field as keyof typeof EXPRESSION_RESOURCES];
+      if (!resourceId) continue;
+      const { rows } = await read(resource.relation, [
+        ['select', '*'],
+        ['id', `eq.${resourceId}`],
+      ]);
+      if (!rows[0]) throw new ToolError(`No ${resource.noun} has the id ${resourceId}`);
+      variables[resource.variable] = rows[0];
+    }
+    try {
+      const result = await evaluate(args.expr ? { expr: args.expr } : { template: args.template }, variables);
+      return { language: args.expr ? 'cel' : 'template', result };
+    } catch (error) {
+      if (error instanceof ExpressionError) throw new ToolError(error.message);
+      throw error;
+    }
+  },
+});

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { getPlaybookRun } from './action-tools.js';
+import { evaluateTemplate, getPlaybookRun, listArtifacts } from './action-tools.js';
 import { likeLiteral, ToolError } from './data-reader.js';
 import {
   CHECK_COLUMNS,
@@ -402,4 +402,6 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   getPlaybookRun,
   listNotifications,
   getNotificationsForResource,
+  listArtifacts,
+  evaluateTemplate,
 ];

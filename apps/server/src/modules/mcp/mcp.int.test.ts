@@ -423,8 +423,11 @@ describe('tools', () => {
       'get_playbook_run',
       'list_notifications',
       'get_notifications_for_resource',
-      // Acting (action-tools.ts); a viewer has no playbook tools.
+      'list_artifacts',
+      'evaluate_template',
+      // Through the app's routes (action-tools.ts); a viewer has no playbook tools.
       'run_health_check',
+      'get_artifact',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
@@ -566,8 +569,8 @@ describe('tools', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'opsdeck', version: OPSDECK_VERSION });
       expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {} });
       const { tools } = await client.listTools();
-      // The read tools and run_health_check: the viewer may run no playbook.
-      expect(tools).toHaveLength(MCP_TOOLS.length + 1);
+      // The read tools, run_health_check and get_artifact: the viewer may run no playbook.
+      expect(tools).toHaveLength(MCP_TOOLS.length + 2);
       const result = await client.callTool({ name: 'list_health_checks', arguments: { name: tag } });
       expect(result.isError).toBe(false);
       expect(result.structuredContent).toMatchObject({ total: 2 });

@@ -180,13 +180,19 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         remoteAddress: request.ip,
         ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
       });
+      const contentType = response.headers['content-type'];
       let parsed: unknown;
       try {
         parsed = response.body === '' ? undefined : JSON.parse(response.body);
       } catch {
         parsed = response.body;
       }
-      return { status: response.statusCode, body: parsed };
+      return {
+        status: response.statusCode,
+        body: parsed,
+        raw: response.rawPayload,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+      };
     },
   });
 

@@ -70,7 +70,8 @@ const INSTRUCTIONS =
   'Catalog (configuration) items: list_catalog_types, search_catalog, describe_catalog, search_catalog_changes, ' +
   'get_related_configs, list_catalog_insights. Incidents: list_incidents, get_incident. Playbooks: ' +
   'playbooks_list_all, playbook_recent_runs, playbook_failed_runs, get_playbook_run_details. Notifications: ' +
-  'list_notifications, get_notifications_for_resource. Connections: list_connections. These only read, with ' +
+  'list_notifications, get_notifications_for_resource. Connections: list_connections. Artifacts: list_artifacts, ' +
+  'get_artifact. Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
   'the rights of the token owner. Acting tools (marked destructive): run_health_check runs a check now; each ' +
   'playbook the caller may run is a tool named playbook_<namespace>_<name> whose input is its parameters, ' +
   'returning the run id to follow with get_playbook_run. Acting needs a role that may act (viewers may not) ' +

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { relationRowSchemas } from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
@@ -134,6 +135,37 @@ describe('GET /api/integrations/charts/{chart}/values-schema', () => {
     expect(refused.statusCode).toBe(403);
     expect((await app.inject({ url: '/api/integrations/charts/aws/values-schema' })).statusCode).toBe(401);
     await app.close();
+  });
+});
+
+describe('integrations_with_status', () => {
+  it('has exactly the columns of its row contract, and a row of every type parses', async () => {
+    const { rows: columns } = await db.pool.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'integrations_with_status'`,
+    );
+    const schema = relationRowSchemas.integrations_with_status;
+    expect(columns.map((column) => column.column_name).sort()).toEqual(Object.keys(schema.shape).sort());
+
+    const tag = Date.now().toString(36);
+    await db.pool.query(`INSERT INTO logging_backends (name, spec) VALUES ($1, '{"loki": {}}')`, [
+      `logs-${tag}`,
+    ]);
+    await db.pool.query(`INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": []}')`, [
+      `files-${tag}`,
+    ]);
+    await db.pool.query(`INSERT INTO topologies (name, spec) VALUES ($1, '{"type": "Custom"}')`, [
+      `shop-${tag}`,
+    ]);
+    const { rows } = await db.pool.query(
+      `SELECT row_to_json(i) AS row FROM integrations_with_status i WHERE name LIKE '%-' || $1 ORDER BY name`,
+      [tag],
+    );
+    const parsed = rows.map((row) => schema.parse(row.row));
+    expect(parsed.map((row) => [row.integration_type, row.name])).toEqual([
+      ['scrapers', `files-${tag}`],
+      ['logging_backends', `logs-${tag}`],
+      ['topologies', `shop-${tag}`],
+    ]);
   });
 });
 

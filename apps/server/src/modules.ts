@@ -19,6 +19,7 @@ import { authModule } from './modules/auth/index.js';
 import { catalogModule } from './modules/catalog/index.js';
 import { healthModule } from './modules/health/index.js';
 import { incidentsModule } from './modules/incidents/index.js';
+import { integrationsModule } from './modules/integrations/index.js';
 import { mcpModule } from './modules/mcp/index.js';
 import { kubeApiModule } from './modules/kube-api/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
@@ -39,6 +40,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   playbooksModule,
   notificationsModule,
   settingsModule,
+  integrationsModule,
   mcpModule,
   kubeApiModule,
 ];

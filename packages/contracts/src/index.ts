@@ -22,3 +22,4 @@ export * from './notifications.js';
 export * from './people.js';
 export * from './agent-registry.js';
 export * from './kratos.js';
+export * from './integrations.js';

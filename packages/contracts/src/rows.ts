@@ -17,6 +17,7 @@ import {
 } from './health.js';
 import { jobHistoryNameRowSchema, jobHistoryRowSchema } from './jobs.js';
 import { topologyWithStatusRowSchema } from './topology.js';
+import { integrationWithStatusRowSchema } from './integrations.js';
 import {
   analysisTypeRowSchema,
   changeTypeRowSchema,
@@ -112,6 +113,8 @@ export const relationRowSchemas = {
   incident_rules: incidentRuleRowSchema,
   // topology
   topologies_with_status: topologyWithStatusRowSchema,
+  // integrations
+  integrations_with_status: integrationWithStatusRowSchema,
   // playbooks
   playbooks: playbookRowSchema,
   playbook_runs: playbookRunRowSchema,

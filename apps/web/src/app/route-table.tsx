@@ -232,6 +232,20 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Connections' }),
       },
       {
+        path: 'settings/integrations',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-integrations-route')).SettingsIntegrationsRoute,
+        }),
+        handle: handle({ title: 'Integrations' }),
+      },
+      {
+        path: 'settings/integrations/:type/:id',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-integrations-route')).SettingsIntegrationRoute,
+        }),
+        handle: handle({ title: 'Integrations' }),
+      },
+      {
         path: 'notifications',
         lazy: async () => ({
           Component: (await import('./routes/notifications-route')).NotificationsRoute,

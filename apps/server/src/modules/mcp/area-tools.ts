@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { evaluateTemplate, getPlaybookRun, listArtifacts } from './action-tools.js';
 import { likeLiteral, ToolError } from './data-reader.js';
 import {
   CHECK_COLUMNS,
@@ -398,6 +399,9 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   playbookRecentRuns,
   playbookFailedRuns,
   getPlaybookRunDetails,
+  getPlaybookRun,
   listNotifications,
   getNotificationsForResource,
+  listArtifacts,
+  evaluateTemplate,
 ];

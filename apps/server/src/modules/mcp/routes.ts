@@ -25,10 +25,17 @@ import { parseJsonWithinLimits } from '../../platform/http/json-limits.js';
 import type { Logger } from '../../platform/logger.js';
 import { OPSDECK_VERSION } from '../../platform/version.js';
 import { hasTokenScope, type AuthContext } from '../auth/index.js';
+import {
+  describeActionTool,
+  playbookTools,
+  STATIC_ACTION_TOOLS,
+  type ActionContext,
+  type ActionToolDefinition,
+} from './action-tools.js';
 import { createDataReader, ToolError } from './data-reader.js';
 import { MCP_TOOLS } from './area-tools.js';
 import { getPrompt, PROMPTS, readResource, RESOURCE_TEMPLATES } from './resources-prompts.js';
-import { describeTool } from './tools.js';
+import { describeTool, type ToolDefinition } from './tools.js';
 
 /** MCP revisions this server speaks, newest first: the SDK's. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -63,8 +70,12 @@ const INSTRUCTIONS =
   'Catalog (configuration) items: list_catalog_types, search_catalog, describe_catalog, search_catalog_changes, ' +
   'get_related_configs, list_catalog_insights. Incidents: list_incidents, get_incident. Playbooks: ' +
   'playbooks_list_all, playbook_recent_runs, playbook_failed_runs, get_playbook_run_details. Notifications: ' +
-  'list_notifications, get_notifications_for_resource. Connections: list_connections. Every tool only reads, ' +
-  'with the rights of the token owner.';
+  'list_notifications, get_notifications_for_resource. Connections: list_connections. Artifacts: list_artifacts, ' +
+  'get_artifact. Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
+  'the rights of the token owner. Acting tools (marked destructive): run_health_check runs a check now; each ' +
+  'playbook the caller may run is a tool named playbook_<namespace>_<name> whose input is its parameters, ' +
+  'returning the run id to follow with get_playbook_run. Acting needs a role that may act (viewers may not) ' +
+  'and, for a scoped token, the scope of that action (playbooks playbook:run, canaries update).';
 
 const CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
 
@@ -136,6 +147,56 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     statementTimeoutMs: options.statementTimeoutMs ?? 15_000,
   });
 
+  /** The caller's reads through the data API engine. */
+  const reader = (auth: AuthContext, request: FastifyRequest, what: string) =>
+    createDataReader({
+      engine,
+      pool,
+      auth,
+      onInternalError: (error) => request.log.error({ err: error, tool: what }, 'MCP tool failed'),
+    });
+
+  /**
+   * Acting tools call the app's own routes with the caller's credentials (the same headers this
+   * request carried), so those routes authorize them as any other client.
+   */
+  const actionContext = (
+    auth: AuthContext,
+    request: FastifyRequest,
+    read: ActionContext['read'],
+  ): ActionContext => ({
+    read,
+    auth,
+    async call(method, url, body) {
+      const headers: Record<string, string> = { accept: 'application/json' };
+      for (const name of ['authorization', 'cookie', 'x-csrf-token', 'user-agent']) {
+        const value = request.headers[name];
+        if (typeof value === 'string') headers[name] = value;
+      }
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await app.inject({
+        method,
+        url,
+        headers,
+        remoteAddress: request.ip,
+        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      });
+      const contentType = response.headers['content-type'];
+      let parsed: unknown;
+      try {
+        parsed = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        parsed = response.body;
+      }
+      return {
+        status: response.statusCode,
+        body: parsed,
+        raw: response.rawPayload,
+        contentType: typeof contentType === 'string' ? contentType : undefined,
+      };
+    },
+  });
+
   // The body stays raw text so bad JSON is answered with JSON-RPC's -32700, not the app's 400.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
@@ -192,7 +253,14 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         if (typeof params.cursor === 'string' && params.cursor !== '') {
           throw invalidParams('Unknown cursor: tools/list has a single page', 'params.cursor');
         }
-        return { tools: MCP_TOOLS.map(describeTool) };
+        const acting = await playbookTools(reader(auth, request, 'tools/list'), auth);
+        return {
+          tools: [
+            ...MCP_TOOLS.map(describeTool),
+            ...STATIC_ACTION_TOOLS.map(describeActionTool),
+            ...acting.map(describeActionTool),
+          ],
+        };
       }),
     );
 
@@ -200,10 +268,19 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     server.setRequestHandler(
       CallToolRequestSchema,
       guarded('tools/call', async ({ params }): Promise<CallToolResult> => {
-        const tool = TOOLS_BY_NAME.get(params.name);
+        const tool: ToolDefinition | ActionToolDefinition | undefined =
+          TOOLS_BY_NAME.get(params.name) ??
+          STATIC_ACTION_TOOLS.find((known) => known.name === params.name) ??
+          (params.name.startsWith('playbook_')
+            ? (await playbookTools(reader(auth, request, params.name), auth)).find(
+                (known) => known.name === params.name,
+              )
+            : undefined);
         if (!tool) {
           throw invalidParams(
-            `Unknown tool: ${params.name}. Tools: ${MCP_TOOLS.map((known) => known.name).join(', ')}`,
+            `Unknown tool: ${params.name}. Tools: ${[...MCP_TOOLS, ...STATIC_ACTION_TOOLS]
+              .map((known) => known.name)
+              .join(', ')}, and one playbook_<namespace>_<name> per playbook you may run`,
             'params.name',
           );
         }
@@ -220,14 +297,13 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
             issue?.code === 'unrecognized_keys' ? `params.arguments.${issue.keys[0]}` : field,
           );
         }
-        const read = createDataReader({
-          engine,
-          pool,
-          auth,
-          onInternalError: (error) => request.log.error({ err: error, tool: tool.name }, 'MCP tool failed'),
-        });
+        const read = reader(auth, request, tool.name);
         try {
-          const result = (await tool.run(parsed.data, read)) as Record<string, unknown>;
+          const result = (
+            'destructive' in tool
+              ? await tool.run(parsed.data as Record<string, unknown>, actionContext(auth, request, read))
+              : await tool.run(parsed.data, read)
+          ) as Record<string, unknown>;
           return {
             content: [{ type: 'text', text: JSON.stringify(result, null, 2) }],
             structuredContent: result,

@@ -13,6 +13,7 @@ describe('visibleSettingsItems', () => {
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
+      'Integrations',
       'Jobs History',
       'Notifications',
       'Permissions',
@@ -21,6 +22,14 @@ describe('visibleSettingsItems', () => {
       'Topologies',
       'Users',
     ]);
+  });
+
+  it('hides Integrations while settings.integrations is disabled', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      isEnabled: (feature) => feature !== 'settings.integrations',
+    }).map((item) => item.name);
+    expect(names).toEqual(allNames.filter((name) => name !== 'Integrations'));
   });
 
   it('hides Settings from viewers', () => {

@@ -65,6 +65,7 @@ describe('Sidebar', () => {
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
+      'Integrations',
       'Jobs History',
       'Notifications',
       'Permissions',

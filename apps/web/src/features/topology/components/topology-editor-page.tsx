@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNavigate, useParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { parse, stringify } from 'yaml';
 import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
@@ -24,6 +24,16 @@ import {
 import { TOPOLOGIES_PATH } from './topologies-page';
 
 export const NEW_TOPOLOGY_ID = 'new';
+
+/** Settings §2.4: "after saving an edited topology the user goes to /settings/integrations". */
+const AFTER_EDIT_PATH = '/settings/integrations';
+
+/** `?returnTo=` when it is a path of this app (never another origin), else undefined. */
+function localReturnPath(value: string | null): string | undefined {
+  return value && value.startsWith('/') && !value.startsWith('//') && !value.includes('\\')
+    ? value
+    : undefined;
+}
 
 const NEW_SPEC = {
   type: 'Custom',
@@ -62,6 +72,11 @@ function readForm(name: string, labelsText: string, specText: string): Parsed {
 
 function TopologyForm({ topology }: { topology: TopologyRow | undefined }) {
   const navigate = useNavigate();
+  // A new topology returns where it was started from (the Add Integration wizard sets it).
+  const [searchParams] = useSearchParams();
+  const afterSave = topology
+    ? AFTER_EDIT_PATH
+    : (localReturnPath(searchParams.get('returnTo')) ?? TOPOLOGIES_PATH);
   const canWrite = useCan('topologies', 'write');
   const schema = useTopologySchema();
   const save = useSaveTopology(topology?.id);
@@ -86,7 +101,7 @@ function TopologyForm({ topology }: { topology: TopologyRow | undefined }) {
       {
         onSuccess: (saved) => {
           showSuccessToast(`${saved.name} ${topology ? 'updated' : 'created'} successfully`);
-          void navigate(TOPOLOGIES_PATH);
+          void navigate(afterSave);
         },
         onError: (error) => setProblem(error.message),
       },

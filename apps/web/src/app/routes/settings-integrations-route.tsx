@@ -1,0 +1,35 @@
+import { Navigate, useParams } from 'react-router';
+import { NoDetailsFound } from '../../components/empty-state/empty-state';
+import { ScraperEditorPage } from '../../features/catalog';
+import { IntegrationsPage } from '../../features/integrations';
+import { TopologyEditorPage } from '../../features/topology';
+import { RouteGuard } from '../guards/route-guard';
+
+/** Core §2: /settings/integrations, a settings page behind settings.integrations. */
+export function SettingsIntegrationsRoute() {
+  return (
+    <RouteGuard resource="integrations" action="read" feature="settings.integrations">
+      <IntegrationsPage />
+    </RouteGuard>
+  );
+}
+
+/** The editor of one integration type; each reads `:id` from the route itself. */
+function IntegrationEditor() {
+  const { type = '', id = '' } = useParams();
+  if (type === 'scrapers') return <ScraperEditorPage />;
+  if (type === 'topologies') return <TopologyEditorPage />;
+  // Log backends are edited on their own page (settings §2.5; its deeper routes are not shown).
+  if (type === 'logging_backends')
+    return <Navigate to={`/settings/log-backends?id=${encodeURIComponent(id)}`} replace />;
+  return <NoDetailsFound />;
+}
+
+/** Core §2: /settings/integrations/{type}/{id} edits an integration and needs write. */
+export function SettingsIntegrationRoute() {
+  return (
+    <RouteGuard resource="integrations" action="write" feature="settings.integrations">
+      <IntegrationEditor />
+    </RouteGuard>
+  );
+}

@@ -1,0 +1,65 @@
+import { relationRowSchemas } from '@opsdeck/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { z } from 'zod';
+import { fetchCounted } from '../../../lib/data-api';
+
+/** The columns of `integrations_with_status` the list reads. */
+const integrationRowSchema = relationRowSchemas.integrations_with_status.pick({
+  id: true,
+  name: true,
+  namespace: true,
+  integration_type: true,
+  source: true,
+  job_status: true,
+  job_time_start: true,
+  job_last_failed: true,
+  created_at: true,
+});
+export type IntegrationRow = z.infer<typeof integrationRowSchema>;
+
+export const INTEGRATION_SORTABLE_COLUMNS = [
+  'name',
+  'namespace',
+  'integration_type',
+  'job_status',
+  'job_time_start',
+  'created_at',
+];
+
+export interface IntegrationListPage {
+  pageIndex: number;
+  pageSize: number;
+  sortBy?: string;
+  sortOrder: 'asc' | 'desc';
+}
+
+/**
+ * One server page of the view, which unions every integration table the server has (scrapers,
+ * topologies, log backends): a type whose table is absent simply has no rows here.
+ */
+export function integrationListSearch(page: IntegrationListPage): URLSearchParams {
+  const sortBy = INTEGRATION_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
+  return new URLSearchParams({
+    select: Object.keys(integrationRowSchema.shape).join(','),
+    deleted_at: 'is.null',
+    order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'name.asc,id.asc',
+    limit: String(page.pageSize),
+    offset: String(page.pageIndex * page.pageSize),
+  });
+}
+
+/** The list's query key: the wizard's success invalidates it (settings §4 "Add integration"). */
+export const INTEGRATIONS_KEY = ['integrations'] as const;
+
+export const useIntegrationList = (page: IntegrationListPage) => {
+  const search = integrationListSearch(page);
+  return useQuery({
+    queryKey: [...INTEGRATIONS_KEY, search.toString()],
+    queryFn: ({ signal }) =>
+      fetchCounted(`/api/db/integrations_with_status?${search.toString()}`, signal, integrationRowSchema),
+    placeholderData: keepPreviousData,
+    // Its rows are made and changed on other pages (the scraper and topology editors, the log
+    // backends form), which do not know this list: read it afresh whenever it opens.
+    refetchOnMount: 'always',
+  });
+};

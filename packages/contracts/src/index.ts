@@ -21,3 +21,5 @@ export * from './playbooks.js';
 export * from './notifications.js';
 export * from './people.js';
 export * from './agent-registry.js';
+export * from './logs.js';
+export * from './applications.js';

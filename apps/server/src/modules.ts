@@ -21,6 +21,8 @@ import { healthModule } from './modules/health/index.js';
 import { incidentsModule } from './modules/incidents/index.js';
 import { mcpModule } from './modules/mcp/index.js';
 import { kubeApiModule } from './modules/kube-api/index.js';
+import { logsModule } from './modules/logs/index.js';
+import { applicationsModule } from './modules/applications/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
@@ -41,6 +43,8 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   settingsModule,
   mcpModule,
   kubeApiModule,
+  logsModule,
+  applicationsModule,
 ];
 
 registerResourceKinds(SERVER_MODULES.flatMap((module) => module.kinds ?? []));

@@ -126,3 +126,18 @@ export const componentWithLogsRowSchema = z.object({
   topology_id: z.string().nullable(),
   log_selectors: z.unknown(),
 });
+
+/** `GET /api/logs/sources`: what the logs page offers: backends, and components and config items that have logs. */
+export const logSourceSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  type: z.string().nullable(),
+  /** The backend the resource's logs come from. */
+  backend: z.string(),
+});
+export const logSourcesResponseSchema = z.object({
+  backends: z.array(z.object({ id: z.string(), name: z.string(), namespace: z.string(), type: z.string().nullable() })),
+  components: z.array(logSourceSchema),
+  configs: z.array(logSourceSchema),
+});
+export type LogSourcesResponse = z.infer<typeof logSourcesResponseSchema>;

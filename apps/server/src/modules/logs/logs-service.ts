@@ -1,5 +1,6 @@
 import {
   LOGS_DEFAULT_LIMIT,
+  type LogSourcesResponse,
   type LogsRequest,
   type LogsResponse,
 } from '@opsdeck/contracts';
@@ -131,4 +132,56 @@ export async function searchLogs(
     if (error instanceof LogBackendError) throw new HttpError(error.statusCode, error.message, 'name');
     throw error;
   }
+}
+
+/** Most components and config items the sources list offers per backend route. */
+export const SOURCES_LIMIT = 200;
+
+/**
+ * `GET /api/logs/sources`: every backend; the components with log selectors (components_with_logs)
+ * and the components and config items a backend's routes reach.
+ */
+export async function logSources(pool: Pool): Promise<LogSourcesResponse> {
+  const { rows: backends } = await pool.query<LoggingBackendRow>(
+    `SELECT id, name, namespace, labels, spec FROM logging_backends WHERE deleted_at IS NULL ORDER BY name, namespace LIMIT 500`,
+  );
+  const components = new Map<string, LogSourcesResponse['components'][number]>();
+  const configs = new Map<string, LogSourcesResponse['configs'][number]>();
+  const { rows: withSelectors } = await pool.query<{ id: string; name: string | null; type: string | null; log_selectors: unknown }>(
+    `SELECT id, name, type, log_selectors FROM components_with_logs ORDER BY name, id LIMIT ${SOURCES_LIMIT}`,
+  );
+  for (const row of withSelectors) {
+    const first = Array.isArray(row.log_selectors) ? (row.log_selectors[0] as { name?: string } | undefined) : undefined;
+    components.set(row.id, { id: row.id, name: row.name, type: row.type, backend: first?.name ?? '' });
+  }
+  for (const backend of backends) {
+    const routes = Array.isArray(backend.spec.routes) ? (backend.spec.routes as Route[]) : [];
+    for (const route of routes) {
+      if (route === null || typeof route !== 'object') continue;
+      const params: unknown[] = [route.type ?? null, JSON.stringify(route.labels ?? {}), `${route.idPrefix ?? ''}%`];
+      const where = `deleted_at IS NULL AND ($1::text IS NULL OR type = $1) AND coalesce(labels, '{}'::jsonb) @> $2::jsonb AND id::text LIKE $3`;
+      const [found, foundConfigs] = await Promise.all([
+        pool.query<{ id: string; name: string | null; type: string | null }>(
+          `SELECT id, name, type FROM components WHERE ${where} ORDER BY name, id LIMIT ${SOURCES_LIMIT}`,
+          params,
+        ),
+        pool.query<{ id: string; name: string | null; type: string | null }>(
+          `SELECT id, name, type FROM config_items WHERE ${where} ORDER BY name, id LIMIT ${SOURCES_LIMIT}`,
+          params,
+        ),
+      ]);
+      for (const row of found.rows) if (!components.has(row.id)) components.set(row.id, { ...row, backend: backend.name });
+      for (const row of foundConfigs.rows) if (!configs.has(row.id)) configs.set(row.id, { ...row, backend: backend.name });
+    }
+  }
+  return {
+    backends: backends.map((backend) => ({
+      id: backend.id,
+      name: backend.name,
+      namespace: backend.namespace,
+      type: backendOf(backend.spec)?.backend.type ?? null,
+    })),
+    components: [...components.values()],
+    configs: [...configs.values()],
+  };
 }

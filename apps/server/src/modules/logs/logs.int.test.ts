@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { logsResponseSchema } from '@opsdeck/contracts';
+import { logSourcesResponseSchema, logsResponseSchema } from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -351,3 +351,15 @@ describe('bad input and access', () => {
 });
 
 
+
+describe('GET /api/logs/sources', () => {
+  it('offers every backend, components with log selectors and resources the routes reach', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/logs/sources', headers: bearer(tokens.viewer) });
+    expect(response.statusCode).toBe(200);
+    const body = logSourcesResponseSchema.parse(response.json());
+    expect(body.backends.map((backend) => [backend.name, backend.type])).toContainEqual(['loki', 'loki']);
+    expect(body.backends.find((backend) => backend.name === 'empty')?.type).toBeNull();
+    expect(body.components.map((source) => [source.name, source.backend])).toContainEqual(['api', 'web-files']);
+    expect(body.configs.map((source) => [source.name, source.backend])).toContainEqual(['web', 'loki']);
+  });
+});

@@ -34,7 +34,9 @@ export const applicationSpecSchema = z.looseObject({
     })
     .optional(),
   sections: z
-    .array(z.looseObject({ title: z.string({ error: 'a section needs a title' }), icon: z.string().optional() }))
+    .array(
+      z.looseObject({ title: z.string({ error: 'a section needs a title' }), icon: z.string().optional() }),
+    )
     .optional(),
 });
 export type ApplicationSpec = z.infer<typeof applicationSpecSchema>;
@@ -42,7 +44,9 @@ export type ApplicationSpec = z.infer<typeof applicationSpecSchema>;
 /** `GET /api/application/{namespace}/{name}?range=`: the report's check uptime window. */
 export const APPLICATION_REPORT_RANGES = ['1h', '6h', '1d', '7d', '30d', '90d'] as const;
 export const applicationReportQuerySchema = z.object({
-  range: z.enum(APPLICATION_REPORT_RANGES, { error: 'range must be one of 1h, 6h, 1d, 7d, 30d, 90d' }).default('7d'),
+  range: z
+    .enum(APPLICATION_REPORT_RANGES, { error: 'range must be one of 1h, 6h, 1d, 7d, 30d, 90d' })
+    .default('7d'),
 });
 export const applicationParamsSchema = z.object({
   namespace: z.string().min(1, { error: 'namespace is required' }),

@@ -5,11 +5,9 @@ export const LOGS_MAX_LIMIT = 5000;
 export const LOGS_DEFAULT_LIMIT = 500;
 
 const timeField = (field: string) =>
-  z
-    .string({ error: `${field} must be a time` })
-    .refine((value) => !Number.isNaN(Date.parse(value)), {
-      error: `${field} must be an ISO time such as 2026-01-01T00:00:00Z`,
-    });
+  z.string({ error: `${field} must be a time` }).refine((value) => !Number.isNaN(Date.parse(value)), {
+    error: `${field} must be an ISO time such as 2026-01-01T00:00:00Z`,
+  });
 
 /**
  * `POST /api/logs` (core §7 `{name, id, query}`, plus a range and a limit): `id` is a component or
@@ -20,7 +18,10 @@ export const logsRequestSchema = z
   .object({
     id: z.guid({ error: 'id must be a component or config item id' }).optional(),
     name: z.string({ error: 'name must be a logging backend name' }).trim().min(1).optional(),
-    query: z.string({ error: 'query must be text' }).max(2000, { error: 'query is longer than 2000 characters' }).optional(),
+    query: z
+      .string({ error: 'query must be text' })
+      .max(2000, { error: 'query is longer than 2000 characters' })
+      .optional(),
     start: timeField('start').optional(),
     end: timeField('end').optional(),
     limit: z.coerce
@@ -136,7 +137,9 @@ export const logSourceSchema = z.object({
   backend: z.string(),
 });
 export const logSourcesResponseSchema = z.object({
-  backends: z.array(z.object({ id: z.string(), name: z.string(), namespace: z.string(), type: z.string().nullable() })),
+  backends: z.array(
+    z.object({ id: z.string(), name: z.string(), namespace: z.string(), type: z.string().nullable() }),
+  ),
   components: z.array(logSourceSchema),
   configs: z.array(logSourceSchema),
 });

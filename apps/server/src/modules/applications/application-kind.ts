@@ -17,7 +17,10 @@ function selectorIssues(spec: ApplicationSpec): SpecIssue[] {
       const fields = selector as Record<string, unknown>;
       const names = ['id', 'name', 'namespace', 'types', 'type', 'labelSelector', 'tagSelector'];
       if (!names.some((key) => fields[key] !== undefined && fields[key] !== ''))
-        issues.push({ path: `${path}[${index}]`, message: 'a selector needs a name, namespace, type or label selector' });
+        issues.push({
+          path: `${path}[${index}]`,
+          message: 'a selector needs a name, namespace, type or label selector',
+        });
     });
   return issues;
 }

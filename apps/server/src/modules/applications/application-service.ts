@@ -47,7 +47,9 @@ function specOf(row: ApplicationRow): ApplicationSpec {
 }
 
 /** The config selectors of a spec: `configs`, the mapping's datasources and each environment's. */
-function configSelectors(spec: ApplicationSpec): { selector: ApplicationSelector; environment: string | null }[] {
+function configSelectors(
+  spec: ApplicationSpec,
+): { selector: ApplicationSelector; environment: string | null }[] {
   return [
     ...(spec.configs ?? []).map((selector) => ({ selector, environment: null })),
     ...(spec.mapping?.datasources ?? []).map((selector) => ({ selector, environment: null })),
@@ -63,7 +65,10 @@ async function selectConfigs(pool: Pool, spec: ApplicationSpec) {
   const params = new Params();
   const environment = selectors
     .filter((entry) => entry.environment !== null)
-    .map((entry) => `WHEN ${selectorSql(entry.selector, params, 'c', { tagsColumn: 'tags' })} THEN ${params.add(entry.environment)}`);
+    .map(
+      (entry) =>
+        `WHEN ${selectorSql(entry.selector, params, 'c', { tagsColumn: 'tags' })} THEN ${params.add(entry.environment)}`,
+    );
   const where = selectors.map((entry) => selectorSql(entry.selector, params, 'c', { tagsColumn: 'tags' }));
   const { rows } = await pool.query<Resource & { environment: string | null }>(
     `SELECT c.id, c.name, c.type, c.health, c.status,
@@ -106,7 +111,10 @@ async function selectChecks(pool: Pool, spec: ApplicationSpec, from: Date) {
   );
   return rows.map((row) => ({
     ...row,
-    uptime: row.passed + row.failed === 0 ? null : Math.round((row.passed / (row.passed + row.failed)) * 10000) / 100,
+    uptime:
+      row.passed + row.failed === 0
+        ? null
+        : Math.round((row.passed / (row.passed + row.failed)) * 10000) / 100,
   }));
 }
 
@@ -221,7 +229,10 @@ export async function applicationReport(
       namespace: row.namespace,
       description: row.description ?? spec.description ?? null,
       labels: row.labels,
-      sections: (spec.sections ?? []).map((section) => ({ title: section.title, icon: section.icon ?? null })),
+      sections: (spec.sections ?? []).map((section) => ({
+        title: section.title,
+        icon: section.icon ?? null,
+      })),
     },
     range: { name: range, from: from.toISOString(), to: now.toISOString() },
     generatedAt: now.toISOString(),
@@ -289,7 +300,9 @@ export async function listApplications(pool: Pool): Promise<ApplicationSummary[]
         configs: report.configs.length,
         components: report.components.length,
         checks: report.checks.length,
-        incidents: report.incidents.filter((incident) => !['resolved', 'closed'].includes(incident.status ?? '')).length,
+        incidents: report.incidents.filter(
+          (incident) => !['resolved', 'closed'].includes(incident.status ?? ''),
+        ).length,
         updated_at: row.updated_at.toISOString(),
       };
     }),

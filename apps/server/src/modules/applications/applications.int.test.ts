@@ -10,7 +10,12 @@ import {
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { registerErrorHandling } from '../../platform/http/errors.js';
 import { authPlugin } from '../auth/index.js';
-import { bearer, createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
+import {
+  bearer,
+  createTestPerson,
+  createTestToken,
+  testAuthConfig,
+} from '../auth/test-fixtures/auth-test-app.js';
 import { applicationKind } from './application-kind.js';
 import { applicationRoutes } from './routes.js';
 
@@ -46,7 +51,11 @@ beforeAll(async () => {
     labels: { app: 'orders' },
     health: 'warning',
   });
-  await createConfigItem(db.pool, { name: 'billing-api', type: 'Kubernetes::Deployment', labels: { app: 'billing' } });
+  await createConfigItem(db.pool, {
+    name: 'billing-api',
+    type: 'Kubernetes::Deployment',
+    labels: { app: 'billing' },
+  });
   const staging = await createConfigItem(db.pool, {
     name: 'orders-api',
     type: 'Kubernetes::Deployment',
@@ -61,7 +70,11 @@ beforeAll(async () => {
     `INSERT INTO components (name, type, health, labels) VALUES ('orders', 'Service', 'unhealthy', '{"app":"orders"}') RETURNING id`,
   );
   ids.component = components[0].id;
-  const check = await createCheck(db.pool, { name: 'orders-http', labels: { app: 'orders' }, status: 'healthy' });
+  const check = await createCheck(db.pool, {
+    name: 'orders-http',
+    labels: { app: 'orders' },
+    status: 'healthy',
+  });
   ids.check = String(check.id);
   const now = Date.now();
   for (let index = 0; index < 3; index++)
@@ -71,8 +84,20 @@ beforeAll(async () => {
 
   const change = `INSERT INTO config_changes (config_id, change_type, severity, summary, created_at) VALUES ($1, $2, $3, $4, $5)`;
   await db.pool.query(change, [ids.api, 'Deployment', 'info', 'image orders:2.1', new Date(now - HOUR)]);
-  await db.pool.query(change, [ids.db, 'BackupCompleted', 'info', 'snapshot rds:orders-1', new Date(now - 2 * HOUR)]);
-  await db.pool.query(change, [ids.db, 'RestoreCompleted', 'info', 'restored from rds:orders-0', new Date(now - 10 * 86_400_000)]);
+  await db.pool.query(change, [
+    ids.db,
+    'BackupCompleted',
+    'info',
+    'snapshot rds:orders-1',
+    new Date(now - 2 * HOUR),
+  ]);
+  await db.pool.query(change, [
+    ids.db,
+    'RestoreCompleted',
+    'info',
+    'restored from rds:orders-0',
+    new Date(now - 10 * 86_400_000),
+  ]);
   await db.pool.query(
     `INSERT INTO config_analysis (config_id, analyzer, analysis_type, severity, status, summary, last_observed)
      VALUES ($1, 'no-pdb', 'availability', 'medium', 'open', 'No PodDisruptionBudget', now()),
@@ -104,7 +129,11 @@ beforeAll(async () => {
       JSON.stringify({
         description: 'The orders service',
         mapping: {
-          environments: { prod: [{ types: ['Kubernetes::Deployment'], labelSelector: 'app=orders', tagSelector: 'env=prod' }] },
+          environments: {
+            prod: [
+              { types: ['Kubernetes::Deployment'], labelSelector: 'app=orders', tagSelector: 'env=prod' },
+            ],
+          },
           datasources: [{ name: 'orders-*', types: ['AWS::RDS::DBInstance'] }],
         },
         components: [{ labelSelector: 'app=orders' }],
@@ -120,7 +149,8 @@ afterAll(async () => {
   await db?.close();
 });
 
-const get = (url: string, role = 'viewer') => app.inject({ method: 'GET', url, headers: bearer(tokens[role]) });
+const get = (url: string, role = 'viewer') =>
+  app.inject({ method: 'GET', url, headers: bearer(tokens[role]) });
 
 describe('GET /api/application/{namespace}/{name}', () => {
   it('builds the audit report from the selectors', async () => {
@@ -144,12 +174,21 @@ describe('GET /api/application/{namespace}/{name}', () => {
       expect.objectContaining({ id: ids.check, passed: 3, failed: 1, uptime: 75 }),
     ]);
     expect(report.changes.map((change) => change.change_type)).toEqual(['Deployment', 'BackupCompleted']);
-    expect(report.backups.map((change) => change.change_type)).toEqual(['BackupCompleted', 'RestoreCompleted']);
+    expect(report.backups.map((change) => change.change_type)).toEqual([
+      'BackupCompleted',
+      'RestoreCompleted',
+    ]);
     expect(report.insights.map((insight) => insight.summary)).toEqual(['No PodDisruptionBudget']);
     expect(report.incidents.map((incident) => incident.title)).toEqual(['Orders down']);
     expect(report.access.roles).toContainEqual({ role: 'viewer', read: true, write: false });
     expect(report.access.roles).toContainEqual({ role: 'editor', read: true, write: true });
-    expect(report.access.permissions.map((permission) => [permission.subject, permission.deny, permission.resource])).toEqual([
+    expect(
+      report.access.permissions.map((permission) => [
+        permission.subject,
+        permission.deny,
+        permission.resource,
+      ]),
+    ).toEqual([
       ['editor', true, 'orders-db'],
       ['viewer', false, null],
     ]);
@@ -185,7 +224,16 @@ describe('GET /api/application/{namespace}/{name}', () => {
 describe('GET /api/application', () => {
   it('lists every application with its health and counts', async () => {
     const list = applicationListSchema.parse((await get('/api/application')).json());
-    expect(list.map((entry) => [entry.name, entry.health, entry.configs, entry.components, entry.checks, entry.incidents])).toEqual([
+    expect(
+      list.map((entry) => [
+        entry.name,
+        entry.health,
+        entry.configs,
+        entry.components,
+        entry.checks,
+        entry.incidents,
+      ]),
+    ).toEqual([
       ['empty', 'unknown', 0, 0, 0, 0],
       ['orders', 'unhealthy', 2, 1, 1, 1],
     ]);
@@ -194,7 +242,9 @@ describe('GET /api/application', () => {
 
 describe('the Application kind', () => {
   it('refuses a selector that names nothing', () => {
-    expect(applicationKind.specIssues?.({ configs: [{}], mapping: { environments: { prod: [{ name: 'x' }] } } })).toEqual([
+    expect(
+      applicationKind.specIssues?.({ configs: [{}], mapping: { environments: { prod: [{ name: 'x' }] } } }),
+    ).toEqual([
       { path: 'spec.configs[0]', message: 'a selector needs a name, namespace, type or label selector' },
     ]);
   });

@@ -17,10 +17,8 @@ export async function applicationRoutes(app: FastifyInstance, options: { pool: P
   const readApplications = requirePermission('database', 'read', { feature: 'applications' });
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  typed.get(
-    '/api/application',
-    { preHandler: readApplications },
-    async (): Promise<ApplicationSummary[]> => applicationListSchema.parse(await listApplications(options.pool)),
+  typed.get('/api/application', { preHandler: readApplications }, async (): Promise<ApplicationSummary[]> =>
+    applicationListSchema.parse(await listApplications(options.pool)),
   );
 
   typed.get(

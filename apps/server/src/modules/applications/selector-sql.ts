@@ -29,8 +29,11 @@ export function labelSelectorSql(expression: string, column: string, params: Par
     const notEqual = /^([^!=]+)!=(.*)$/.exec(term);
     const equal = /^([^!=]+)==?(.*)$/.exec(term);
     if (notEqual)
-      clauses.push(`${column}->>${params.add(notEqual[1].trim())} IS DISTINCT FROM ${params.add(notEqual[2].trim())}`);
-    else if (equal) clauses.push(`${column}->>${params.add(equal[1].trim())} = ${params.add(equal[2].trim())}`);
+      clauses.push(
+        `${column}->>${params.add(notEqual[1].trim())} IS DISTINCT FROM ${params.add(notEqual[2].trim())}`,
+      );
+    else if (equal)
+      clauses.push(`${column}->>${params.add(equal[1].trim())} = ${params.add(equal[2].trim())}`);
     else if (term.startsWith('!')) clauses.push(`NOT (${column} ? ${params.add(term.slice(1).trim())})`);
     else clauses.push(`${column} ? ${params.add(term)}`);
   }
@@ -54,7 +57,8 @@ export function selectorSql(
   if (selector.namespace) clauses.push(textMatch(`${alias}.namespace`, selector.namespace, params));
   const types = [...(selector.types ?? []), ...(selector.type ? [selector.type] : [])];
   if (types.length > 0) clauses.push(`${alias}.type = ANY(${params.add(types)}::text[])`);
-  if (selector.labelSelector) clauses.push(...labelSelectorSql(selector.labelSelector, `${alias}.labels`, params));
+  if (selector.labelSelector)
+    clauses.push(...labelSelectorSql(selector.labelSelector, `${alias}.labels`, params));
   if (selector.tagSelector && options.tagsColumn)
     clauses.push(...labelSelectorSql(selector.tagSelector, `${alias}.${options.tagsColumn}`, params));
   return clauses.length === 0 ? 'false' : `(${clauses.join(' AND ')})`;

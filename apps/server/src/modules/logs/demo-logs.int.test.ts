@@ -38,7 +38,11 @@ describe('the logs and applications demo', () => {
     const { rows } = await db.pool.query<{ id: string }>(
       `INSERT INTO components (name, type) VALUES ('Opsdeck', 'Application') RETURNING id`,
     );
-    const logs = await searchLogs(db.pool, { id: rows[0].id }, { resolveConnection: () => Promise.resolve(undefined) });
+    const logs = await searchLogs(
+      db.pool,
+      { id: rows[0].id },
+      { resolveConnection: () => Promise.resolve(undefined) },
+    );
     expect(logs.total).toBe(logs.results.length);
     const audit = await applicationReport(db.pool, 'demo', 'opsdeck', '1d', true);
     expect(audit.components.map((component) => component.name)).toEqual(['Opsdeck']);

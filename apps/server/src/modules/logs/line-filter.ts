@@ -1,7 +1,14 @@
 import type { LogLine } from '@opsdeck/contracts';
 import type { LogSearch, LogSearchResult } from './backends/types.js';
 
-const PINO_LEVELS: Record<number, string> = { 10: 'trace', 20: 'debug', 30: 'info', 40: 'warn', 50: 'error', 60: 'fatal' };
+const PINO_LEVELS: Record<number, string> = {
+  10: 'trace',
+  20: 'debug',
+  30: 'info',
+  40: 'warn',
+  50: 'error',
+  60: 'fatal',
+};
 
 /** A level as lines write it (`30`, `WARNING`, `Error`) in the words the page filters by. */
 export function normaliseLevel(value: unknown): string | null {
@@ -72,7 +79,10 @@ export function selectLines(lines: Iterable<LogLine>, search: LogSearch): LogSea
 }
 
 /** Labels from a parsed record's other fields (strings, numbers and booleans only). */
-export function labelsFrom(record: Record<string, unknown>, skip: ReadonlySet<string>): Record<string, string> {
+export function labelsFrom(
+  record: Record<string, unknown>,
+  skip: ReadonlySet<string>,
+): Record<string, string> {
   const labels: Record<string, string> = {};
   for (const [key, value] of Object.entries(record)) {
     if (skip.has(key)) continue;
@@ -124,7 +134,8 @@ export function parseRegexLine(text: string, pattern: RegExp, fallbackTime: Date
   };
 }
 
-const LEADING_TIME = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| ?[A-Z]{2,5})?)\s*/;
+const LEADING_TIME =
+  /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2}| ?[A-Z]{2,5})?)\s*/;
 const LEVEL_WORD = /\b(TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|FATAL|PANIC|LOG)\b/;
 
 /** A plain text line: a leading timestamp when there is one, a level word when there is one. */
@@ -132,7 +143,9 @@ export function parseTextLine(text: string, fallbackTime: Date): LogLine {
   const time = LEADING_TIME.exec(text);
   const level = LEVEL_WORD.exec(text);
   return {
-    timestamp: ((time ? parseTimestamp(time[1].replace(' ', 'T').replace(/ ?UTC$/, 'Z')) : undefined) ?? fallbackTime).toISOString(),
+    timestamp: (
+      (time ? parseTimestamp(time[1].replace(' ', 'T').replace(/ ?UTC$/, 'Z')) : undefined) ?? fallbackTime
+    ).toISOString(),
     level: level ? normaliseLevel(level[1]) : null,
     message: text,
     labels: {},

@@ -19,7 +19,10 @@ export function loggingBackendSpecIssues(spec: Record<string, unknown>): SpecIss
       try {
         new RegExp(file.pattern);
       } catch (error) {
-        issues.push({ path: 'spec.file.pattern', message: `not a valid regular expression: ${(error as Error).message}` });
+        issues.push({
+          path: 'spec.file.pattern',
+          message: `not a valid regular expression: ${(error as Error).message}`,
+        });
       }
   }
   for (const remote of ['loki', 'opensearch']) {

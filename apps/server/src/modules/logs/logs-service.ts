@@ -30,7 +30,9 @@ interface LogResource {
 type Route = { type?: string; idPrefix?: string; labels?: Record<string, string> };
 
 /** The backend type a spec names (its first key among the known types). */
-export function backendOf(spec: Record<string, unknown>): { backend: LogBackend; spec: Record<string, unknown> } | undefined {
+export function backendOf(
+  spec: Record<string, unknown>,
+): { backend: LogBackend; spec: Record<string, unknown> } | undefined {
   for (const backend of LOG_BACKENDS) {
     const value = spec[backend.type];
     if (value !== undefined && value !== null && typeof value === 'object')
@@ -49,7 +51,12 @@ async function backendByName(pool: Pool, name: string): Promise<LoggingBackendRo
 }
 
 async function resourceOf(pool: Pool, id: string): Promise<LogResource | undefined> {
-  const { rows } = await pool.query<{ id: string; type: string | null; labels: Record<string, string> | null; log_selectors: unknown }>(
+  const { rows } = await pool.query<{
+    id: string;
+    type: string | null;
+    labels: Record<string, string> | null;
+    log_selectors: unknown;
+  }>(
     `SELECT id, type, labels, log_selectors FROM components WHERE id = $1 AND deleted_at IS NULL
      UNION ALL
      SELECT id, type, labels, NULL FROM config_items WHERE id = $1 AND deleted_at IS NULL
@@ -107,7 +114,9 @@ export async function searchLogs(
     if (!backendRow)
       throw new HttpError(
         404,
-        name ? `Logging backend ${name} not found` : 'No logging backend serves the logs of this component or config item',
+        name
+          ? `Logging backend ${name} not found`
+          : 'No logging backend serves the logs of this component or config item',
         name && request.name ? 'name' : 'id',
       );
   } else if (request.name) {
@@ -147,18 +156,29 @@ export async function logSources(pool: Pool): Promise<LogSourcesResponse> {
   );
   const components = new Map<string, LogSourcesResponse['components'][number]>();
   const configs = new Map<string, LogSourcesResponse['configs'][number]>();
-  const { rows: withSelectors } = await pool.query<{ id: string; name: string | null; type: string | null; log_selectors: unknown }>(
+  const { rows: withSelectors } = await pool.query<{
+    id: string;
+    name: string | null;
+    type: string | null;
+    log_selectors: unknown;
+  }>(
     `SELECT id, name, type, log_selectors FROM components_with_logs ORDER BY name, id LIMIT ${SOURCES_LIMIT}`,
   );
   for (const row of withSelectors) {
-    const first = Array.isArray(row.log_selectors) ? (row.log_selectors[0] as { name?: string } | undefined) : undefined;
+    const first = Array.isArray(row.log_selectors)
+      ? (row.log_selectors[0] as { name?: string } | undefined)
+      : undefined;
     components.set(row.id, { id: row.id, name: row.name, type: row.type, backend: first?.name ?? '' });
   }
   for (const backend of backends) {
     const routes = Array.isArray(backend.spec.routes) ? (backend.spec.routes as Route[]) : [];
     for (const route of routes) {
       if (route === null || typeof route !== 'object') continue;
-      const params: unknown[] = [route.type ?? null, JSON.stringify(route.labels ?? {}), `${route.idPrefix ?? ''}%`];
+      const params: unknown[] = [
+        route.type ?? null,
+        JSON.stringify(route.labels ?? {}),
+        `${route.idPrefix ?? ''}%`,
+      ];
       const where = `deleted_at IS NULL AND ($1::text IS NULL OR type = $1) AND coalesce(labels, '{}'::jsonb) @> $2::jsonb AND id::text LIKE $3`;
       const [found, foundConfigs] = await Promise.all([
         pool.query<{ id: string; name: string | null; type: string | null }>(
@@ -170,8 +190,10 @@ export async function logSources(pool: Pool): Promise<LogSourcesResponse> {
           params,
         ),
       ]);
-      for (const row of found.rows) if (!components.has(row.id)) components.set(row.id, { ...row, backend: backend.name });
-      for (const row of foundConfigs.rows) if (!configs.has(row.id)) configs.set(row.id, { ...row, backend: backend.name });
+      for (const row of found.rows)
+        if (!components.has(row.id)) components.set(row.id, { ...row, backend: backend.name });
+      for (const row of foundConfigs.rows)
+        if (!configs.has(row.id)) configs.set(row.id, { ...row, backend: backend.name });
     }
   }
   return {

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { registerErrorHandling } from '../../platform/http/errors.js';
 import { authPlugin } from '../auth/index.js';
-import { bearer, createTestPerson, createTestToken, testAuthConfig } from '../auth/test-fixtures/auth-test-app.js';
+import {
+  bearer,
+  createTestPerson,
+  createTestToken,
+  testAuthConfig,
+} from '../auth/test-fixtures/auth-test-app.js';
 import { ownLogRing, tapOwnLog } from './backends/opsdeck.js';
 import { POSTGRES_NO_LOG_FILE } from './backends/postgres.js';
 import { loggingBackendSpecIssues } from './logging-backend-kind.js';
@@ -23,7 +28,6 @@ let peer: Server;
 let peerUrl: string;
 const peerRequests: { url: string; body: string }[] = [];
 const tokens: Record<string, string> = {};
-
 
 const base = Date.parse('2026-03-01T12:00:00Z');
 const at = (offsetMinutes: number) => new Date(base + offsetMinutes * 60_000).toISOString();
@@ -55,7 +59,13 @@ function startPeer(): Promise<void> {
               resultType: 'streams',
               result: [
                 { stream: { app: 'web', level: 'error' }, values: [[ns(at(5)), 'upstream timed out']] },
-                { stream: { app: 'web', level: 'info' }, values: [[ns(at(9)), 'GET /healthz 200'], [ns(at(1)), 'started']] },
+                {
+                  stream: { app: 'web', level: 'info' },
+                  values: [
+                    [ns(at(9)), 'GET /healthz 200'],
+                    [ns(at(1)), 'started'],
+                  ],
+                },
               ],
             },
           }),
@@ -68,8 +78,24 @@ function startPeer(): Promise<void> {
             hits: {
               total: { value: 42, relation: 'eq' },
               hits: [
-                { _id: '1', _source: { '@timestamp': at(3), message: 'payment failed', level: 'ERROR', service: 'billing' } },
-                { _id: '2', _source: { '@timestamp': at(7), message: 'payment retried', level: 'WARN', service: 'billing' } },
+                {
+                  _id: '1',
+                  _source: {
+                    '@timestamp': at(3),
+                    message: 'payment failed',
+                    level: 'ERROR',
+                    service: 'billing',
+                  },
+                },
+                {
+                  _id: '2',
+                  _source: {
+                    '@timestamp': at(7),
+                    message: 'payment retried',
+                    level: 'WARN',
+                    service: 'billing',
+                  },
+                },
               ],
             },
           }),
@@ -89,7 +115,10 @@ function startPeer(): Promise<void> {
 }
 
 async function insertBackend(name: string, spec: Record<string, unknown>) {
-  await db.pool.query(`INSERT INTO logging_backends (name, spec) VALUES ($1, $2::jsonb)`, [name, JSON.stringify(spec)]);
+  await db.pool.query(`INSERT INTO logging_backends (name, spec) VALUES ($1, $2::jsonb)`, [
+    name,
+    JSON.stringify(spec),
+  ]);
 }
 
 beforeAll(async () => {
@@ -101,9 +130,19 @@ beforeAll(async () => {
     [
       JSON.stringify({ time: Date.parse(at(-120)), level: 30, msg: 'too old', req: 'a' }),
       JSON.stringify({ time: Date.parse(at(10)), level: 30, msg: 'request served', route: '/orders' }),
-      JSON.stringify({ time: Date.parse(at(20)), level: 50, msg: 'request failed: database timeout', route: '/orders' }),
+      JSON.stringify({
+        time: Date.parse(at(20)),
+        level: 50,
+        msg: 'request failed: database timeout',
+        route: '/orders',
+      }),
       JSON.stringify({ time: Date.parse(at(30)), level: 40, msg: 'slow request', route: '/cart' }),
-      JSON.stringify({ time: Date.parse(at(40)), level: 50, msg: 'request failed: out of stock', route: '/cart' }),
+      JSON.stringify({
+        time: Date.parse(at(40)),
+        level: 50,
+        msg: 'request failed: out of stock',
+        route: '/cart',
+      }),
     ].join('\n') + '\n',
   );
   await fs.writeFile(
@@ -122,7 +161,10 @@ beforeAll(async () => {
   await insertBackend('missing-file', { file: { path: path.join(dir, 'nothing-*.log') } });
   await insertBackend('opsdeck', { opsdeck: {} });
   await insertBackend('postgres', { postgres: {} });
-  await insertBackend('loki', { loki: { url: peerUrl, labels: { app: 'web' } }, routes: [{ type: 'Service' }] });
+  await insertBackend('loki', {
+    loki: { url: peerUrl, labels: { app: 'web' } },
+    routes: [{ type: 'Service' }],
+  });
   await insertBackend('loki-down', { loki: { url: 'http://127.0.0.1:9', labels: { app: 'web' } } });
   await insertBackend('search', { opensearch: { url: peerUrl, index: 'app-logs' } });
   await insertBackend('empty', { routes: [] });
@@ -172,7 +214,9 @@ describe('POST /api/logs from files on this machine', () => {
   });
 
   it('filters by the query (words, key=value, level=, -exclusions) and counts all while returning limit', async () => {
-    const failed = logsResponseSchema.parse((await logs({ name: 'web-files', query: 'failed', ...range })).json());
+    const failed = logsResponseSchema.parse(
+      (await logs({ name: 'web-files', query: 'failed', ...range })).json(),
+    );
     expect(failed.results.map((line) => line.message)).toEqual([
       'request failed: out of stock',
       'request failed: database timeout',
@@ -181,20 +225,30 @@ describe('POST /api/logs from files on this machine', () => {
       (await logs({ name: 'web-files', query: 'route=/orders -served', ...range })).json(),
     );
     expect(orders.results.map((line) => line.message)).toEqual(['request failed: database timeout']);
-    const warn = logsResponseSchema.parse((await logs({ name: 'web-files', query: 'level=warn', ...range })).json());
+    const warn = logsResponseSchema.parse(
+      (await logs({ name: 'web-files', query: 'level=warn', ...range })).json(),
+    );
     expect(warn.results.map((line) => line.message)).toEqual(['slow request']);
     const limited = logsResponseSchema.parse((await logs({ name: 'web-files', limit: 1, ...range })).json());
     expect(limited).toMatchObject({ total: 4, results: [{ message: 'request failed: out of stock' }] });
     const narrow = logsResponseSchema.parse(
       (await logs({ name: 'web-files', start: at(15), end: at(35) })).json(),
     );
-    expect(narrow.results.map((line) => line.message)).toEqual(['slow request', 'request failed: database timeout']);
+    expect(narrow.results.map((line) => line.message)).toEqual([
+      'slow request',
+      'request failed: database timeout',
+    ]);
   });
 
   it('parses a regex with named groups, joining continuation lines', async () => {
     const body = logsResponseSchema.parse((await logs({ name: 'worker-file', ...range })).json());
     expect(body.results).toEqual([
-      { timestamp: at(25), level: 'info', message: 'invoice run done', labels: { queue: 'jobs', file: 'worker.log' } },
+      {
+        timestamp: at(25),
+        level: 'info',
+        message: 'invoice run done',
+        labels: { queue: 'jobs', file: 'worker.log' },
+      },
       {
         timestamp: at(15),
         level: 'error',
@@ -210,7 +264,10 @@ describe('POST /api/logs from files on this machine', () => {
       [JSON.stringify([{ name: 'web-files', labels: { route: '/cart' } }])],
     );
     const byComponent = logsResponseSchema.parse((await logs({ id: components[0].id, ...range })).json());
-    expect(byComponent.results.map((line) => line.message)).toEqual(['request failed: out of stock', 'slow request']);
+    expect(byComponent.results.map((line) => line.message)).toEqual([
+      'request failed: out of stock',
+      'slow request',
+    ]);
     const { rows: configs } = await db.pool.query<{ id: string }>(
       `INSERT INTO config_items (name, type, config_class) VALUES ('web', 'Service', 'Service') RETURNING id`,
     );
@@ -223,7 +280,9 @@ describe('POST /api/logs from files on this machine', () => {
 describe('POST /api/logs from remote backends against a local HTTP peer', () => {
   it('asks Loki query_range with a selector from labels and a line filter, in nanoseconds, backward', async () => {
     peerRequests.length = 0;
-    const body = logsResponseSchema.parse((await logs({ name: 'loki', query: 'timed', ...range, limit: 50 })).json());
+    const body = logsResponseSchema.parse(
+      (await logs({ name: 'loki', query: 'timed', ...range, limit: 50 })).json(),
+    );
     const url = new URL(peerRequests[0].url, 'http://peer');
     expect(url.pathname).toBe('/loki/api/v1/query_range');
     expect(url.searchParams.get('query')).toBe('{app="web"} |= "timed"');
@@ -240,10 +299,13 @@ describe('POST /api/logs from remote backends against a local HTTP peer', () => 
     expect(new URL(peerRequests[1].url, 'http://peer').searchParams.get('query')).toBe('{app="api"} |= "x"');
   });
 
-  it("says what Loki answered when it refuses, and that it did not answer when it is down", async () => {
+  it('says what Loki answered when it refuses, and that it did not answer when it is down', async () => {
     const refused = await logs({ name: 'loki', query: '{app="broken"}', ...range });
     expect(refused.statusCode).toBe(502);
-    expect(refused.json()).toMatchObject({ error: 'Loki answered HTTP 400: parse error at line 1', field: 'name' });
+    expect(refused.json()).toMatchObject({
+      error: 'Loki answered HTTP 400: parse error at line 1',
+      field: 'name',
+    });
     const down = await logs({ name: 'loki-down', ...range });
     expect(down.statusCode).toBe(502);
     expect(down.json<{ error: string }>().error).toMatch(/^Loki at http:\/\/127\.0\.0\.1:9 did not answer/);
@@ -251,7 +313,9 @@ describe('POST /api/logs from remote backends against a local HTTP peer', () => 
 
   it('posts an OpenSearch _search with the range, sort and query_string, and reads hits.total', async () => {
     peerRequests.length = 0;
-    const body = logsResponseSchema.parse((await logs({ name: 'search', query: 'payment', ...range, limit: 2 })).json());
+    const body = logsResponseSchema.parse(
+      (await logs({ name: 'search', query: 'payment', ...range, limit: 2 })).json(),
+    );
     const sent = JSON.parse(peerRequests[0].body) as Record<string, unknown>;
     expect(peerRequests[0].url).toBe('/app-logs/_search');
     expect(sent).toEqual({
@@ -317,17 +381,22 @@ describe('bad input and access', () => {
     ];
     for (const [body, status, field] of cases) {
       const response = await logs(body);
-      expect({ body, status: response.statusCode, field: response.json<{ field?: string }>().field }).toEqual({
-        body,
-        status,
-        field,
-      });
+      expect({ body, status: response.statusCode, field: response.json<{ field?: string }>().field }).toEqual(
+        {
+          body,
+          status,
+          field,
+        },
+      );
     }
   });
 
   it('lets every role that reads logs search them, refuses without a caller, and obeys logs.disable', async () => {
-    for (const role of ['editor', 'viewer', 'guest']) expect((await logs({ name: 'web-files' }, role)).statusCode).toBe(200);
-    expect((await app.inject({ method: 'POST', url: '/api/logs', payload: { name: 'web-files' } })).statusCode).toBe(401);
+    for (const role of ['editor', 'viewer', 'guest'])
+      expect((await logs({ name: 'web-files' }, role)).statusCode).toBe(200);
+    expect(
+      (await app.inject({ method: 'POST', url: '/api/logs', payload: { name: 'web-files' } })).statusCode,
+    ).toBe(401);
     await db.pool.query(`INSERT INTO properties (name, value) VALUES ('logs.disable', 'true')`);
     const refused = await logs({ name: 'web-files' });
     expect(refused.statusCode).toBe(403);
@@ -345,21 +414,28 @@ describe('bad input and access', () => {
     expect(loggingBackendSpecIssues({ file: { path: '/x', format: 'regex', pattern: '(' } })[0].path).toBe(
       'spec.file.pattern',
     );
-    expect(loggingBackendSpecIssues({ loki: { url: 'http://l', password: 'p' } })[0].path).toBe('spec.loki.password');
+    expect(loggingBackendSpecIssues({ loki: { url: 'http://l', password: 'p' } })[0].path).toBe(
+      'spec.loki.password',
+    );
     expect(loggingBackendSpecIssues({ loki: { url: 'http://l' } })).toEqual([]);
   });
 });
 
-
-
 describe('GET /api/logs/sources', () => {
   it('offers every backend, components with log selectors and resources the routes reach', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/logs/sources', headers: bearer(tokens.viewer) });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/logs/sources',
+      headers: bearer(tokens.viewer),
+    });
     expect(response.statusCode).toBe(200);
     const body = logSourcesResponseSchema.parse(response.json());
     expect(body.backends.map((backend) => [backend.name, backend.type])).toContainEqual(['loki', 'loki']);
     expect(body.backends.find((backend) => backend.name === 'empty')?.type).toBeNull();
-    expect(body.components.map((source) => [source.name, source.backend])).toContainEqual(['api', 'web-files']);
+    expect(body.components.map((source) => [source.name, source.backend])).toContainEqual([
+      'api',
+      'web-files',
+    ]);
     expect(body.configs.map((source) => [source.name, source.backend])).toContainEqual(['web', 'loki']);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { MAIN_ITEMS, SETTINGS_ITEMS, visibleItems, visibleSettingsItems, type SidebarRules } from './sidebar-items';
+import {
+  MAIN_ITEMS,
+  SETTINGS_ITEMS,
+  visibleItems,
+  visibleSettingsItems,
+  type SidebarRules,
+} from './sidebar-items';
 
 const everything: SidebarRules = { isViewer: false, canRead: () => true, isEnabled: () => true };
 /** Every entry, sorted: the other tests take one away. */
@@ -79,8 +85,12 @@ describe('the Logs and Applications entries', () => {
     const names = (rules: SidebarRules) => visibleItems(MAIN_ITEMS, rules).map((item) => item.name);
     expect(names(everything).slice(3, 7)).toEqual(['Catalog', 'Logs', 'Playbooks', 'Applications']);
     expect(names({ ...everything, isEnabled: (feature) => feature !== 'logs' })).not.toContain('Logs');
-    expect(names({ ...everything, isEnabled: (feature) => feature !== 'applications' })).not.toContain('Applications');
-    expect(names({ ...everything, canRead: (resource) => resource !== 'logging_backends' })).not.toContain('Logs');
+    expect(names({ ...everything, isEnabled: (feature) => feature !== 'applications' })).not.toContain(
+      'Applications',
+    );
+    expect(names({ ...everything, canRead: (resource) => resource !== 'logging_backends' })).not.toContain(
+      'Logs',
+    );
   });
 
   it('hides Log Backends while its settings are disabled', () => {

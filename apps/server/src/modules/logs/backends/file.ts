@@ -107,7 +107,10 @@ export const fileBackend: LogBackend = {
       try {
         pattern = new RegExp(String(spec.pattern ?? ''));
       } catch (error) {
-        throw new LogBackendError(`file.pattern is not a valid regular expression: ${(error as Error).message}`, 422);
+        throw new LogBackendError(
+          `file.pattern is not a valid regular expression: ${(error as Error).message}`,
+          422,
+        );
       }
     }
     const files = await expandGlob(filePath);
@@ -118,7 +121,9 @@ export const fileBackend: LogBackend = {
       const { text, mtime } = await readTail(file).catch((error: NodeJS.ErrnoException) => {
         throw new LogBackendError(`Cannot read ${file}: ${error.code ?? error.message}`, 422);
       });
-      lines.push(...parseLogText(text, format, pattern, mtime, { ...extraLabels, file: path.basename(file) }));
+      lines.push(
+        ...parseLogText(text, format, pattern, mtime, { ...extraLabels, file: path.basename(file) }),
+      );
     }
     return selectLines(lines, search);
   },

@@ -47,7 +47,9 @@ export const lokiBackend: LogBackend = {
       context.signal,
     )) as { status?: string; data?: { resultType?: string; result?: LokiStream[] } };
     if (body.status !== 'success' || body.data?.resultType !== 'streams')
-      throw new LogBackendError('Loki answered without log streams (is the query a log query, not a metric query?)');
+      throw new LogBackendError(
+        'Loki answered without log streams (is the query a log query, not a metric query?)',
+      );
     const lines: LogLine[] = [];
     for (const stream of body.data.result ?? []) {
       const streamLabels = stream.stream ?? {};

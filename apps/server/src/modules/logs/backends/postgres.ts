@@ -6,7 +6,7 @@ import { LogBackendError, type LogBackend } from './types.js';
 export const POSTGRES_TAIL_BYTES = 8 * 1024 * 1024;
 
 export const POSTGRES_NO_LOG_FILE =
-  "PostgreSQL is not writing a log file (logging_collector is off), so its log cannot be read here";
+  'PostgreSQL is not writing a log file (logging_collector is off), so its log cannot be read here';
 export const POSTGRES_NOT_PERMITTED =
   "The database role Opsdeck connects as may not read PostgreSQL's log: it needs superuser or pg_read_server_files and pg_monitor";
 
@@ -15,7 +15,12 @@ const STDERR_LINE =
   /^(?<timestamp>\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: [A-Z]{2,5}|[+-]\d{2})?) \[(?<pid>\d+)\](?:\s\S+)*? (?<level>DEBUG\d?|LOG|INFO|NOTICE|WARNING|ERROR|FATAL|PANIC|STATEMENT|DETAIL|HINT|CONTEXT):\s+(?<message>.*)$/;
 
 function stderrTime(text: string): Date | undefined {
-  return parseTimestamp(text.replace(' ', 'T').replace(/ UTC$/, 'Z').replace(/ ([A-Z]{2,5})$/, ''));
+  return parseTimestamp(
+    text
+      .replace(' ', 'T')
+      .replace(/ UTC$/, 'Z')
+      .replace(/ ([A-Z]{2,5})$/, ''),
+  );
 }
 
 /** PostgreSQL's stderr or jsonlog lines → log lines; continuation lines join the previous one. */
@@ -85,7 +90,10 @@ export const postgresBackend: LogBackend = {
       text = rows[0].text;
     } catch (error) {
       if ((error as PgError).code === '42501') throw new LogBackendError(POSTGRES_NOT_PERMITTED, 422);
-      throw new LogBackendError(`PostgreSQL's log ${file.path} cannot be read: ${(error as PgError).message}`, 422);
+      throw new LogBackendError(
+        `PostgreSQL's log ${file.path} cannot be read: ${(error as PgError).message}`,
+        422,
+      );
     }
     return selectLines(parsePostgresLog(text, file.json, new Date()), search);
   },

@@ -39,7 +39,9 @@ export async function remoteJson(
   try {
     response = await fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
   } catch (error) {
-    throw new LogBackendError(`${what} at ${new URL(url).origin} did not answer: ${(error as Error).message}`);
+    throw new LogBackendError(
+      `${what} at ${new URL(url).origin} did not answer: ${(error as Error).message}`,
+    );
   }
   const text = await response.text();
   if (!response.ok)

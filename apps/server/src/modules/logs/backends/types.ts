@@ -26,7 +26,11 @@ export interface LogBackendContext {
 /** One plug-in per backend type, behind one interface (`search(spec, search, ctx)`). */
 export interface LogBackend {
   readonly type: keyof LoggingBackendSpec & string;
-  search(spec: Record<string, unknown>, search: LogSearch, context: LogBackendContext): Promise<LogSearchResult>;
+  search(
+    spec: Record<string, unknown>,
+    search: LogSearch,
+    context: LogBackendContext,
+  ): Promise<LogSearchResult>;
 }
 
 /**

@@ -138,7 +138,11 @@ function Report({ report }: { report: ApplicationReport }) {
         />
       </ReportSection>
       <ReportSection title="Recent changes" count={report.changes.length}>
-        <Table label="Recent changes" headers={['Time', 'Config item', 'Type', 'Severity', 'Summary']} rows={changeRows(report.changes)} />
+        <Table
+          label="Recent changes"
+          headers={['Time', 'Config item', 'Type', 'Severity', 'Summary']}
+          rows={changeRows(report.changes)}
+        />
       </ReportSection>
       <ReportSection title="Insights" count={report.insights.length}>
         <Table
@@ -173,7 +177,11 @@ function Report({ report }: { report: ApplicationReport }) {
         <Table
           label="Role access"
           headers={['Role', 'Read', 'Write']}
-          rows={report.access.roles.map((role) => [role.role, role.read ? 'yes' : 'no', role.write ? 'yes' : 'no'])}
+          rows={report.access.roles.map((role) => [
+            role.role,
+            role.read ? 'yes' : 'no',
+            role.write ? 'yes' : 'no',
+          ])}
         />
         {report.access.permissions.length > 0 && (
           <Table
@@ -217,7 +225,11 @@ export function ApplicationReportPage() {
   if (report.isPending) return <PageSkeleton label="Loading application report" />;
   const data = report.data;
   return (
-    <article id="application-report" aria-label={`Audit report ${data.application.name}`} className="flex flex-col gap-3">
+    <article
+      id="application-report"
+      aria-label={`Audit report ${data.application.name}`}
+      className="flex flex-col gap-3"
+    >
       <style>{PRINT_STYLES}</style>
       <nav aria-label="Breadcrumb" className="no-print text-sm">
         <Link to="/applications" className="text-blue-700 hover:underline">
@@ -231,12 +243,15 @@ export function ApplicationReportPage() {
           <h1 className="flex items-center gap-2 text-lg font-semibold text-gray-900">
             <StatusDot status={data.health} label={data.health} /> {data.application.name}
           </h1>
-          {data.application.description && <p className="text-sm text-gray-600">{data.application.description}</p>}
+          {data.application.description && (
+            <p className="text-sm text-gray-600">{data.application.description}</p>
+          )}
           <p className="text-xs text-gray-500">
             {data.application.sections.map((section) => section.title).join(' · ')}
             {data.application.sections.length > 0 && ' · '}
             {RANGE_LABELS[range]}: {formatDate(data.range.from, { format: 'timestamp' })} to{' '}
-            {formatDate(data.range.to, { format: 'timestamp' })} · generated {formatDate(data.generatedAt, { format: 'timestamp' })}
+            {formatDate(data.range.to, { format: 'timestamp' })} · generated{' '}
+            {formatDate(data.generatedAt, { format: 'timestamp' })}
           </p>
         </div>
         <div className="no-print flex items-end gap-2">

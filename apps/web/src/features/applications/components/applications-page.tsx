@@ -13,7 +13,9 @@ export function ApplicationsPage() {
   if (list.isPending) return <PageSkeleton label="Loading applications" />;
   if (list.isError) throw list.error;
   if (list.data.length === 0)
-    return <EmptyState message="No applications yet: apply an Application resource (mission-control.flanksource.com/v1)" />;
+    return (
+      <EmptyState message="No applications yet: apply an Application resource (mission-control.flanksource.com/v1)" />
+    );
   return (
     <section aria-label="Applications">
       <table aria-label="Applications" className="w-full border-collapse text-sm">
@@ -32,10 +34,15 @@ export function ApplicationsPage() {
           {list.data.map((application) => (
             <tr key={application.id} className="border-t border-gray-100">
               <td className="px-3 py-2">
-                <Link to={applicationPath(application.namespace, application.name)} className="text-blue-700 hover:underline">
+                <Link
+                  to={applicationPath(application.namespace, application.name)}
+                  className="text-blue-700 hover:underline"
+                >
                   {application.name}
                 </Link>
-                {application.description && <p className="text-xs text-gray-500">{application.description}</p>}
+                {application.description && (
+                  <p className="text-xs text-gray-500">{application.description}</p>
+                )}
               </td>
               <td className="px-3 py-2">{application.namespace}</td>
               <td className="px-3 py-2">

@@ -59,7 +59,11 @@ export const logBackendRowQueryOptions = (id: string) =>
         id: `eq.${id}`,
         deleted_at: 'is.null',
       });
-      const [row] = await fetchRows(`/api/db/logging_backends?${search.toString()}`, signal, logBackendRowSchema);
+      const [row] = await fetchRows(
+        `/api/db/logging_backends?${search.toString()}`,
+        signal,
+        logBackendRowSchema,
+      );
       return row ?? null;
     },
   });
@@ -73,7 +77,11 @@ export const useLogBackendSchema = () =>
     queryKey: ['schema', 'logging_backend.spec'],
     staleTime: 300_000,
     queryFn: ({ signal }): Promise<JsonSchema> =>
-      apiFetch('/api/schemas/logging_backend.spec.schema.json', { signal }, { schema: resourceSpecJsonSchemaSchema }),
+      apiFetch(
+        '/api/schemas/logging_backend.spec.schema.json',
+        { signal },
+        { schema: resourceSpecJsonSchemaSchema },
+      ),
   });
 
 export interface LogBackendInput {

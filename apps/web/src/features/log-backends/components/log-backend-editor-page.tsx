@@ -127,7 +127,13 @@ function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined })
         />
       </FormField>
       <FormField label="Labels" error={form.problems.labels}>
-        <Textarea code value={labelsText} readOnly={readOnly} rows={3} onChange={(event) => setLabelsText(event.target.value)} />
+        <Textarea
+          code
+          value={labelsText}
+          readOnly={readOnly}
+          rows={3}
+          onChange={(event) => setLabelsText(event.target.value)}
+        />
       </FormField>
       <CodeEditor
         label="Spec"
@@ -140,7 +146,11 @@ function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined })
       />
       {form.problems.spec && <p className="text-xs text-red-700">{form.problems.spec}</p>}
       {problem && (
-        <div role="alert" aria-label="Save failed" className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
+        <div
+          role="alert"
+          aria-label="Save failed"
+          className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800"
+        >
           {problem}
         </div>
       )}

@@ -7,7 +7,11 @@ export const searchLogsQueryOptions = (request: LogsRequest | undefined) =>
   queryOptions({
     queryKey: ['logs', 'search', request],
     queryFn: ({ signal }): Promise<LogsResponse> =>
-      apiFetch('/api/logs', { method: 'POST', body: JSON.stringify(request), signal }, { schema: logsResponseSchema }),
+      apiFetch(
+        '/api/logs',
+        { method: 'POST', body: JSON.stringify(request), signal },
+        { schema: logsResponseSchema },
+      ),
     enabled: request !== undefined,
     // Logs move: a search is fresh for a short while only, and is never retried on a 4xx.
     staleTime: 10_000,

@@ -6,7 +6,10 @@ import type { HistogramBucket } from '../lib/histogram';
 export function LogHistogram({ buckets }: { buckets: HistogramBucket[] }) {
   const { formatDate } = useDateFormatter();
   return (
-    <figure aria-label="Log lines over time" className="h-28 w-full rounded border border-gray-200 bg-white p-2">
+    <figure
+      aria-label="Log lines over time"
+      className="h-28 w-full rounded border border-gray-200 bg-white p-2"
+    >
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={buckets.map((bucket) => ({ ...bucket, other: bucket.count - bucket.errors }))}>
           <XAxis

@@ -88,8 +88,11 @@ export function LogsPage() {
   const lines = useMemo(() => search.data?.results ?? [], [search.data]);
   const shown = useMemo(() => filterLines(lines, level, filter), [lines, level, filter]);
   const buckets = useMemo(
-    () => (request?.start && request.end ? logHistogram(shown, Date.parse(request.start), Date.parse(request.end)) : []),
-    [shown, request?.start, request?.end],
+    () =>
+      request?.start && request.end
+        ? logHistogram(shown, Date.parse(request.start), Date.parse(request.end))
+        : [],
+    [shown, request],
   );
 
   if (sources.isPending) return <PageSkeleton label="Loading log sources" />;
@@ -150,7 +153,9 @@ export function LogsPage() {
         </Button>
       </div>
 
-      {!target && <EmptyState message="Select a component, config item or logging backend to read its logs" />}
+      {!target && (
+        <EmptyState message="Select a component, config item or logging backend to read its logs" />
+      )}
       {search.isError && (
         <div role="alert" className="rounded border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-800">
           {search.error instanceof ApiError ? search.error.message : String(search.error)}
@@ -200,7 +205,12 @@ export function LogsPage() {
                     </td>
                     <td className="px-2 py-1">
                       {line.level && (
-                        <span className={clsx('rounded px-1', LEVEL_TONES[line.level] ?? 'bg-gray-100 text-gray-700')}>
+                        <span
+                          className={clsx(
+                            'rounded px-1',
+                            LEVEL_TONES[line.level] ?? 'bg-gray-100 text-gray-700',
+                          )}
+                        >
                           {line.level}
                         </span>
                       )}

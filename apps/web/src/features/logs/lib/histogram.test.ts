@@ -12,7 +12,12 @@ const to = Date.UTC(2026, 0, 1, 1, 0);
 
 describe('logHistogram', () => {
   it('counts lines and errors per bucket and ignores lines out of range', () => {
-    const buckets = logHistogram([line(1, 'info'), line(2, 'error'), line(59, 'fatal'), line(90, 'info')], from, to, 6);
+    const buckets = logHistogram(
+      [line(1, 'info'), line(2, 'error'), line(59, 'fatal'), line(90, 'info')],
+      from,
+      to,
+      6,
+    );
     expect(buckets.map((bucket) => [bucket.count, bucket.errors])).toEqual([
       [2, 1],
       [0, 0],
@@ -26,9 +31,18 @@ describe('logHistogram', () => {
 });
 
 describe('levelsOf and filterLines', () => {
-  const lines = [line(1, 'info', 'GET /a'), line(2, 'error', 'boom', { route: '/cart' }), line(3, null, 'raw')];
+  const lines = [
+    line(1, 'info', 'GET /a'),
+    line(2, 'error', 'boom', { route: '/cart' }),
+    line(3, null, 'raw'),
+  ];
   it('lists levels most severe first', () => {
-    expect(levelsOf([...lines, line(4, 'debug'), line(5, 'warn')])).toEqual(['error', 'warn', 'info', 'debug']);
+    expect(levelsOf([...lines, line(4, 'debug'), line(5, 'warn')])).toEqual([
+      'error',
+      'warn',
+      'info',
+      'debug',
+    ]);
   });
   it('filters by level and by text in the message or labels', () => {
     expect(filterLines(lines, 'error', '')).toEqual([lines[1]]);

@@ -11,9 +11,18 @@ export interface HistogramBucket {
 }
 
 /** Counts of lines (and of error lines) in equal buckets from `from` to `to`. */
-export function logHistogram(lines: readonly LogLine[], from: number, to: number, buckets = HISTOGRAM_BUCKETS): HistogramBucket[] {
+export function logHistogram(
+  lines: readonly LogLine[],
+  from: number,
+  to: number,
+  buckets = HISTOGRAM_BUCKETS,
+): HistogramBucket[] {
   const width = Math.max(1, (to - from) / buckets);
-  const result = Array.from({ length: buckets }, (_, index) => ({ start: from + index * width, count: 0, errors: 0 }));
+  const result = Array.from({ length: buckets }, (_, index) => ({
+    start: from + index * width,
+    count: 0,
+    errors: 0,
+  }));
   for (const line of lines) {
     const time = Date.parse(line.timestamp);
     if (Number.isNaN(time) || time < from || time > to) continue;
@@ -29,7 +38,8 @@ const LEVEL_ORDER = ['fatal', 'error', 'warn', 'info', 'debug', 'trace'];
 export function levelsOf(lines: readonly LogLine[]): string[] {
   const present = new Set(lines.map((line) => line.level).filter((level): level is string => level !== null));
   return [...present].sort((a, b) => {
-    const rank = (level: string) => (LEVEL_ORDER.includes(level) ? LEVEL_ORDER.indexOf(level) : LEVEL_ORDER.length);
+    const rank = (level: string) =>
+      LEVEL_ORDER.includes(level) ? LEVEL_ORDER.indexOf(level) : LEVEL_ORDER.length;
     return rank(a) - rank(b) || a.localeCompare(b);
   });
 }

@@ -404,6 +404,21 @@ describe('bad input and access', () => {
     await db.pool.query(`DELETE FROM properties WHERE name = 'logs.disable'`);
   });
 
+  it('follows token scopes: logs:read reads logs, catalog:read does not', async () => {
+    const admin = await createTestPerson(db.pool, { roles: ['admin'] });
+    const logsToken = await createTestToken(db.pool, admin.id, [{ object: 'logs', action: 'read' }]);
+    const catalogToken = await createTestToken(db.pool, admin.id, [{ object: 'catalog', action: 'read' }]);
+    const post = (token: string) =>
+      app.inject({
+        method: 'POST',
+        url: '/api/logs',
+        payload: { name: 'web-files' },
+        headers: bearer(token),
+      });
+    expect((await post(logsToken)).statusCode).toBe(200);
+    expect((await post(catalogToken)).statusCode).toBe(403);
+  });
+
   it('refuses specs that name no backend, two backends, a bad regex or credentials in clear', () => {
     expect(loggingBackendSpecIssues({})).toEqual([
       { path: 'spec', message: 'name one backend: file, opsdeck, postgres, loki or opensearch' },

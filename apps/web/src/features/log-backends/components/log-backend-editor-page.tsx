@@ -83,20 +83,21 @@ function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined })
     );
   };
 
+  const submitButton = (
+    <Button variant="primary" disabled={!form.ok || save.isPending} onClick={submit}>
+      {backend ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Adding' : 'Add'}
+    </Button>
+  );
+
   return (
     <ResourceEditor
       list={{ label: 'Log Backends', path: LOG_BACKENDS_PATH }}
       name={backend?.name}
       newLabel="New log backend"
       tabsLabel="Log Backend"
-      // Settings §2.5 names the buttons Add or Update (disabled while invalid), and Delete.
-      extraActions={
-        readOnly ? undefined : (
-          <Button variant="primary" disabled={!form.ok || save.isPending} onClick={submit}>
-            {backend ? (save.isPending ? 'Updating' : 'Update') : save.isPending ? 'Adding' : 'Add'}
-          </Button>
-        )
-      }
+      // Settings §2.5 names the buttons Add or Update (disabled while invalid), and Delete. The
+      // shared editor shows extra actions of saved resources only, so Add sits under the form.
+      extraActions={backend && !readOnly ? submitButton : undefined}
       remove={
         backend && !readOnly
           ? {
@@ -154,6 +155,7 @@ function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined })
           {problem}
         </div>
       )}
+      {!backend && !readOnly && <div className="flex gap-2">{submitButton}</div>}
     </ResourceEditor>
   );
 }

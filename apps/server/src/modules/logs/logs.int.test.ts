@@ -160,6 +160,8 @@ beforeAll(async () => {
   });
   await insertBackend('missing-file', { file: { path: path.join(dir, 'nothing-*.log') } });
   await insertBackend('opsdeck', { opsdeck: {} });
+  // A file outside LOG_FILE_ROOTS (/var/log and the temporary folder by default) is never read.
+  await insertBackend('outside-roots', { file: { path: path.resolve('package.json') } });
   await insertBackend('postgres', { postgres: {} });
   await insertBackend('loki', {
     loki: { url: peerUrl, labels: { app: 'web' } },
@@ -378,6 +380,7 @@ describe('bad input and access', () => {
       [{ id: '00000000-0000-0000-0000-00000000abcd' }, 404, 'id'],
       [{ name: 'missing-file' }, 404, 'name'],
       [{ name: 'empty' }, 422, 'name'],
+      [{ name: 'outside-roots' }, 422, 'name'],
     ];
     for (const [body, status, field] of cases) {
       const response = await logs(body);

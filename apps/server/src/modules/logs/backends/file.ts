@@ -1,4 +1,5 @@
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import type { LogLine } from '@opsdeck/contracts';
 import { parseJsonLine, parseRegexLine, parseTextLine, selectLines } from '../line-filter.js';
@@ -7,6 +8,28 @@ import { LogBackendError, type LogBackend } from './types.js';
 /** Most bytes read from the end of one file, and most files one glob reads. */
 export const FILE_TAIL_BYTES = 16 * 1024 * 1024;
 export const MAX_FILES = 50;
+
+/**
+ * The folders file backends may read below: `LOG_FILE_ROOTS` (colon-separated absolute paths),
+ * by default `/var/log` and the system's temporary folder. Every reader of logs sees what a
+ * backend reads, so a backend must not reach the data directory, keys or other secrets.
+ */
+export function allowedLogRoots(env: NodeJS.ProcessEnv = process.env): string[] {
+  const configured = env.LOG_FILE_ROOTS?.split(':').filter((root) => root.trim() !== '');
+  return (configured && configured.length > 0 ? configured : ['/var/log', os.tmpdir()]).map((root) =>
+    path.resolve(root),
+  );
+}
+
+async function underRoots(file: string, roots: string[]): Promise<boolean> {
+  const real = await realpath(file).catch(() => undefined);
+  if (!real) return false;
+  for (const root of roots) {
+    const realRoot = await realpath(root).catch(() => root);
+    if (real === realRoot || real.startsWith(`${realRoot}${path.sep}`)) return true;
+  }
+  return false;
+}
 
 /** A glob (`*`, `?` within a segment, `**` across segments) as a regular expression. */
 export function globToRegExp(glob: string): RegExp {
@@ -113,7 +136,15 @@ export const fileBackend: LogBackend = {
         );
       }
     }
-    const files = await expandGlob(filePath);
+    const roots = allowedLogRoots();
+    const matched = await expandGlob(filePath);
+    const files: string[] = [];
+    for (const file of matched) if (await underRoots(file, roots)) files.push(file);
+    if (matched.length > 0 && files.length === 0)
+      throw new LogBackendError(
+        `file.path must be below one of the folders logs may be read from (LOG_FILE_ROOTS): ${roots.join(', ')}`,
+        422,
+      );
     if (files.length === 0) throw new LogBackendError(`No readable file matches ${filePath}`, 404);
     const extraLabels = (spec.labels as Record<string, string> | undefined) ?? {};
     const lines: LogLine[] = [];

@@ -66,7 +66,7 @@ test('a file log backend is added, searched on the logs page, updated and delete
   // The logs page: the backend as source, a query, newest first, the histogram and a level filter.
   await page.goto('/logs');
   await page.getByLabel('Source').selectOption(`backend:${name}`);
-  await page.getByLabel('Query').fill('payment');
+  await page.getByRole('textbox', { name: 'Query' }).fill('payment');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/query=payment/);
   const lines = page.getByRole('table', { name: 'Log lines' });
@@ -78,7 +78,7 @@ test('a file log backend is added, searched on the logs page, updated and delete
   await expect(page.getByText('2 lines')).toBeVisible();
   await expect(page.getByRole('figure', { name: 'Log lines over time' })).toBeVisible();
 
-  await page.getByLabel('Query').fill('');
+  await page.getByRole('textbox', { name: 'Query' }).fill('');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(lines.getByRole('row')).toHaveCount(6);
   await page.getByLabel('Level').selectOption('warn');

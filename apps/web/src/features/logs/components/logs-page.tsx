@@ -44,7 +44,7 @@ function SearchForm({ query, onSearch }: { query: string; onSearch(query: string
     onSearch(text);
   };
   return (
-    <form role="search" aria-label="Log query" onSubmit={submit} className="flex items-end gap-2">
+    <form role="search" aria-label="Log search" onSubmit={submit} className="flex items-end gap-2">
       <FormField label="Query" className="w-96">
         <Input
           compact

@@ -96,7 +96,13 @@ test('a file log backend is added, searched on the logs page, updated and delete
   await page.getByLabel('Labels').fill('{"team": "shop"}');
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   await expect(page.getByText(`${name} updated successfully`)).toBeVisible();
-  await expect(page.getByRole('table', { name: 'Log Backends' }).getByText('team')).toBeVisible();
+  await expect(
+    page
+      .getByRole('table', { name: 'Log Backends' })
+      .getByRole('row')
+      .filter({ hasText: name })
+      .getByRole('button', { name: 'team: shop' }),
+  ).toBeVisible();
   await page.getByRole('table', { name: 'Log Backends' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();

@@ -105,7 +105,9 @@ test('a file log backend is added, searched on the logs page, updated and delete
   ).toBeVisible();
   await page.getByRole('table', { name: 'Log Backends' }).getByRole('link', { name, exact: true }).click();
   await page.getByRole('button', { name: 'Delete', exact: true }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  const confirm = page.getByRole('alertdialog');
+  await expect(confirm).toContainText(`Delete ${name}?`);
+  await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
   await expect(page.getByText(`${name} deleted successfully`)).toBeVisible();
   await expect(
     page.getByRole('table', { name: 'Log Backends' }).getByRole('link', { name, exact: true }),

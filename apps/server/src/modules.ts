@@ -22,6 +22,8 @@ import { incidentsModule } from './modules/incidents/index.js';
 import { integrationsModule } from './modules/integrations/index.js';
 import { mcpModule } from './modules/mcp/index.js';
 import { kubeApiModule } from './modules/kube-api/index.js';
+import { logsModule } from './modules/logs/index.js';
+import { applicationsModule } from './modules/applications/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
@@ -43,6 +45,8 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   integrationsModule,
   mcpModule,
   kubeApiModule,
+  logsModule,
+  applicationsModule,
 ];
 
 registerResourceKinds(SERVER_MODULES.flatMap((module) => module.kinds ?? []));

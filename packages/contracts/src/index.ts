@@ -23,3 +23,5 @@ export * from './people.js';
 export * from './agent-registry.js';
 export * from './kratos.js';
 export * from './integrations.js';
+export * from './logs.js';
+export * from './applications.js';

@@ -59,6 +59,7 @@ import {
   notificationSilenceRowSchema,
   notificationsSummaryRowSchema,
 } from './notifications.js';
+import { componentWithLogsRowSchema, loggingBackendRowSchema } from './logs.js';
 
 /**
  * The row shape of every data-API relation the web app reads (`/api/db/<relation>`), in one map:
@@ -126,6 +127,9 @@ export const relationRowSchemas = {
   notification_send_history: notificationSendHistoryRowSchema,
   notification_send_history_summary: notificationSendHistorySummaryRowSchema,
   notification_silences: notificationSilenceRowSchema,
+  // logs
+  logging_backends: loggingBackendRowSchema,
+  components_with_logs: componentWithLogsRowSchema,
 } satisfies Record<string, z.ZodObject>;
 
 export type Relation = keyof typeof relationRowSchemas;

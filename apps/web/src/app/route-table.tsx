@@ -246,6 +246,37 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Integrations' }),
       },
       {
+        path: 'logs',
+        lazy: async () => ({ Component: (await import('./routes/logs-route')).LogsRoute }),
+        handle: handle({ title: 'Logs' }),
+      },
+      {
+        path: 'applications',
+        lazy: async () => ({ Component: (await import('./routes/applications-route')).ApplicationsRoute }),
+        handle: handle({ title: 'Applications' }),
+      },
+      {
+        path: 'applications/:namespace/:name',
+        lazy: async () => ({
+          Component: (await import('./routes/applications-route')).ApplicationReportRoute,
+        }),
+        handle: handle({ title: 'Application' }),
+      },
+      {
+        path: 'settings/log-backends',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-log-backends-route')).SettingsLogBackendsRoute,
+        }),
+        handle: handle({ title: 'Log Backends' }),
+      },
+      {
+        path: 'settings/log-backends/:id',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-log-backends-route')).SettingsLogBackendRoute,
+        }),
+        handle: handle({ title: 'Log Backends' }),
+      },
+      {
         path: 'notifications',
         lazy: async () => ({
           Component: (await import('./routes/notifications-route')).NotificationsRoute,

@@ -191,6 +191,8 @@ describe('kind registry', () => {
         'Team',
         'Topology',
         'View',
+        'Application',
+        'LoggingBackend',
       ].sort(),
     );
     const aliases = resourceKinds().flatMap(kindAliases);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { SETTINGS_ITEMS, visibleSettingsItems, type SidebarRules } from './sidebar-items';
+import {
+  MAIN_ITEMS,
+  SETTINGS_ITEMS,
+  visibleItems,
+  visibleSettingsItems,
+  type SidebarRules,
+} from './sidebar-items';
 
 const everything: SidebarRules = { isViewer: false, canRead: () => true, isEnabled: () => true };
 /** Every entry, sorted: the other tests take one away. */
@@ -15,6 +21,7 @@ describe('visibleSettingsItems', () => {
       'Incident Rules',
       'Integrations',
       'Jobs History',
+      'Log Backends',
       'Notifications',
       'Permissions',
       'Teams',
@@ -79,5 +86,27 @@ describe('visibleSettingsItems', () => {
       isEnabled: (feature) => feature !== 'settings.connections',
     }).map((item) => item.name);
     expect(disabled).not.toContain('Connections');
+  });
+});
+
+describe('the Logs and Applications entries', () => {
+  it('sit after Catalog and after Playbooks, and go with their feature flags', () => {
+    const names = (rules: SidebarRules) => visibleItems(MAIN_ITEMS, rules).map((item) => item.name);
+    expect(names(everything).slice(3, 7)).toEqual(['Catalog', 'Logs', 'Playbooks', 'Applications']);
+    expect(names({ ...everything, isEnabled: (feature) => feature !== 'logs' })).not.toContain('Logs');
+    expect(names({ ...everything, isEnabled: (feature) => feature !== 'applications' })).not.toContain(
+      'Applications',
+    );
+    expect(names({ ...everything, canRead: (resource) => resource !== 'logging_backends' })).not.toContain(
+      'Logs',
+    );
+  });
+
+  it('hides Log Backends while its settings are disabled', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      isEnabled: (feature) => feature !== 'settings.logging_backends',
+    }).map((item) => item.name);
+    expect(names).toEqual(allNames.filter((name) => name !== 'Log Backends'));
   });
 });

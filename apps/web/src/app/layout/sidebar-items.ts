@@ -1,5 +1,14 @@
 import type { Feature, Resource } from '@opsdeck/contracts';
-import { Activity, AlertTriangle, Boxes, LayoutDashboard, PlayCircle, type LucideIcon } from 'lucide-react';
+import {
+  Activity,
+  AlertTriangle,
+  AppWindow,
+  Boxes,
+  LayoutDashboard,
+  PlayCircle,
+  ScrollText,
+  type LucideIcon,
+} from 'lucide-react';
 
 /** An entry of the sidebar (spec core §2 "Sidebar"). */
 export interface SidebarItem {
@@ -23,7 +32,15 @@ export const MAIN_ITEMS: readonly (SidebarItem & { icon: LucideIcon })[] = [
   { name: 'Health', path: '/health', resource: 'canaries', feature: 'health', icon: Activity },
   { name: 'Incidents', path: '/incidents', resource: 'incident', feature: 'incidents', icon: AlertTriangle },
   { name: 'Catalog', path: '/catalog', resource: 'database', feature: 'config', icon: Boxes },
+  { name: 'Logs', path: '/logs', resource: 'logging_backends', feature: 'logs', icon: ScrollText },
   { name: 'Playbooks', path: '/playbooks', resource: 'playbooks', feature: 'playbooks', icon: PlayCircle },
+  {
+    name: 'Applications',
+    path: '/applications',
+    resource: 'database',
+    feature: 'applications',
+    icon: AppWindow,
+  },
 ];
 
 /**
@@ -63,6 +80,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     path: '/settings/integrations',
     resource: 'integrations',
     feature: 'settings.integrations',
+  },
+  {
+    name: 'Log Backends',
+    path: '/settings/log-backends',
+    resource: 'logging_backends',
+    feature: 'settings.logging_backends',
   },
 ];
 

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { readLogBackendForm } from './log-backend-editor-page';
+
+describe('readLogBackendForm (settings §5: name required, Add/Update disabled while invalid)', () => {
+  it('accepts a name, JSON labels and a YAML mapping', () => {
+    expect(readLogBackendForm('shop', '{"team":"shop"}', 'file:\n  path: /var/log/x.log\n')).toEqual({
+      ok: true,
+      labels: { team: 'shop' },
+      spec: { file: { path: '/var/log/x.log' } },
+      problems: {},
+    });
+  });
+
+  it('names each problem', () => {
+    const form = readLogBackendForm('  ', '[1]', '- a list');
+    expect(form.ok).toBe(false);
+    expect(form.problems).toEqual({
+      name: 'Name is required',
+      labels: 'Labels must be a JSON object',
+      spec: 'Spec must be a YAML mapping',
+    });
+  });
+});

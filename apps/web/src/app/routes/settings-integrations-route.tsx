@@ -1,7 +1,8 @@
-import { Navigate, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { NoDetailsFound } from '../../components/empty-state/empty-state';
 import { ScraperEditorPage } from '../../features/catalog';
 import { IntegrationsPage } from '../../features/integrations';
+import { LogBackendEditorPage } from '../../features/log-backends';
 import { TopologyEditorPage } from '../../features/topology';
 import { RouteGuard } from '../guards/route-guard';
 
@@ -16,12 +17,11 @@ export function SettingsIntegrationsRoute() {
 
 /** The editor of one integration type; each reads `:id` from the route itself. */
 function IntegrationEditor() {
-  const { type = '', id = '' } = useParams();
+  const { type = '' } = useParams();
   if (type === 'scrapers') return <ScraperEditorPage />;
   if (type === 'topologies') return <TopologyEditorPage />;
-  // Log backends are edited on their own page (settings §2.5; its deeper routes are not shown).
-  if (type === 'logging_backends')
-    return <Navigate to={`/settings/log-backends?id=${encodeURIComponent(id)}`} replace />;
+  // Log backends use their own form (settings §2.5), which reads `:id` like the others.
+  if (type === 'logging_backends') return <LogBackendEditorPage />;
   return <NoDetailsFound />;
 }
 

@@ -1,6 +1,7 @@
 import type { ModuleWorkers, WorkerContext } from '../../server-module.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS } from './durations.js';
 import { advanceRun, EXECUTE_EVENT, setRunStatus } from './runner.js';
+import { createEventTriggerHandler, PLAYBOOK_TRIGGER_SUBSCRIBER } from './event-triggers.js';
 import { startPlaybookSchedules } from './schedule-triggers.js';
 
 /**
@@ -28,6 +29,10 @@ export async function startPlaybookWorkers(
     // A run may take its whole timeout; the lease is renewed while it works.
     { timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000, maxAttempts: 20 },
   );
+  // Event triggers (`on.canary`, `on.config`, `on.component`): the copies the event queue's
+  // subscription fan-out (migration 0210) makes for each subscribed playbook.
+  const triggerPattern = `${PLAYBOOK_TRIGGER_SUBSCRIBER}.*`;
+  jobs.events.on(triggerPattern, createEventTriggerHandler({ pool, logger, secrets }), { maxAttempts: 5 });
   // Schedule triggers (`on.schedule`): one schedule per playbook, kept in step with the table.
   const schedules = startPlaybookSchedules({
     pool,
@@ -40,6 +45,7 @@ export async function startPlaybookWorkers(
   return {
     async stop() {
       jobs.events.off(EXECUTE_EVENT);
+      jobs.events.off(triggerPattern);
       await schedules.stop();
     },
   };

@@ -23,3 +23,8 @@ export {
 export { InvalidScheduleError, parseSchedule } from './schedule-expression.js';
 export { DEFAULT_SCHEDULE_TIMEOUT_MS, type ScheduleContext, type ScheduleDefinition } from './schedules.js';
 export type { JobsLogger, Queryable } from './support.js';
+export {
+  listEventSubscriptions,
+  setEventSubscriptions,
+  type EventSubscription,
+} from './event-queue-subscriptions.js';

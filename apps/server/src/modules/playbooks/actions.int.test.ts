@@ -98,6 +98,23 @@ async function runPlaybook(spec: Record<string, unknown>, parameters: Record<str
   return { id: run.id, ...status, actions: actions.rows };
 }
 
+/** The job-history rows of a run (one per stretch of work; these runs have one). */
+async function runJobs(runId: string): Promise<string[]> {
+  // The job ends just after the run's final status is written.
+  return waitFor(
+    async () => {
+      const { rows } = await db.pool.query<{ status: string }>(
+        `SELECT status FROM job_history WHERE name LIKE 'playbook run %' AND details -> 'summary' ->> 'run_id' = $1`,
+        [runId],
+      );
+      return rows.length > 0 && rows.every((row) => row.status !== 'RUNNING')
+        ? rows.map((row) => row.status)
+        : undefined;
+    },
+    { what: 'the run job to end' },
+  );
+}
+
 describe('notification action', () => {
   it('sends a templated email through a notification connection to a real SMTP server, and a webhook by URL', async () => {
     await db.pool.query(
@@ -125,6 +142,7 @@ describe('notification action', () => {
       { who: 'db-7' },
     );
     expect(result.status, JSON.stringify(result.actions)).toBe('completed');
+    expect(await runJobs(result.id)).toEqual(['SUCCESS']);
     const [mail] = await smtp.waitFor(1);
     expect(mail.to).toEqual(['oncall@example.test']);
     expect(mail.raw).toContain('Restarted db-7');
@@ -249,6 +267,7 @@ describe('prometheus action against a real Prometheus', () => {
       actions: [{ name: 'bad', prometheus: { url: prometheusUrl, query: 'sum(' } }],
     });
     expect(bad.status).toBe('failed');
+    expect(await runJobs(bad.id)).toEqual(['FAILED']);
     expect(bad.actions[0].error).toMatch(/^prometheus: .*parse error/);
   }, 60_000);
 });

@@ -17,13 +17,40 @@ export async function startPlaybookWorkers(
     async (event, { signal }) => {
       const runId = String(event.properties.run_id ?? '');
       if (runId === '') return;
+      const { rows } = await pool.query<{ playbook_id: string; name: string }>(
+        `SELECT r.playbook_id, p.name FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
+        [runId],
+      );
+      if (!rows[0]) return;
+      // One job-history row per stretch of work on the run (a run that sleeps, retries or waits
+      // for approval has one per stretch), ending with the run's status at the end of it.
+      const job = await jobs.startJob({
+        name: `playbook run ${rows[0].name}`,
+        resourceType: 'playbook',
+        resourceId: rows[0].playbook_id,
+      });
       try {
         await advanceRun({ pool, jobs, secrets, cancelPollMs: context.cancelPollMs }, runId, signal);
       } catch (error) {
-        if (signal.aborted) throw error;
+        if (signal.aborted) {
+          await job.stopped('the process stopped');
+          throw error;
+        }
         const message = error instanceof Error ? error.message : String(error);
         logger.error({ run: runId, err: message }, 'playbook run failed unexpectedly');
         await setRunStatus(pool, runId, 'failed', { error: message });
+      }
+      const after = await pool.query<{ status: string; error: string | null }>(
+        'SELECT status, error FROM playbook_runs WHERE id = $1',
+        [runId],
+      );
+      const status = after.rows[0]?.status ?? 'unknown';
+      job.setDetail('summary', { run_id: runId, status });
+      if (['failed', 'timed_out', 'cancelled'].includes(status)) {
+        await job.failure(after.rows[0]?.error ?? status);
+      } else {
+        job.incrementSuccess();
+        await job.success();
       }
     },
     // A run may take its whole timeout; the lease is renewed while it works.

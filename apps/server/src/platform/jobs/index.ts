@@ -28,3 +28,10 @@ export {
   setEventSubscriptions,
   type EventSubscription,
 } from './event-queue-subscriptions.js';
+export {
+  discardFailedEvents,
+  eventQueueStatus,
+  listFailedEvents,
+  type EventQueueNameStatus,
+  type FailedEvent,
+} from './event-queue-status.js';

@@ -58,6 +58,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
   { name: 'Teams', path: '/settings/teams', resource: 'database', feature: 'settings.teams' },
   { name: 'Permissions', path: '/settings/permissions', resource: 'rbac', feature: 'settings.permissions' },
   { name: 'Agents', path: '/settings/agents', resource: 'agents', feature: 'agents' },
+  {
+    name: 'Event Queue',
+    path: '/settings/event-queue-status',
+    resource: 'database',
+    feature: 'settings.event_queue_status',
+  },
 ];
 
 export interface SidebarRules {

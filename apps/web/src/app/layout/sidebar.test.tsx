@@ -62,6 +62,7 @@ describe('Sidebar', () => {
       'Playbooks',
       'Agents',
       'Connections',
+      'Event Queue',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',

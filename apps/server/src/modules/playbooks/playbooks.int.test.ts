@@ -540,6 +540,42 @@ describe('cancel and approvals', () => {
   });
 });
 
+describe('self-approval', () => {
+  it('refuses an approver approving a run they started, unless the property allows it', async () => {
+    const approver = await createTestPerson(db.pool, { roles: ['editor'] });
+    const approverToken = await createTestToken(db.pool, approver.id);
+    const other = await createTestPerson(db.pool, { roles: ['editor'] });
+    const otherToken = await createTestToken(db.pool, other.id);
+    const id = await createPlaybook('self-approval', {
+      approval: { type: 'any', approvers: { people: [approver.email, other.email] } },
+      actions: [{ name: 'a', exec: { script: 'true' } }],
+    });
+    const approve = (runId: string, token: string) =>
+      app.inject({ method: 'POST', url: `/api/playbook/run/approve/${runId}`, headers: bearer(token) });
+
+    const own = String((await run(approverToken, { id })).json.run_id);
+    expect((await detail(own, approverToken)).can.approve).toBe(false);
+    const refused = await approve(own, approverToken);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'You cannot approve a run you started' });
+    expect((await detail(own, otherToken)).can.approve).toBe(true);
+    expect((await approve(own, otherToken)).json()).toEqual({ status: 'scheduled' });
+    const done = await finished(own);
+    expect(done.approvals.map((approval) => approval.person_id)).toEqual([other.id]);
+
+    await db.pool.query(
+      `INSERT INTO properties (name, value) VALUES ('playbooks.approval.allow_self_approval', 'true')`,
+    );
+    try {
+      const allowed = String((await run(approverToken, { id })).json.run_id);
+      expect((await detail(allowed, approverToken)).can.approve).toBe(true);
+      expect((await approve(allowed, approverToken)).json()).toEqual({ status: 'scheduled' });
+    } finally {
+      await db.pool.query(`DELETE FROM properties WHERE name = 'playbooks.approval.allow_self_approval'`);
+    }
+  });
+});
+
 describe('the runs list', () => {
   it('pages and filters by playbook and status', async () => {
     const id = await createPlaybook('listed', { actions: [{ name: 'a', exec: { script: 'true' } }] });

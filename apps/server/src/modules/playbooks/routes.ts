@@ -18,6 +18,7 @@ import { withTransaction, type Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { enqueueEvent } from '../../platform/jobs/index.js';
 import { authorizeRequest, type PermissionTarget } from '../auth/index.js';
+import { anyPropertyTrue } from '../settings/index.js';
 import { validateParameters } from './parameters.js';
 import { createRun } from './runs.js';
 import { scheduleRun, setRunStatus } from './runner.js';
@@ -146,6 +147,19 @@ async function approvalSatisfied(pool: Pool, runId: string, approval: ApprovalSp
   const people = new Set(rows.map((row) => row.person_id));
   const teams = new Set(rows.map((row) => row.team_id));
   return ids.people.every((id) => people.has(id)) && ids.teams.every((id) => teams.has(id));
+}
+
+/** The property that lets the person who started a run approve it too (default: not allowed). */
+export const SELF_APPROVAL_PROPERTY = 'playbooks.approval.allow_self_approval';
+
+/** Whether `personId` started this run and self-approval is not allowed. */
+async function isRefusedSelfApproval(pool: Pool, runId: string, personId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ created_by: string | null }>(
+    'SELECT created_by FROM playbook_runs WHERE id = $1',
+    [runId],
+  );
+  if (!rows[0] || rows[0].created_by !== personId) return false;
+  return !(await anyPropertyTrue(pool, [SELF_APPROVAL_PROPERTY]));
 }
 
 /** Whether this person may approve this run: playbook:approve, and named (or in a named team) when approvers are listed. */
@@ -345,7 +359,10 @@ export async function playbookRoutes(
     let approve = false;
     if (run.status === 'pending_approval' && approval && request.auth) {
       const decision = await allowed(pool, request, 'playbook:approve', run.playbook_id, target);
-      approve = decision.allow && (await approverTeams(pool, request.auth.person.id, approval)).ok;
+      approve =
+        decision.allow &&
+        (await approverTeams(pool, request.auth.person.id, approval)).ok &&
+        !(await isRefusedSelfApproval(pool, String(run.id), request.auth.person.id));
     }
     const cancel =
       !PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status) &&
@@ -396,6 +413,9 @@ export async function playbookRoutes(
       const personId = request.auth!.person.id;
       const who = await approverTeams(pool, personId, approval);
       if (!who.ok) throw new HttpError(403, 'You are not an approver of this playbook');
+      if (await isRefusedSelfApproval(pool, run.id, personId)) {
+        throw new HttpError(403, 'You cannot approve a run you started');
+      }
       const status = await withTransaction(pool, async (client) => {
         const locked = await client.query<{ status: string }>(
           'SELECT status FROM playbook_runs WHERE id = $1 FOR UPDATE',

@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -677,6 +677,78 @@ describe('webhook triggers', () => {
     });
     expect(good.statusCode).toBe(201);
     expect((await finished(String(good.json<{ run_id: string }>().run_id))).run.status).toBe('completed');
+  });
+});
+
+describe('JWT webhook authentication', () => {
+  function jwt(key: KeyObject, header: Record<string, unknown>, claims: Record<string, unknown>): string {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const data = `${encode(header)}.${encode(claims)}`;
+    const signature =
+      header.alg === 'ES256'
+        ? sign('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' })
+        : sign('sha256', Buffer.from(data), key);
+    return `${data}.${signature.toString('base64url')}`;
+  }
+
+  it('accepts a token signed by a key of the JWKS (RS256 and ES256) and refuses forged, expired or missing ones', async () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwks = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          keys: [
+            { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa-1', use: 'sig' },
+            { ...ec.publicKey.export({ format: 'jwk' }), kid: 'ec-1', use: 'sig' },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    try {
+      const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
+      const id = await createPlaybook('jwt-hook', {
+        on: { webhook: { path: 'jwt-hook', authentication: { jwt: { jwksUri } } } },
+        actions: [{ name: 'echo', exec: { script: 'echo ok' } }],
+      });
+      const now = Math.floor(Date.now() / 1000);
+      const call = (token?: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/playbook/webhook/jwt-hook',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          payload: '{}',
+        });
+      const good = await call(
+        jwt(rsa.privateKey, { alg: 'RS256', kid: 'rsa-1' }, { sub: 'ci', exp: now + 300 }),
+      );
+      expect(good.statusCode, good.body).toBe(201);
+      const ecGood = await call(jwt(ec.privateKey, { alg: 'ES256', kid: 'ec-1' }, { sub: 'ci' }));
+      expect(ecGood.statusCode, ecGood.body).toBe(201);
+      const missing = await call();
+      expect(missing.statusCode).toBe(401);
+      expect(missing.json().error).toBe('Unauthorized: a Bearer token is required');
+      const forged = await call(jwt(stranger.privateKey, { alg: 'RS256', kid: 'rsa-1' }, { sub: 'ci' }));
+      expect(forged.json()).toMatchObject({ error: 'Unauthorized: the token signature is not valid' });
+      const expired = await call(jwt(rsa.privateKey, { alg: 'RS256', kid: 'rsa-1' }, { exp: now - 3600 }));
+      expect(expired.json()).toMatchObject({ error: 'Unauthorized: the token has expired' });
+      const unknownKey = await call(jwt(rsa.privateKey, { alg: 'RS256', kid: 'other' }, {}));
+      expect(unknownKey.json()).toMatchObject({ error: 'Unauthorized: no key other in the JWKS' });
+      const none = await call(`${Buffer.from('{"alg":"none"}').toString('base64url')}.e30.`);
+      expect(none.json()).toMatchObject({ error: 'Unauthorized: the algorithm none is not accepted' });
+      const runs = await db.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1',
+        [id],
+      );
+      expect(runs.rows[0].n).toBe(2);
+    } finally {
+      await new Promise((resolve) => jwks.close(resolve));
+    }
   });
 });
 

@@ -18,7 +18,9 @@ test('the Event Queue page shows a failed event with its error, and Retry requeu
   );
 
   await signIn(page, ADMIN.email, ADMIN.password, '/health');
-  await page.getByRole('link', { name: 'Event Queue' }).click();
+  const sidebar = page.getByRole('navigation', { name: 'Sidebar' });
+  await sidebar.getByRole('button', { name: 'Settings' }).click();
+  await sidebar.getByRole('link', { name: 'Event Queue' }).click();
   await expect(page).toHaveURL(/\/settings\/event-queue-status$/);
   const summary = page.getByRole('table', { name: 'Event queue' });
   const row = summary.getByRole('row').filter({ hasText: 'playbook.execute' });

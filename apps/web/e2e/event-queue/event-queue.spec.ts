@@ -33,7 +33,7 @@ test('the Event Queue page shows a failed event with its error, and Retry requeu
   const event = failed.getByRole('row').filter({ hasText: runId });
   await expect(event.getByText(error)).toBeVisible();
   await event.getByRole('button', { name: /^Retry event / }).click();
-  const dialog = page.getByRole('dialog');
+  const dialog = page.getByRole('alertdialog', { name: 'Retry failed events' });
   await expect(
     dialog.getByText('Retry 1 failed event? They go back to the queue with a fresh attempt budget.'),
   ).toBeVisible();

@@ -179,11 +179,21 @@ describe('exec, with parameters and templates over the check', () => {
     expect(names).toEqual(['stderr', 'stdout']);
     const stderr = done.artifacts.find((artifact) => artifact.filename === 'stderr')!;
     expect(await artifactText(stderr.id)).toBe('oops\n');
-    const history = await db.pool.query(
-      `SELECT name, status FROM job_history WHERE resource_type = 'playbook' AND resource_id = $1`,
-      [id],
+    // The action's row and the run's (written just after the run's final status).
+    const history = await waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ name: string; status: string }>(
+          `SELECT name, status FROM job_history WHERE resource_type = 'playbook' AND resource_id = $1 ORDER BY name`,
+          [id],
+        );
+        return rows.length === 2 && rows.every((row) => row.status !== 'RUNNING') ? rows : undefined;
+      },
+      { what: 'the job history of the run' },
     );
-    expect(history.rows).toEqual([{ name: 'playbook action say', status: 'SUCCESS' }]);
+    expect(history).toEqual([
+      { name: 'playbook action say', status: 'SUCCESS' },
+      { name: 'playbook run restart', status: 'SUCCESS' },
+    ]);
   });
 
   it('lists the playbooks a check can run and answers their parameters with templated defaults', async () => {

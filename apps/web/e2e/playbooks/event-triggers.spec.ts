@@ -96,6 +96,7 @@ test('a playbook with on.canary failed runs when its check starts failing, bound
     await page.goto(`/playbooks/runs/${runId}`);
     const note = page.getByRole('list', { name: 'Actions' }).getByRole('listitem', { name: 'note' });
     await expect(note.getByText('completed')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByText('by event check.failed')).toBeVisible();
   } finally {
     if (canaryId) {
       await admin.patch(`/api/db/canaries?id=eq.${canaryId}`, {

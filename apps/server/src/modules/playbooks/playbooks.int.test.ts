@@ -171,6 +171,7 @@ describe('exec, with parameters and templates over the check', () => {
     const done = await finished(body.run_id);
     expect(done.run.status).toBe('completed');
     expect(done.run.resource_name).toBe('api-latency');
+    expect(done.run.started_by).toEqual({ type: 'person', detail: expect.any(String) });
     expect(done.actions).toHaveLength(1);
     expect(done.actions[0]).toMatchObject({ name: 'say', status: 'completed' });
     const result = done.actions[0].result as { stdout: string; exitCode: number };
@@ -756,6 +757,8 @@ describe('JWT webhook authentication', () => {
         [id],
       );
       expect(runs.rows[0].n).toBe(2);
+      const started = await detail(String(good.json().run_id));
+      expect(started.run.started_by).toEqual({ type: 'webhook', detail: 'jwt-hook' });
     } finally {
       await new Promise((resolve) => jwks.close(resolve));
     }

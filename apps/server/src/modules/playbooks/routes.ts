@@ -182,7 +182,15 @@ async function approverTeams(
 const RUN_LIST_COLUMNS = `r.id, r.playbook_id, r.parent_id, r.status, r.parameters, r.config_id, r.component_id, r.check_id,
   r.error, r.scheduled_time, r.start_time, r.end_time, r.created_by, r.created_at, r.updated_at,
   jsonb_build_object('id', p.id, 'name', p.name, 'title', p.title, 'icon', p.spec ->> 'icon') AS playbook,
-  coalesce(ci.name, co.name, ch.name) AS resource_name`;
+  coalesce(ci.name, co.name, ch.name) AS resource_name,
+  CASE WHEN r.request ->> 'trigger' IS NULL THEN NULL
+       ELSE jsonb_build_object('type', r.request ->> 'trigger',
+         'detail', CASE r.request ->> 'trigger'
+                     WHEN 'person' THEN (SELECT pe.name FROM people pe WHERE pe.id = r.created_by)
+                     WHEN 'event' THEN r.request ->> 'event'
+                     WHEN 'webhook' THEN r.request ->> 'path'
+                     WHEN 'schedule' THEN r.request ->> 'schedule'
+                   END) END AS started_by`;
 const RUN_LIST_FROM = `FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id
   LEFT JOIN config_items ci ON ci.id = r.config_id
   LEFT JOIN components co ON co.id = r.component_id

@@ -17,6 +17,7 @@ import {
 } from './data-api/index.js';
 import { authModule } from './modules/auth/index.js';
 import { catalogModule } from './modules/catalog/index.js';
+import { eventQueueModule } from './modules/event-queue/index.js';
 import { healthModule } from './modules/health/index.js';
 import { incidentsModule } from './modules/incidents/index.js';
 import { integrationsModule } from './modules/integrations/index.js';
@@ -43,6 +44,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   notificationsModule,
   settingsModule,
   integrationsModule,
+  eventQueueModule,
   mcpModule,
   kubeApiModule,
   logsModule,

@@ -25,3 +25,4 @@ export * from './kratos.js';
 export * from './integrations.js';
 export * from './logs.js';
 export * from './applications.js';
+export * from './event-queue.js';

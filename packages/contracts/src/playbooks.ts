@@ -211,6 +211,11 @@ export const playbookRunListItemSchema = playbookRunRowSchema
       icon: z.string().nullable(),
     }),
     resource_name: z.string().nullable(),
+    /**
+     * What started the run: `person` (with their name), `event` (the event name), `webhook` (its
+     * path), `schedule` (its expression). Absent for runs recorded before it was kept.
+     */
+    started_by: z.object({ type: z.string(), detail: z.string().nullable() }).nullable().optional(),
   });
 export type PlaybookRunListItem = z.infer<typeof playbookRunListItemSchema>;
 export const playbookRunsResponseSchema = z.object({

@@ -117,6 +117,12 @@ test('runs a playbook from a check menu with parameters and follows the run to c
 
 test('a run that needs approval waits until an approver approves it', async ({ page }) => {
   test.setTimeout(90_000);
+  // The admin approves a run they started: allowed only by this property (default: refused).
+  const allow = await admin.post('/api/db/properties?on_conflict=name', {
+    headers: { ...(await csrfHeader(admin)), Prefer: 'resolution=merge-duplicates,return=minimal' },
+    data: { name: 'playbooks.approval.allow_self_approval', value: 'true' },
+  });
+  expect(allow.status(), await allow.text()).toBeLessThan(300);
   await createPlaybook('approved-restart', {
     title: 'Approved restart',
     category: 'Operations',

@@ -218,6 +218,13 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Topologies' }),
       },
       {
+        path: 'settings/event-queue-status',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-event-queue-route')).SettingsEventQueueRoute,
+        }),
+        handle: handle({ title: 'Event Queue' }),
+      },
+      {
         path: 'settings/feature-flags',
         lazy: async () => ({
           Component: (await import('./routes/settings-feature-flags-route')).SettingsFeatureFlagsRoute,

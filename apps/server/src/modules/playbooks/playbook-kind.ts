@@ -27,6 +27,34 @@ export const playbookParameterSpec = z.looseObject({
   properties: z.looseObject({}).optional(),
 });
 
+function eventTrigger<const T extends readonly [string, ...string[]]>(events: T) {
+  return z.looseObject({
+    event: z.enum(events),
+    filter: z.string().optional(),
+    labels: z.record(z.string(), z.string()).optional(),
+  });
+}
+
+/** `on`: event triggers (canary, config, component), webhook and schedule (validated by their own code). */
+export const playbookTriggersSpec = z.looseObject({
+  canary: z.array(eventTrigger(['passed', 'failed'])).optional(),
+  config: z
+    .array(
+      eventTrigger([
+        'created',
+        'updated',
+        'deleted',
+        'changed',
+        'healthy',
+        'unhealthy',
+        'warning',
+        'unknown',
+      ]),
+    )
+    .optional(),
+  component: z.array(eventTrigger(['healthy', 'unhealthy', 'warning', 'unknown'])).optional(),
+});
+
 /** Playbook (`mission-control.flanksource.com/v1`): parameters and actions run on a resource. */
 export const playbookSpec = z.looseObject({
   title: z.string().optional(),
@@ -38,6 +66,7 @@ export const playbookSpec = z.looseObject({
   checks: z.array(resourceSelectorField).optional(),
   parameters: z.array(playbookParameterSpec).optional(),
   actions: z.array(z.looseObject({ name: z.string().min(1) })).optional(),
+  on: playbookTriggersSpec.optional(),
 });
 
 export const playbookKind = defineResourceKind({

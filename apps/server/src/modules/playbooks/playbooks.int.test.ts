@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -171,6 +171,7 @@ describe('exec, with parameters and templates over the check', () => {
     const done = await finished(body.run_id);
     expect(done.run.status).toBe('completed');
     expect(done.run.resource_name).toBe('api-latency');
+    expect(done.run.started_by).toEqual({ type: 'person', detail: expect.any(String) });
     expect(done.actions).toHaveLength(1);
     expect(done.actions[0]).toMatchObject({ name: 'say', status: 'completed' });
     const result = done.actions[0].result as { stdout: string; exitCode: number };
@@ -179,11 +180,21 @@ describe('exec, with parameters and templates over the check', () => {
     expect(names).toEqual(['stderr', 'stdout']);
     const stderr = done.artifacts.find((artifact) => artifact.filename === 'stderr')!;
     expect(await artifactText(stderr.id)).toBe('oops\n');
-    const history = await db.pool.query(
-      `SELECT name, status FROM job_history WHERE resource_type = 'playbook' AND resource_id = $1`,
-      [id],
+    // The action's row and the run's (written just after the run's final status).
+    const history = await waitFor(
+      async () => {
+        const { rows } = await db.pool.query<{ name: string; status: string }>(
+          `SELECT name, status FROM job_history WHERE resource_type = 'playbook' AND resource_id = $1 ORDER BY name`,
+          [id],
+        );
+        return rows.length === 2 && rows.every((row) => row.status !== 'RUNNING') ? rows : undefined;
+      },
+      { what: 'the job history of the run' },
     );
-    expect(history.rows).toEqual([{ name: 'playbook action say', status: 'SUCCESS' }]);
+    expect(history).toEqual([
+      { name: 'playbook action say', status: 'SUCCESS' },
+      { name: 'playbook run restart', status: 'SUCCESS' },
+    ]);
   });
 
   it('lists the playbooks a check can run and answers their parameters with templated defaults', async () => {
@@ -540,6 +551,42 @@ describe('cancel and approvals', () => {
   });
 });
 
+describe('self-approval', () => {
+  it('refuses an approver approving a run they started, unless the property allows it', async () => {
+    const approver = await createTestPerson(db.pool, { roles: ['editor'] });
+    const approverToken = await createTestToken(db.pool, approver.id);
+    const other = await createTestPerson(db.pool, { roles: ['editor'] });
+    const otherToken = await createTestToken(db.pool, other.id);
+    const id = await createPlaybook('self-approval', {
+      approval: { type: 'any', approvers: { people: [approver.email, other.email] } },
+      actions: [{ name: 'a', exec: { script: 'true' } }],
+    });
+    const approve = (runId: string, token: string) =>
+      app.inject({ method: 'POST', url: `/api/playbook/run/approve/${runId}`, headers: bearer(token) });
+
+    const own = String((await run(approverToken, { id })).json.run_id);
+    expect((await detail(own, approverToken)).can.approve).toBe(false);
+    const refused = await approve(own, approverToken);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ error: 'You cannot approve a run you started' });
+    expect((await detail(own, otherToken)).can.approve).toBe(true);
+    expect((await approve(own, otherToken)).json()).toEqual({ status: 'scheduled' });
+    const done = await finished(own);
+    expect(done.approvals.map((approval) => approval.person_id)).toEqual([other.id]);
+
+    await db.pool.query(
+      `INSERT INTO properties (name, value) VALUES ('playbooks.approval.allow_self_approval', 'true')`,
+    );
+    try {
+      const allowed = String((await run(approverToken, { id })).json.run_id);
+      expect((await detail(allowed, approverToken)).can.approve).toBe(true);
+      expect((await approve(allowed, approverToken)).json()).toEqual({ status: 'scheduled' });
+    } finally {
+      await db.pool.query(`DELETE FROM properties WHERE name = 'playbooks.approval.allow_self_approval'`);
+    }
+  });
+});
+
 describe('the runs list', () => {
   it('pages and filters by playbook and status', async () => {
     const id = await createPlaybook('listed', { actions: [{ name: 'a', exec: { script: 'true' } }] });
@@ -641,6 +688,80 @@ describe('webhook triggers', () => {
     });
     expect(good.statusCode).toBe(201);
     expect((await finished(String(good.json<{ run_id: string }>().run_id))).run.status).toBe('completed');
+  });
+});
+
+describe('JWT webhook authentication', () => {
+  function jwt(key: KeyObject, header: Record<string, unknown>, claims: Record<string, unknown>): string {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const data = `${encode(header)}.${encode(claims)}`;
+    const signature =
+      header.alg === 'ES256'
+        ? sign('sha256', Buffer.from(data), { key, dsaEncoding: 'ieee-p1363' })
+        : sign('sha256', Buffer.from(data), key);
+    return `${data}.${signature.toString('base64url')}`;
+  }
+
+  it('accepts a token signed by a key of the JWKS (RS256 and ES256) and refuses forged, expired or missing ones', async () => {
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    const stranger = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const jwks = http.createServer((_request, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(
+        JSON.stringify({
+          keys: [
+            { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa-1', use: 'sig' },
+            { ...ec.publicKey.export({ format: 'jwk' }), kid: 'ec-1', use: 'sig' },
+          ],
+        }),
+      );
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    try {
+      const jwksUri = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/.well-known/jwks.json`;
+      const id = await createPlaybook('jwt-hook', {
+        on: { webhook: { path: 'jwt-hook', authentication: { jwt: { jwksUri } } } },
+        actions: [{ name: 'echo', exec: { script: 'echo ok' } }],
+      });
+      const now = Math.floor(Date.now() / 1000);
+      const call = (token?: string) =>
+        app.inject({
+          method: 'POST',
+          url: '/playbook/webhook/jwt-hook',
+          headers: {
+            'content-type': 'application/json',
+            ...(token ? { authorization: `Bearer ${token}` } : {}),
+          },
+          payload: '{}',
+        });
+      const good = await call(
+        jwt(rsa.privateKey, { alg: 'RS256', kid: 'rsa-1' }, { sub: 'ci', exp: now + 300 }),
+      );
+      expect(good.statusCode, good.body).toBe(201);
+      const ecGood = await call(jwt(ec.privateKey, { alg: 'ES256', kid: 'ec-1' }, { sub: 'ci' }));
+      expect(ecGood.statusCode, ecGood.body).toBe(201);
+      const missing = await call();
+      expect(missing.statusCode).toBe(401);
+      expect(missing.json().error).toBe('Unauthorized: a Bearer token is required');
+      const forged = await call(jwt(stranger.privateKey, { alg: 'RS256', kid: 'rsa-1' }, { sub: 'ci' }));
+      expect(forged.json()).toMatchObject({ error: 'Unauthorized: the token signature is not valid' });
+      const expired = await call(jwt(rsa.privateKey, { alg: 'RS256', kid: 'rsa-1' }, { exp: now - 3600 }));
+      expect(expired.json()).toMatchObject({ error: 'Unauthorized: the token has expired' });
+      const unknownKey = await call(jwt(rsa.privateKey, { alg: 'RS256', kid: 'other' }, {}));
+      expect(unknownKey.json()).toMatchObject({ error: 'Unauthorized: no key other in the JWKS' });
+      const none = await call(`${Buffer.from('{"alg":"none"}').toString('base64url')}.e30.`);
+      expect(none.json()).toMatchObject({ error: 'Unauthorized: the algorithm none is not accepted' });
+      const runs = await db.pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM playbook_runs WHERE playbook_id = $1',
+        [id],
+      );
+      expect(runs.rows[0].n).toBe(2);
+      const started = await detail(String(good.json().run_id));
+      expect(started.run.started_by).toEqual({ type: 'webhook', detail: 'jwt-hook' });
+    } finally {
+      await new Promise((resolve) => jwks.close(resolve));
+    }
   });
 });
 

@@ -18,6 +18,7 @@ import { withTransaction, type Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { enqueueEvent } from '../../platform/jobs/index.js';
 import { authorizeRequest, type PermissionTarget } from '../auth/index.js';
+import { anyPropertyTrue } from '../settings/index.js';
 import { validateParameters } from './parameters.js';
 import { createRun } from './runs.js';
 import { scheduleRun, setRunStatus } from './runner.js';
@@ -148,6 +149,19 @@ async function approvalSatisfied(pool: Pool, runId: string, approval: ApprovalSp
   return ids.people.every((id) => people.has(id)) && ids.teams.every((id) => teams.has(id));
 }
 
+/** The property that lets the person who started a run approve it too (default: not allowed). */
+export const SELF_APPROVAL_PROPERTY = 'playbooks.approval.allow_self_approval';
+
+/** Whether `personId` started this run and self-approval is not allowed. */
+async function isRefusedSelfApproval(pool: Pool, runId: string, personId: string): Promise<boolean> {
+  const { rows } = await pool.query<{ created_by: string | null }>(
+    'SELECT created_by FROM playbook_runs WHERE id = $1',
+    [runId],
+  );
+  if (!rows[0] || rows[0].created_by !== personId) return false;
+  return !(await anyPropertyTrue(pool, [SELF_APPROVAL_PROPERTY]));
+}
+
 /** Whether this person may approve this run: playbook:approve, and named (or in a named team) when approvers are listed. */
 async function approverTeams(
   pool: Pool,
@@ -168,7 +182,15 @@ async function approverTeams(
 const RUN_LIST_COLUMNS = `r.id, r.playbook_id, r.parent_id, r.status, r.parameters, r.config_id, r.component_id, r.check_id,
   r.error, r.scheduled_time, r.start_time, r.end_time, r.created_by, r.created_at, r.updated_at,
   jsonb_build_object('id', p.id, 'name', p.name, 'title', p.title, 'icon', p.spec ->> 'icon') AS playbook,
-  coalesce(ci.name, co.name, ch.name) AS resource_name`;
+  coalesce(ci.name, co.name, ch.name) AS resource_name,
+  CASE WHEN r.request ->> 'trigger' IS NULL THEN NULL
+       ELSE jsonb_build_object('type', r.request ->> 'trigger',
+         'detail', CASE r.request ->> 'trigger'
+                     WHEN 'person' THEN (SELECT pe.name FROM people pe WHERE pe.id = r.created_by)
+                     WHEN 'event' THEN r.request ->> 'event'
+                     WHEN 'webhook' THEN r.request ->> 'path'
+                     WHEN 'schedule' THEN r.request ->> 'schedule'
+                   END) END AS started_by`;
 const RUN_LIST_FROM = `FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id
   LEFT JOIN config_items ci ON ci.id = r.config_id
   LEFT JOIN components co ON co.id = r.component_id
@@ -345,7 +367,10 @@ export async function playbookRoutes(
     let approve = false;
     if (run.status === 'pending_approval' && approval && request.auth) {
       const decision = await allowed(pool, request, 'playbook:approve', run.playbook_id, target);
-      approve = decision.allow && (await approverTeams(pool, request.auth.person.id, approval)).ok;
+      approve =
+        decision.allow &&
+        (await approverTeams(pool, request.auth.person.id, approval)).ok &&
+        !(await isRefusedSelfApproval(pool, String(run.id), request.auth.person.id));
     }
     const cancel =
       !PLAYBOOK_RUN_FINAL_STATUSES.includes(run.status) &&
@@ -396,6 +421,9 @@ export async function playbookRoutes(
       const personId = request.auth!.person.id;
       const who = await approverTeams(pool, personId, approval);
       if (!who.ok) throw new HttpError(403, 'You are not an approver of this playbook');
+      if (await isRefusedSelfApproval(pool, run.id, personId)) {
+        throw new HttpError(403, 'You cannot approve a run you started');
+      }
       const status = await withTransaction(pool, async (client) => {
         const locked = await client.query<{ status: string }>(
           'SELECT status FROM playbook_runs WHERE id = $1 FOR UPDATE',

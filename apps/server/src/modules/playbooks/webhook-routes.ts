@@ -7,6 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { validateParameters } from './parameters.js';
+import { verifyWebhookJwt } from './webhook-jwt.js';
 import { createRun } from './runs.js';
 import { parametersOf, type PlaybookRecord } from './store.js';
 
@@ -18,7 +19,7 @@ interface WebhookSpec {
   authentication?: {
     basic?: { username?: unknown; password?: unknown };
     github?: { token?: unknown };
-    jwt?: unknown;
+    jwt?: { jwksUri?: unknown; jwksURI?: unknown };
   };
 }
 
@@ -43,10 +44,14 @@ function plain(value: unknown): string | undefined {
 }
 
 /** Refuses the call unless it carries what the webhook's `authentication` asks for. */
-function authenticate(webhook: WebhookSpec, request: FastifyRequest, raw: Buffer): void {
+async function authenticate(webhook: WebhookSpec, request: FastifyRequest, raw: Buffer): Promise<void> {
   const auth = webhook.authentication;
   if (!auth) return;
-  if (auth.jwt) throw new HttpError(401, 'JWT webhook authentication is not supported here');
+  if (auth.jwt) {
+    const jwksUri = plain(auth.jwt.jwksUri) ?? plain(auth.jwt.jwksURI) ?? '';
+    if (jwksUri === '') throw new HttpError(401, 'Unauthorized: the webhook has no jwt.jwksUri');
+    await verifyWebhookJwt(request.headers.authorization, jwksUri);
+  }
   if (auth.basic) {
     const header = request.headers.authorization ?? '';
     const expected = `Basic ${Buffer.from(`${plain(auth.basic.username) ?? ''}:${plain(auth.basic.password) ?? ''}`).toString('base64')}`;
@@ -73,7 +78,8 @@ function keptHeaders(request: FastifyRequest): Record<string, string> {
 
 /**
  * `POST /playbook/webhook/{path}`: starts a run of the playbook whose `on.webhook.path` it is,
- * authenticated by the webhook's own basic credentials or GitHub signature (outside /api: no
+ * authenticated by the webhook's own basic credentials, GitHub signature or a JWT verified
+ * against its JWKS (all of those given must hold; outside /api: no
  * session). The request (headers without credentials, body) is the run's `.request`.
  */
 export async function playbookWebhookRoutes(
@@ -105,7 +111,7 @@ export async function playbookWebhookRoutes(
         : undefined;
       if (!playbook || !webhook) throw new HttpError(404, 'no playbook has this webhook path', 'path');
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      authenticate(webhook, request, raw);
+      await authenticate(webhook, request, raw);
       const text = raw.toString('utf8');
       let body: unknown = text;
       try {

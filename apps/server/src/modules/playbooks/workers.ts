@@ -1,6 +1,7 @@
 import type { ModuleWorkers, WorkerContext } from '../../server-module.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS } from './durations.js';
 import { advanceRun, EXECUTE_EVENT, setRunStatus } from './runner.js';
+import { createEventTriggerHandler, PLAYBOOK_TRIGGER_SUBSCRIBER } from './event-triggers.js';
 import { startPlaybookSchedules } from './schedule-triggers.js';
 
 /**
@@ -16,18 +17,49 @@ export async function startPlaybookWorkers(
     async (event, { signal }) => {
       const runId = String(event.properties.run_id ?? '');
       if (runId === '') return;
+      const { rows } = await pool.query<{ playbook_id: string; name: string }>(
+        `SELECT r.playbook_id, p.name FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
+        [runId],
+      );
+      if (!rows[0]) return;
+      // One job-history row per stretch of work on the run (a run that sleeps, retries or waits
+      // for approval has one per stretch), ending with the run's status at the end of it.
+      const job = await jobs.startJob({
+        name: `playbook run ${rows[0].name}`,
+        resourceType: 'playbook',
+        resourceId: rows[0].playbook_id,
+      });
       try {
         await advanceRun({ pool, jobs, secrets, cancelPollMs: context.cancelPollMs }, runId, signal);
       } catch (error) {
-        if (signal.aborted) throw error;
+        if (signal.aborted) {
+          await job.stopped('the process stopped');
+          throw error;
+        }
         const message = error instanceof Error ? error.message : String(error);
         logger.error({ run: runId, err: message }, 'playbook run failed unexpectedly');
         await setRunStatus(pool, runId, 'failed', { error: message });
+      }
+      const after = await pool.query<{ status: string; error: string | null }>(
+        'SELECT status, error FROM playbook_runs WHERE id = $1',
+        [runId],
+      );
+      const status = after.rows[0]?.status ?? 'unknown';
+      job.setDetail('summary', { run_id: runId, status });
+      if (['failed', 'timed_out', 'cancelled'].includes(status)) {
+        await job.failure(after.rows[0]?.error ?? status);
+      } else {
+        job.incrementSuccess();
+        await job.success();
       }
     },
     // A run may take its whole timeout; the lease is renewed while it works.
     { timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000, maxAttempts: 20 },
   );
+  // Event triggers (`on.canary`, `on.config`, `on.component`): the copies the event queue's
+  // subscription fan-out (migration 0210) makes for each subscribed playbook.
+  const triggerPattern = `${PLAYBOOK_TRIGGER_SUBSCRIBER}.*`;
+  jobs.events.on(triggerPattern, createEventTriggerHandler({ pool, logger, secrets }), { maxAttempts: 5 });
   // Schedule triggers (`on.schedule`): one schedule per playbook, kept in step with the table.
   const schedules = startPlaybookSchedules({
     pool,
@@ -40,6 +72,7 @@ export async function startPlaybookWorkers(
   return {
     async stop() {
       jobs.events.off(EXECUTE_EVENT);
+      jobs.events.off(triggerPattern);
       await schedules.stop();
     },
   };

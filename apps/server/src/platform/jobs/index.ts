@@ -23,3 +23,15 @@ export {
 export { InvalidScheduleError, parseSchedule } from './schedule-expression.js';
 export { DEFAULT_SCHEDULE_TIMEOUT_MS, type ScheduleContext, type ScheduleDefinition } from './schedules.js';
 export type { JobsLogger, Queryable } from './support.js';
+export {
+  listEventSubscriptions,
+  setEventSubscriptions,
+  type EventSubscription,
+} from './event-queue-subscriptions.js';
+export {
+  discardFailedEvents,
+  eventQueueStatus,
+  listFailedEvents,
+  type EventQueueNameStatus,
+  type FailedEvent,
+} from './event-queue-status.js';

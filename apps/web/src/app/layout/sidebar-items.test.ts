@@ -16,6 +16,7 @@ describe('visibleSettingsItems', () => {
     expect(visibleSettingsItems(SETTINGS_ITEMS, everything).map((item) => item.name)).toEqual([
       'Agents',
       'Connections',
+      'Event Queue',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',
@@ -49,6 +50,15 @@ describe('visibleSettingsItems', () => {
       isEnabled: (feature) => feature !== 'settings.job_history',
     }).map((item) => item.name);
     expect(names).toEqual(allNames.filter((name) => name !== 'Jobs History'));
+  });
+
+  it('hides Event Queue when the event_queue_status feature is disabled', () => {
+    const names = visibleSettingsItems(SETTINGS_ITEMS, {
+      ...everything,
+      isEnabled: (feature) => feature !== 'settings.event_queue_status',
+    }).map((item) => item.name);
+    expect(allNames).toContain('Event Queue');
+    expect(names).toEqual(allNames.filter((name) => name !== 'Event Queue'));
   });
 
   it('hides Health Checks while the health settings are disabled', () => {

@@ -87,6 +87,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'logging_backends',
     feature: 'settings.logging_backends',
   },
+  {
+    name: 'Event Queue',
+    path: '/settings/event-queue-status',
+    resource: 'database',
+    feature: 'settings.event_queue_status',
+  },
 ];
 
 export interface SidebarRules {

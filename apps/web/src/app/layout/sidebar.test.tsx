@@ -64,6 +64,7 @@ describe('Sidebar', () => {
       'Applications',
       'Agents',
       'Connections',
+      'Event Queue',
       'Feature Flags',
       'Health Checks',
       'Incident Rules',

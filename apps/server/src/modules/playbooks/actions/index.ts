@@ -1,5 +1,7 @@
 import { execAction } from './exec.js';
 import { httpAction } from './http.js';
+import { notificationAction } from './notification.js';
+import { prometheusAction } from './prometheus.js';
 import { sqlAction } from './sql.js';
 import type { PlaybookActionType } from './types.js';
 import { UNSUPPORTED_ACTION_TYPES, unsupportedAction } from './unsupported.js';
@@ -7,10 +9,14 @@ import { UNSUPPORTED_ACTION_TYPES, unsupportedAction } from './unsupported.js';
 export { ActionFailure, type ActionContext, type ActionOutcome, type PlaybookActionType } from './types.js';
 
 const TYPES = new Map<string, PlaybookActionType>(
-  [execAction, httpAction, sqlAction, ...UNSUPPORTED_ACTION_TYPES.map(unsupportedAction)].map((action) => [
-    action.type,
-    action,
-  ]),
+  [
+    execAction,
+    httpAction,
+    sqlAction,
+    notificationAction,
+    prometheusAction,
+    ...UNSUPPORTED_ACTION_TYPES.map(unsupportedAction),
+  ].map((action) => [action.type, action]),
 );
 
 /** Keys of an action that are not its type. */

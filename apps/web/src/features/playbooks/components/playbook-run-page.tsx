@@ -9,6 +9,7 @@ import { showErrorToast, showSuccessToast } from '../../../components/toasts/toa
 import { usePlaybookRun, useRunDecision } from '../api/playbooks';
 import { durationText, RunStatusBadge } from './run-status-badge';
 import type { PlaybookRunDetail } from '@opsdeck/contracts';
+import { startedByText } from '../lib/started-by';
 
 type Action = PlaybookRunDetail['actions'][number];
 
@@ -52,6 +53,7 @@ export function PlaybookRunPage() {
             started <Age value={run.start_time ?? run.created_at} />
           </span>
           <span className="text-sm text-gray-600">{durationText(run.start_time, run.end_time)}</span>
+          {run.started_by && <span className="text-sm text-gray-600">{startedByText(run.started_by)}</span>}
           <span className="flex-1" />
           <Link
             to={`/playbooks/runs?playbook=${run.playbook_id}`}

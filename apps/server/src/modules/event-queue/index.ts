@@ -1,0 +1,3 @@
+/** The event queue's settings page API (see README.md). */
+export { eventQueueModule } from './module.js';
+export { eventQueueRoutes } from './routes.js';

@@ -1,0 +1,1 @@
+export { EventQueuePage } from './components/event-queue-page';

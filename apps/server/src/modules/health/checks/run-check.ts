@@ -5,6 +5,7 @@
 import type { JsonValue } from '../../../expressions/index.js';
 import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { runWithDeadline } from './deadline.js';
+import { renderCheckFields } from './field-templates.js';
 import { CHECK_TYPE_NOT_SUPPORTED_MESSAGE, findCheckType } from './registry.js';
 import {
   applyTemplates,
@@ -92,7 +93,13 @@ export async function runCheckOfType(
   let parsed: CheckSpecBase;
   let policy: RetryPolicy;
   try {
-    parsed = checkType.parse(spec);
+    const rendered = await renderCheckFields(
+      spec,
+      { canary: options.canary, resolveValueFrom: options.resolveValueFrom },
+      options.lastResult,
+      checkType.selfTemplatedFields,
+    );
+    parsed = checkType.parse(rendered);
     policy = retryPolicy(options.canary.retries, parsed.retries);
   } catch (error) {
     const reason =

@@ -6,7 +6,7 @@ import type { JsonValue } from '../../../expressions/index.js';
 import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { runWithDeadline } from './deadline.js';
 import { renderCheckFields } from './field-templates.js';
-import { CHECK_TYPE_NOT_SUPPORTED_MESSAGE, findCheckType } from './registry.js';
+import { findCheckType, unsupportedCheckMessage } from './registry.js';
 import {
   applyTemplates,
   expressionVariables,
@@ -37,6 +37,15 @@ async function runAttempt(
     result = failing(result, 'check returned an empty result');
   const variables = expressionVariables(result, spec, checkType, endpoint, options.canary, options.variables);
   const transformed = await transformResult(result, spec, checkType, endpoint, variables, options);
+  for (const child of result.children ?? []) {
+    transformed.derived.push({
+      ...child,
+      data: {},
+      type: checkType.type,
+      endpoint,
+      namespace: options.canary.namespace,
+    });
+  }
   if (transformed.result.invalid) return transformed;
   const finalVariables =
     transformed.result === result
@@ -75,7 +84,7 @@ export async function runCheck(type: string, spec: unknown, options: RunCheckOpt
       type,
       name: rawName(spec),
       endpoint: '',
-      result: invalidResult(CHECK_TYPE_NOT_SUPPORTED_MESSAGE, { message: CHECK_TYPE_NOT_SUPPORTED_MESSAGE }),
+      result: invalidResult(unsupportedCheckMessage(type), { message: unsupportedCheckMessage(type) }),
       derived: [],
       attempts: 0,
     };

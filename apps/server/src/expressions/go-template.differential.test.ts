@@ -20,7 +20,14 @@ const DATA = {
   ok: true,
   list: ['a', 'b', 'c'],
   numbers: [3, 1, 2],
-  json: { status: 'green', items: [{ name: 'a', ok: true }, { name: 'b', ok: false }], count: 2 },
+  json: {
+    status: 'green',
+    items: [
+      { name: 'a', ok: true },
+      { name: 'b', ok: false },
+    ],
+    count: 2,
+  },
   labels: { zone: 'eu', env: 'prod' },
 };
 
@@ -178,9 +185,12 @@ describe.skipIf(!hasGo)("Go templates against Go's own text/template", () => {
       }
       const theirs = expected[index];
       if (theirs.error !== undefined) {
-        if (ours.error === undefined) mismatches.push(`${source}: Go failed (${theirs.error}), ours gave ${JSON.stringify(ours.output)}`);
+        if (ours.error === undefined)
+          mismatches.push(`${source}: Go failed (${theirs.error}), ours gave ${JSON.stringify(ours.output)}`);
       } else if (ours.output !== theirs.output) {
-        mismatches.push(`${source}: Go ${JSON.stringify(theirs.output)}, ours ${JSON.stringify(ours.output ?? ours.error)}`);
+        mismatches.push(
+          `${source}: Go ${JSON.stringify(theirs.output)}, ours ${JSON.stringify(ours.output ?? ours.error)}`,
+        );
       }
     });
     expect(mismatches).toEqual([]);
@@ -189,6 +199,7 @@ describe.skipIf(!hasGo)("Go templates against Go's own text/template", () => {
 
 if (!hasGo) {
   describe("Go templates against Go's own text/template", () => {
-    it.skip('needs the `go` binary (Debian golang-go); install it to run the differential test', () => undefined);
+    it.skip('needs the `go` binary (Debian golang-go); install it to run the differential test', () =>
+      undefined);
   });
 }

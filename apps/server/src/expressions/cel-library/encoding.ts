@@ -34,6 +34,8 @@ export function encodingFunctions(bridge: JsonBridge): CelFunc[] {
     celFunc('data.JSON', [STRING], DYN, fromJson),
     celFunc('data.ToJSON', [DYN], STRING, (value: CelValue) => JSON.stringify(bridge.fromCel(value))),
     celFunc('base64.Encode', [STRING], STRING, (text: string) => Buffer.from(text).toString('base64')),
-    celFunc('base64.Decode', [STRING], STRING, (text: string) => Buffer.from(text, 'base64').toString('utf8')),
+    celFunc('base64.Decode', [STRING], STRING, (text: string) =>
+      Buffer.from(text, 'base64').toString('utf8'),
+    ),
   ];
 }

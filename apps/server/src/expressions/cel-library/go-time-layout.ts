@@ -34,7 +34,21 @@ export const NAMED_LAYOUTS: Record<string, string> = {
   TimeOnly: '15:04:05',
 };
 
-type Field = 'year' | 'year2' | 'month' | 'monthName' | 'day' | 'hour' | 'hour12' | 'minute' | 'second' | 'fraction' | 'pm' | 'zone' | 'zoneName' | 'weekday';
+type Field =
+  | 'year'
+  | 'year2'
+  | 'month'
+  | 'monthName'
+  | 'day'
+  | 'hour'
+  | 'hour12'
+  | 'minute'
+  | 'second'
+  | 'fraction'
+  | 'pm'
+  | 'zone'
+  | 'zoneName'
+  | 'weekday';
 
 // Longest tokens first, as Go's layout scanner does.
 const TOKENS: [string, string, Field | undefined][] = [

@@ -31,8 +31,11 @@ function listFunction(name: string, reduce: (values: number[]) => number): CelFu
 }
 
 function binary(name: string, operate: (a: number, b: number) => number): CelFunc {
-  return celFunc(name, [DYN, DYN], DYN, (a: CelValue, b: CelValue) =>
-    result(operate(toNumber(a, name), toNumber(b, name))) as never,
+  return celFunc(
+    name,
+    [DYN, DYN],
+    DYN,
+    (a: CelValue, b: CelValue) => result(operate(toNumber(a, name), toNumber(b, name))) as never,
   );
 }
 
@@ -80,14 +83,27 @@ export const MATH_FUNCTIONS: CelFunc[] = [
     const to = toNumber(end, 'math.Seq');
     return sequence(from, to, from <= to ? 1 : -1);
   }),
-  celFunc('math.Seq', [DYN, DYN, DYN], listType(CelScalar.INT), (start: CelValue, end: CelValue, step: CelValue) =>
-    sequence(toNumber(start, 'math.Seq'), toNumber(end, 'math.Seq'), toNumber(step, 'math.Seq')),
+  celFunc(
+    'math.Seq',
+    [DYN, DYN, DYN],
+    listType(CelScalar.INT),
+    (start: CelValue, end: CelValue, step: CelValue) =>
+      sequence(toNumber(start, 'math.Seq'), toNumber(end, 'math.Seq'), toNumber(step, 'math.Seq')),
   ),
-  celFunc('math.IsInt', [DYN], BOOL, (value: CelValue) =>
-    typeof value === 'bigint' || (typeof value === 'string' && /^[+-]?\d+$/.test(value.trim())),
+  celFunc(
+    'math.IsInt',
+    [DYN],
+    BOOL,
+    (value: CelValue) =>
+      typeof value === 'bigint' || (typeof value === 'string' && /^[+-]?\d+$/.test(value.trim())),
   ),
-  celFunc('math.IsFloat', [DYN], BOOL, (value: CelValue) =>
-    typeof value === 'number' || (typeof value === 'string' && /^[+-]?\d*\.\d+(e[+-]?\d+)?$/i.test(value.trim())),
+  celFunc(
+    'math.IsFloat',
+    [DYN],
+    BOOL,
+    (value: CelValue) =>
+      typeof value === 'number' ||
+      (typeof value === 'string' && /^[+-]?\d*\.\d+(e[+-]?\d+)?$/i.test(value.trim())),
   ),
   celFunc('math.IsNum', [DYN], BOOL, (value: CelValue) => {
     try {

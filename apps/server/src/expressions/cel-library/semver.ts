@@ -12,7 +12,9 @@ interface Version {
 }
 
 function parseVersion(text: string): Version {
-  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(text.trim());
+  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/.exec(
+    text.trim(),
+  );
   if (!match) throw new Error(`invalid semantic version "${text}"`);
   return {
     major: Number(match[1]),
@@ -31,16 +33,19 @@ export function compareVersions(a: Version, b: Version): number {
 }
 
 function satisfiesOne(version: Version, term: string): boolean {
-  const match = /^(>=|<=|!=|==|=|>|<|~|\^)?\s*v?([0-9xX*]+(?:\.[0-9xX*]+)?(?:\.[0-9xX*]+)?(?:-[0-9A-Za-z.-]+)?)$/.exec(
-    term.trim(),
-  );
+  const match =
+    /^(>=|<=|!=|==|=|>|<|~|\^)?\s*v?([0-9xX*]+(?:\.[0-9xX*]+)?(?:\.[0-9xX*]+)?(?:-[0-9A-Za-z.-]+)?)$/.exec(
+      term.trim(),
+    );
   if (!match) throw new Error(`invalid semver constraint "${term}"`);
   const operator = match[1] ?? '=';
   const parts = match[2].split('-')[0].split('.');
   const wildcard = parts.findIndex((part) => /^[xX*]$/.test(part));
   const given = wildcard === -1 ? parts.length : wildcard;
-  const target = parseVersion(parts.map((part) => (/^[xX*]$/.test(part) ? '0' : part)).join('.') +
-    (match[2].includes('-') ? `-${match[2].split('-').slice(1).join('-')}` : ''));
+  const target = parseVersion(
+    parts.map((part) => (/^[xX*]$/.test(part) ? '0' : part)).join('.') +
+      (match[2].includes('-') ? `-${match[2].split('-').slice(1).join('-')}` : ''),
+  );
   const comparison = compareVersions(version, target);
   const upper = (level: number): Version =>
     level <= 0

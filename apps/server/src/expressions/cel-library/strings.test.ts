@@ -11,7 +11,7 @@ describe('CEL string helpers', () => {
     expect(evaluateCel("'file.log'.trimSuffix('.log')", {})).toBe('file');
     expect(evaluateCel("'ab'.repeat(3)", {})).toBe('ababab');
     expect(evaluateCel("'abcdefgh'.abbrev(6)", {})).toBe('abc...');
-    expect(evaluateCel("\"it's\".shellQuote()", {})).toBe("'it'\\''s'");
+    expect(evaluateCel('"it\'s".shellQuote()', {})).toBe("'it'\\''s'");
     expect(evaluateCel("'a,b'.split(',').size()", {})).toBe(2);
     expect(evaluateCel("'  x '.trimSpace()", {})).toBe('x');
   });

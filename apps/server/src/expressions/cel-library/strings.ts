@@ -22,15 +22,34 @@ function stringMethod(name: string, operate: (text: string) => string): CelFunc 
 }
 
 export const STRING_FUNCTIONS: CelFunc[] = [
-  stringMethod('title', (text) => text.replace(/(^|[^\p{L}\p{N}'])(\p{L})/gu, (_m, before: string, letter: string) => before + letter.toUpperCase())),
+  stringMethod('title', (text) =>
+    text.replace(
+      /(^|[^\p{L}\p{N}'])(\p{L})/gu,
+      (_m, before: string, letter: string) => before + letter.toUpperCase(),
+    ),
+  ),
   stringMethod('camelCase', (text) =>
     words(text)
-      .map((word, index) => (index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1).toLowerCase()))
+      .map((word, index) =>
+        index === 0 ? word.toLowerCase() : word[0].toUpperCase() + word.slice(1).toLowerCase(),
+      )
       .join(''),
   ),
-  stringMethod('kebabCase', (text) => words(text).map((word) => word.toLowerCase()).join('-')),
-  stringMethod('snakeCase', (text) => words(text).map((word) => word.toLowerCase()).join('_')),
-  stringMethod('slug', (text) => words(text).map((word) => word.toLowerCase()).join('-')),
+  stringMethod('kebabCase', (text) =>
+    words(text)
+      .map((word) => word.toLowerCase())
+      .join('-'),
+  ),
+  stringMethod('snakeCase', (text) =>
+    words(text)
+      .map((word) => word.toLowerCase())
+      .join('_'),
+  ),
+  stringMethod('slug', (text) =>
+    words(text)
+      .map((word) => word.toLowerCase())
+      .join('-'),
+  ),
   stringMethod('squote', (text) => `'${text.replace(/'/g, "''")}'`),
   stringMethod('quote', (text) => JSON.stringify(text)),
   stringMethod('shellQuote', (text) => `'${text.replace(/'/g, "'\\''")}'`),

@@ -52,15 +52,26 @@ export const TIME_FUNCTIONS: CelFunc[] = [
     humanDuration(readDuration(value, parseExtendedDuration)),
   ),
   celFunc('time.Now', [], DYN, () => timestampMessage(Date.now()) as never),
-  celFunc('time.Parse', [STRING, STRING], DYN, (layout: string, value: string) =>
-    timestampMessage(parseGoTime(layout, value)) as never,
+  celFunc(
+    'time.Parse',
+    [STRING, STRING],
+    DYN,
+    (layout: string, value: string) => timestampMessage(parseGoTime(layout, value)) as never,
   ),
   celFunc('time.ZoneName', [], STRING, () => zoneName(new Date())),
   celFunc('time.ZoneOffset', [], INT, () => BigInt(-new Date().getTimezoneOffset() * 60)),
-  celFunc('time.Since', [DYN], DYN, (value: CelValue) =>
-    durationMessage(DurationValue.fromMilliseconds(Date.now() - readTimestamp(value))) as never,
+  celFunc(
+    'time.Since',
+    [DYN],
+    DYN,
+    (value: CelValue) =>
+      durationMessage(DurationValue.fromMilliseconds(Date.now() - readTimestamp(value))) as never,
   ),
-  celFunc('time.Until', [DYN], DYN, (value: CelValue) =>
-    durationMessage(DurationValue.fromMilliseconds(readTimestamp(value) - Date.now())) as never,
+  celFunc(
+    'time.Until',
+    [DYN],
+    DYN,
+    (value: CelValue) =>
+      durationMessage(DurationValue.fromMilliseconds(readTimestamp(value) - Date.now())) as never,
   ),
 ];

@@ -2,7 +2,8 @@
 import { randomUUID } from 'node:crypto';
 import { CelScalar, celFunc, type CelFunc } from '@bufbuild/cel';
 
-const UUID_PATTERN = /^(?:urn:uuid:)?\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i;
+const UUID_PATTERN =
+  /^(?:urn:uuid:)?\{?[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}\}?$/i;
 
 export function isValidUuid(text: string): boolean {
   return UUID_PATTERN.test(text.trim());
@@ -14,7 +15,10 @@ export const UUID_FUNCTIONS: CelFunc[] = [
   celFunc('uuid.IsValid', [CelScalar.STRING], CelScalar.BOOL, isValidUuid),
   celFunc('uuid.Parse', [CelScalar.STRING], CelScalar.STRING, (text: string) => {
     if (!isValidUuid(text)) throw new Error(`invalid UUID "${text}"`);
-    const hex = text.replace(/^urn:uuid:/i, '').replace(/[{}-]/g, '').toLowerCase();
+    const hex = text
+      .replace(/^urn:uuid:/i, '')
+      .replace(/[{}-]/g, '')
+      .toLowerCase();
     return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
   }),
 ];

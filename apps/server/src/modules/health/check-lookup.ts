@@ -60,7 +60,10 @@ export async function countChecksNotHealthy(db: Queryable, checkIds: readonly st
  * The previous result of a check, as templated fields see it (`last_result`): `pass`, `message`,
  * `error`, `duration`, `time`, and the recorded details as `results` (and `details`).
  */
-export async function readLastResult(db: Queryable, checkId: string): Promise<Record<string, unknown> | undefined> {
+export async function readLastResult(
+  db: Queryable,
+  checkId: string,
+): Promise<Record<string, unknown> | undefined> {
   const { rows } = await db.query<{
     time: Date;
     duration: number | null;

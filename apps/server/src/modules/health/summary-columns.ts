@@ -39,10 +39,18 @@ export const SUMMARY_DESCRIPTIVE_COLUMNS = [
   { field: 'agent_id', select: 'c.agent_id', versionedBy: ['checks.agent_id'] },
   // The ecosystem's fields: the canary by id and namespace, owner, severity, creation time.
   { field: 'canary_id', select: 'c.canary_id', versionedBy: ['checks.canary_id'] },
-  { field: 'canary_namespace', select: 'ca.namespace', versionedBy: ['canaries.namespace', 'checks.canary_id'] },
+  {
+    field: 'canary_namespace',
+    select: 'ca.namespace',
+    versionedBy: ['canaries.namespace', 'checks.canary_id'],
+  },
   { field: 'owner', select: 'c.owner', versionedBy: ['checks.owner'] },
   { field: 'severity', select: 'c.severity', versionedBy: ['checks.severity'] },
-  { field: 'created_at', select: `to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`, versionedBy: ['checks.created_at'] },
+  {
+    field: 'created_at',
+    select: `to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    versionedBy: ['checks.created_at'],
+  },
 ] as const satisfies readonly DescriptiveColumn[];
 
 export type DescriptiveField = (typeof SUMMARY_DESCRIPTIVE_COLUMNS)[number]['field'];

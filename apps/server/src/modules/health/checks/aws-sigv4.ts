@@ -22,7 +22,10 @@ function hmac(key: string | Buffer, data: string): Buffer {
 
 /** RFC 3986 encoding as SigV4 wants it (unreserved characters kept, everything else %XX). */
 function encodeRfc3986(text: string): string {
-  return encodeURIComponent(text).replace(/[!'()*]/g, (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`);
+  return encodeURIComponent(text).replace(
+    /[!'()*]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
 }
 
 function canonicalPath(pathname: string, service: string): string {
@@ -30,18 +33,29 @@ function canonicalPath(pathname: string, service: string): string {
   const segments = pathname.split('/').map((segment) => encodeRfc3986(decodeURIComponent(segment)));
   const once = segments.join('/');
   // Every service but S3 signs the path encoded twice.
-  return service === 's3' ? once : once.split('/').map((segment) => encodeRfc3986(segment)).join('/');
+  return service === 's3'
+    ? once
+    : once
+        .split('/')
+        .map((segment) => encodeRfc3986(segment))
+        .join('/');
 }
 
 function canonicalQuery(url: URL): string {
-  const pairs = [...url.searchParams.entries()].map(([key, value]) => [encodeRfc3986(key), encodeRfc3986(value)]);
+  const pairs = [...url.searchParams.entries()].map(([key, value]) => [
+    encodeRfc3986(key),
+    encodeRfc3986(value),
+  ]);
   pairs.sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1));
   return pairs.map(([key, value]) => `${key}=${value}`).join('&');
 }
 
 /** `20150830T123600Z` */
 export function amzDate(at: Date): string {
-  return at.toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /**

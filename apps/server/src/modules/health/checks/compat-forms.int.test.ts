@@ -63,14 +63,28 @@ describe('folder globs', () => {
   it('counts the files a ** glob matches and judges their age', async () => {
     const all = await runCheck(
       'folder',
-      { name: 'logs', path: `${root}/log/**/*.log`, minCount: 3, maxCount: 3, test: { expr: 'results.count == 3' } },
+      {
+        name: 'logs',
+        path: `${root}/log/**/*.log`,
+        minCount: 3,
+        maxCount: 3,
+        test: { expr: 'results.count == 3' },
+      },
       options,
     );
     expect(all.result.error).toBe('');
     expect(all.result.pass).toBe(true);
-    const shallow = await runCheck('folder', { name: 'top', path: `${root}/log/*.log`, maxCount: 1, minCount: 1 }, options);
+    const shallow = await runCheck(
+      'folder',
+      { name: 'top', path: `${root}/log/*.log`, maxCount: 1, minCount: 1 },
+      options,
+    );
     expect(shallow.result.pass).toBe(true);
-    const fresh = await runCheck('folder', { name: 'age', path: `${root}/log/**/*.log`, maxAge: '1d' }, options);
+    const fresh = await runCheck(
+      'folder',
+      { name: 'age', path: `${root}/log/**/*.log`, maxAge: '1d' },
+      options,
+    );
     expect(fresh.result.pass).toBe(false);
     expect(fresh.result.error).toMatch(/too old/);
   });
@@ -80,15 +94,25 @@ describe('mysql URL forms', () => {
   it('reads mysql://user:pass@tcp(host:port)/db and the Go DSN alike', () => {
     const expected = { user: 'app', password: 'p@ss', host: 'db.local', port: 3307, database: 'orders' };
     expect(mysqlConnectionOptions('mysql://app:p%40ss@tcp(db.local:3307)/orders')).toMatchObject(expected);
-    expect(mysqlConnectionOptions('app:p%40ss@tcp(db.local:3307)/orders?charset=utf8')).toMatchObject(expected);
+    expect(mysqlConnectionOptions('app:p%40ss@tcp(db.local:3307)/orders?charset=utf8')).toMatchObject(
+      expected,
+    );
     expect(mysqlConnectionOptions('mysql://app:pw@db.local:3307/orders')).toEqual({
       uri: 'mysql://app:pw@db.local:3307/orders',
     });
   });
 
   it.skipIf(!mariadbUp)('runs against MariaDB through each form', async () => {
-    for (const url of ['mysql://root:@tcp(127.0.0.1:3306)/mysql', 'root@tcp(127.0.0.1:3306)/mysql', 'mysql://root@127.0.0.1:3306/mysql']) {
-      const run = await runCheck('mysql', { name: 'm', url, query: 'SELECT 1 AS one', test: { expr: 'results.rows[0].one == 1' } }, options);
+    for (const url of [
+      'mysql://root:@tcp(127.0.0.1:3306)/mysql',
+      'root@tcp(127.0.0.1:3306)/mysql',
+      'mysql://root@127.0.0.1:3306/mysql',
+    ]) {
+      const run = await runCheck(
+        'mysql',
+        { name: 'm', url, query: 'SELECT 1 AS one', test: { expr: 'results.rows[0].one == 1' } },
+        options,
+      );
       expect(run.result.error, url).toBe('');
       expect(run.result.pass, url).toBe(true);
       expect(run.endpoint).not.toContain('pw');
@@ -100,14 +124,18 @@ describe('postgres libpq key=value strings and templated queries', () => {
   let database: TestDatabase;
   beforeAll(async () => {
     database = await createTestDatabase();
-    await database.pool.query(`CREATE TABLE events (id int, at int); INSERT INTO events VALUES (1, 10), (2, 20), (3, 30)`);
+    await database.pool.query(
+      `CREATE TABLE events (id int, at int); INSERT INTO events VALUES (1, 10), (2, 20), (3, 30)`,
+    );
   });
   afterAll(async () => {
     await database?.close();
   });
 
   it('parses key=value strings, quoted values and sslmode', () => {
-    expect(postgresConnectionOptions("host=db port=6432 user=app password='it\\'s' dbname=orders sslmode=require")).toMatchObject({
+    expect(
+      postgresConnectionOptions("host=db port=6432 user=app password='it\\'s' dbname=orders sslmode=require"),
+    ).toMatchObject({
       host: 'db',
       port: 6432,
       user: 'app',
@@ -122,7 +150,16 @@ describe('postgres libpq key=value strings and templated queries', () => {
   it('connects with a key=value string and masks its password in the endpoint', async () => {
     const url = new URL(database.url);
     const dsn = `host=${url.hostname} port=${url.port || 5432} user=${decodeURIComponent(url.username)} password=secret dbname=${url.pathname.slice(1)} sslmode=disable`;
-    const run = await runCheck('postgres', { name: 'kv', url: dsn, query: 'SELECT count(*)::int AS n FROM events', test: { expr: 'results.rows[0].n == 3' } }, options);
+    const run = await runCheck(
+      'postgres',
+      {
+        name: 'kv',
+        url: dsn,
+        query: 'SELECT count(*)::int AS n FROM events',
+        test: { expr: 'results.rows[0].n == 3' },
+      },
+      options,
+    );
     expect(run.result.error).toBe('');
     expect(run.result.pass).toBe(true);
     expect(run.endpoint).toContain('password=***');
@@ -134,7 +171,8 @@ describe('postgres libpq key=value strings and templated queries', () => {
       name: 'since-last',
       url: database.url,
       env: [{ name: 'table', value: 'events' }],
-      query: 'SELECT count(*)::int AS n, max(at) AS max FROM $(.table) WHERE at > {{ .last_result.results.max | default 0 }}',
+      query:
+        'SELECT count(*)::int AS n, max(at) AS max FROM $(.table) WHERE at > {{ .last_result.results.max | default 0 }}',
       test: { expr: 'results.rows[0].n == 1' },
     };
     const first = await runCheck('postgres', spec, { ...options, lastResult: { results: { max: 20 } } });

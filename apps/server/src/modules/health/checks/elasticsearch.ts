@@ -43,11 +43,19 @@ async function runSearchCheck(spec: SearchCheckSpec, ctx: CheckContext, label: s
   let status: number;
   let body: { hits?: { total?: number | { value?: number }; hits?: unknown[] }; error?: unknown };
   try {
-    const response = await fetch(target, { method: 'POST', headers, body: spec.query ?? '{"query":{"match_all":{}}}', signal: ctx.signal });
+    const response = await fetch(target, {
+      method: 'POST',
+      headers,
+      body: spec.query ?? '{"query":{"match_all":{}}}',
+      signal: ctx.signal,
+    });
     status = response.status;
     body = (await response.json()) as typeof body;
   } catch (error) {
-    return failing(passing({ duration: elapsedSince(started) }), `${label} search at ${sanitizeUrl(target)} failed: ${errorText(error)}`);
+    return failing(
+      passing({ duration: elapsedSince(started) }),
+      `${label} search at ${sanitizeUrl(target)} failed: ${errorText(error)}`,
+    );
   }
   const duration = elapsedSince(started);
   if (status >= 400) {

@@ -62,7 +62,10 @@ export function dollarToBraces(text: string): string {
     }
     const inner = text.slice(start + 2, cursor - 1);
     // Shell-style `$(command)` without a template action is left as written.
-    out += /^\s*[.$]/.test(inner) || /^\s*[a-zA-Z]+\s+[.$"]/.test(inner) ? `{{${inner}}}` : text.slice(start, cursor);
+    out +=
+      /^\s*[.$]/.test(inner) || /^\s*[a-zA-Z]+\s+[.$"]/.test(inner)
+        ? `{{${inner}}}`
+        : text.slice(start, cursor);
     index = cursor;
   }
   return out;
@@ -111,7 +114,8 @@ export async function templateVariables(
   if (Array.isArray(raw.env)) {
     for (const [index, entry] of raw.env.entries()) {
       const parsed = namedValueField.safeParse(entry);
-      if (!parsed.success) throw new CheckSpecError(`env[${index}]: each entry needs a name and a value or valueFrom`);
+      if (!parsed.success)
+        throw new CheckSpecError(`env[${index}]: each entry needs a name and a value or valueFrom`);
       env[parsed.data.name] =
         (await resolveValue(parsed.data, ctx as CheckContext, `env.${parsed.data.name}`)) ?? '';
     }
@@ -120,7 +124,12 @@ export async function templateVariables(
     ...env,
     env,
     last_result: lastResult ?? {},
-    canary: { id: ctx.canary.id ?? '', name: ctx.canary.name, namespace: ctx.canary.namespace, labels: ctx.canary.labels ?? {} },
+    canary: {
+      id: ctx.canary.id ?? '',
+      name: ctx.canary.name,
+      namespace: ctx.canary.namespace,
+      labels: ctx.canary.labels ?? {},
+    },
     check: { name: raw.name, description: raw.description ?? '', labels: raw.labels ?? {} },
   };
 }

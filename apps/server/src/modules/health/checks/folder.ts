@@ -237,11 +237,18 @@ export function compileGlobPath(globPath: string): { root: string; recursive: bo
     else if (char === '[') {
       const end = globPath.indexOf(']', index + 1);
       if (end < 0) throw new CheckSpecError(`path: unclosed [ in glob ${globPath}`);
-      source += `[${globPath.slice(index + 1, end).replace(/^!/, '^').replace(/\\/g, '\\\\')}]`;
+      source += `[${globPath
+        .slice(index + 1, end)
+        .replace(/^!/, '^')
+        .replace(/\\/g, '\\\\')}]`;
       index = end;
     } else source += char.replace(/[.+^${}()|\\]/g, '\\$&');
   }
-  return { root, recursive: rest.length > 1 || rest.some((segment) => segment.includes('**')), pattern: new RegExp(`^${source}$`) };
+  return {
+    root,
+    recursive: rest.length > 1 || rest.some((segment) => segment.includes('**')),
+    pattern: new RegExp(`^${source}$`),
+  };
 }
 
 /** Files in the folder (and below it when recursive) that pass the filter (and the glob). */

@@ -39,9 +39,10 @@ function hex(data: string | Buffer): string {
 /** Recomputes the signature of a received request and compares. */
 function sigV4Valid(request: IncomingMessage, body: Buffer): boolean {
   const header = request.headers.authorization ?? '';
-  const match = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
-    header,
-  );
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      header,
+    );
   if (!match) return false;
   const [, accessKey, day, region, service, signedHeaders, signature] = match;
   if (accessKey !== ACCESS_KEY) return false;
@@ -82,7 +83,11 @@ beforeAll(async () => {
           form.get('scope') === 'read write' &&
           form.get('audience') === 'checks';
         response.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' });
-        response.end(ok ? JSON.stringify({ access_token: 'tok-123', token_type: 'bearer' }) : '{"error":"invalid_client"}');
+        response.end(
+          ok
+            ? JSON.stringify({ access_token: 'tok-123', token_type: 'bearer' })
+            : '{"error":"invalid_client"}',
+        );
         return;
       }
       if (url.pathname.startsWith('/aws')) {
@@ -110,7 +115,11 @@ describe('awsSigV4', () => {
       'content-type': 'application/x-www-form-urlencoded; charset=utf-8',
     };
     signRequest(
-      { method: 'GET', url: new URL('https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08'), headers },
+      {
+        method: 'GET',
+        url: new URL('https://iam.amazonaws.com/?Action=ListUsers&Version=2010-05-08'),
+        headers,
+      },
       { accessKey: ACCESS_KEY, secretKey: SECRET_KEY, region: 'us-east-1', service: 'iam' },
       new Date('2015-08-30T12:36:00Z'),
     );
@@ -125,7 +134,12 @@ describe('awsSigV4', () => {
       url: `${baseUrl}/aws/items?b=2&a=1`,
       method: 'POST',
       body: '{"q":1}',
-      awsSigV4: { accessKey: { value: ACCESS_KEY }, secretKey: { value: secretKey }, region: 'eu-west-1', service: 'execute-api' },
+      awsSigV4: {
+        accessKey: { value: ACCESS_KEY },
+        secretKey: { value: secretKey },
+        region: 'eu-west-1',
+        service: 'execute-api',
+      },
     });
     const good = await runCheck('http', spec(SECRET_KEY), options);
     expect(good.result.error).toBe('');
@@ -136,7 +150,11 @@ describe('awsSigV4', () => {
   });
 
   it('refuses awsSigV4 without keys or with assumeRole instead of sending unsigned', async () => {
-    const missing = await runCheck('http', { name: 'aws', url: `${baseUrl}/aws`, awsSigV4: { region: 'x', service: 'y' } }, options);
+    const missing = await runCheck(
+      'http',
+      { name: 'aws', url: `${baseUrl}/aws`, awsSigV4: { region: 'x', service: 'y' } },
+      options,
+    );
     expect(missing.result.invalid).toBe(true);
     expect(missing.result.error).toMatch(/accessKey and secretKey are required/);
     const role = await runCheck(

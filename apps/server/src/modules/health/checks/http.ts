@@ -382,7 +382,8 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   }
   if (spec.awsSigV4) {
     const aws = spec.awsSigV4;
-    if (aws.assumeRole) return invalidResult('awsSigV4: assumeRole is not supported; give accessKey and secretKey');
+    if (aws.assumeRole)
+      return invalidResult('awsSigV4: assumeRole is not supported; give accessKey and secretKey');
     let credentials: SigV4Credentials;
     try {
       let accessKey = await resolveValue(aws.accessKey, ctx, 'awsSigV4.accessKey');

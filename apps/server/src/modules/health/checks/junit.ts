@@ -96,14 +96,20 @@ async function runJunitCheck(spec: JunitCheckSpec, ctx: CheckContext): Promise<C
     for (const variable of spec.env ?? [])
       env[variable.name] = (await resolveValue(variable, ctx, `env.${variable.name}`)) ?? '';
     const started = performance.now();
-    const outcome = await runScript(`mkdir -p "$JUNIT_RESULTS"\n${spec.script ?? ''}`, env, workDir, ctx.signal);
+    const outcome = await runScript(
+      `mkdir -p "$JUNIT_RESULTS"\n${spec.script ?? ''}`,
+      env,
+      workDir,
+      ctx.signal,
+    );
     const duration = elapsedSince(started);
     if (outcome.killed) return failing(passing({ duration }), `tests were stopped after ${ctx.timeoutMs}ms`);
     let cases: JunitCase[];
     try {
       cases = await readResults(resultsDir);
     } catch (error) {
-      const reason = outcome.exitCode !== 0 ? `${outcome.stderr.trim() || `exit code ${outcome.exitCode}`}; ` : '';
+      const reason =
+        outcome.exitCode !== 0 ? `${outcome.stderr.trim() || `exit code ${outcome.exitCode}`}; ` : '';
       return failing(passing({ duration }), `${reason}${errorText(error)}`);
     }
     const passed = cases.filter((item) => item.status === 'passed').length;
@@ -134,7 +140,13 @@ async function runJunitCheck(spec: JunitCheckSpec, ctx: CheckContext): Promise<C
         })),
     });
     if (failed > 0)
-      return failing(result, `${failed} of ${cases.length} tests failed: ${cases.filter((item) => item.status === 'failed').map((item) => item.name).join(', ')}`);
+      return failing(
+        result,
+        `${failed} of ${cases.length} tests failed: ${cases
+          .filter((item) => item.status === 'failed')
+          .map((item) => item.name)
+          .join(', ')}`,
+      );
     return result;
   } catch (error) {
     return invalidResult(`could not run the junit tests: ${errorText(error)}`);

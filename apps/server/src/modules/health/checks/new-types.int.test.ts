@@ -42,7 +42,15 @@ describe('junit', () => {
   });
 
   it('runs the script and gives one result per test case', async () => {
-    const run = await runCheck('junit', { name: 'suite', script: JUNIT_SCRIPT(false), test: { expr: 'results.passed == 2 && results.skipped == 1' } }, options);
+    const run = await runCheck(
+      'junit',
+      {
+        name: 'suite',
+        script: JUNIT_SCRIPT(false),
+        test: { expr: 'results.passed == 2 && results.skipped == 1' },
+      },
+      options,
+    );
     expect(run.result.error).toBe('');
     expect(run.result.pass).toBe(true);
     expect(run.derived.map((item) => [item.name, item.pass])).toEqual([
@@ -71,20 +79,34 @@ if (!hasRestic && process.env.CI === 'true') throw new Error('restic is not inst
 describe.skipIf(!hasRestic)('restic', () => {
   let root = '';
   let repository = '';
-  const env = () => ({ ...process.env, RESTIC_PASSWORD: 'repo-pass', RESTIC_CACHE_DIR: path.join(root, 'cache') });
+  const env = () => ({
+    ...process.env,
+    RESTIC_PASSWORD: 'repo-pass',
+    RESTIC_CACHE_DIR: path.join(root, 'cache'),
+  });
   beforeAll(() => {
     root = mkdtempSync(path.join(tmpdir(), 'opsdeck-restic-test-'));
     repository = path.join(root, 'repo');
     writeFileSync(path.join(root, 'data.txt'), 'backed up');
     execFileSync('restic', ['--repo', repository, 'init'], { env: env(), stdio: 'ignore' });
-    execFileSync('restic', ['--repo', repository, 'backup', path.join(root, 'data.txt')], { env: env(), stdio: 'ignore' });
+    execFileSync('restic', ['--repo', repository, 'backup', path.join(root, 'data.txt')], {
+      env: env(),
+      stdio: 'ignore',
+    });
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
 
   it('passes with a recent snapshot and a sound repository', async () => {
     const run = await runCheck(
       'restic',
-      { name: 'backups', repository, password: { value: 'repo-pass' }, maxAge: '1h', checkIntegrity: true, test: { expr: 'results.count == 1' } },
+      {
+        name: 'backups',
+        repository,
+        password: { value: 'repo-pass' },
+        maxAge: '1h',
+        checkIntegrity: true,
+        test: { expr: 'results.count == 1' },
+      },
       options,
     );
     expect(run.result.error).toBe('');
@@ -92,17 +114,29 @@ describe.skipIf(!hasRestic)('restic', () => {
   });
 
   it('fails on a too old snapshot, a wrong password, and a damaged repository', async () => {
-    const old = await runCheck('restic', { name: 'b', repository, password: { value: 'repo-pass' }, maxAge: '1ms' }, options);
+    const old = await runCheck(
+      'restic',
+      { name: 'b', repository, password: { value: 'repo-pass' }, maxAge: '1ms' },
+      options,
+    );
     expect(old.result.pass).toBe(false);
     expect(old.result.error).toMatch(/too old/);
     const wrong = await runCheck('restic', { name: 'b', repository, password: { value: 'nope' } }, options);
     expect(wrong.result.pass).toBe(false);
-    const s3 = await runCheck('restic', { name: 'b', repository: 's3:x/y', password: 'p', accessKey: 'k' }, options);
+    const s3 = await runCheck(
+      'restic',
+      { name: 'b', repository: 's3:x/y', password: 'p', accessKey: 'k' },
+      options,
+    );
     expect(s3.result.invalid).toBe(true);
     // Remove the index: the snapshot's tree can no longer be found, which `restic check` reports.
     const indexDir = path.join(repository, 'index');
     for (const name of readdirSync(indexDir)) unlinkSync(path.join(indexDir, name));
-    const damaged = await runCheck('restic', { name: 'b', repository, password: { value: 'repo-pass' }, checkIntegrity: true }, options);
+    const damaged = await runCheck(
+      'restic',
+      { name: 'b', repository, password: { value: 'repo-pass' }, checkIntegrity: true },
+      options,
+    );
     expect(damaged.result.pass).toBe(false);
     expect(damaged.result.error).toMatch(/integrity check failed/);
   }, 60_000);
@@ -116,16 +150,21 @@ describe('elasticsearch and opensearch over HTTP', () => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        const authorized = request.headers.authorization === `Basic ${Buffer.from('elastic:pw').toString('base64')}`;
+        const authorized =
+          request.headers.authorization === `Basic ${Buffer.from('elastic:pw').toString('base64')}`;
         if (!authorized) {
           response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthorized"}');
           return;
         }
         if (request.method !== 'POST' || request.url !== '/logs/_search') {
-          response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"type":"index_not_found_exception"}}');
+          response
+            .writeHead(404, { 'content-type': 'application/json' })
+            .end('{"error":{"type":"index_not_found_exception"}}');
           return;
         }
-        const query = JSON.parse(Buffer.concat(chunks).toString()) as { query?: { term?: { level?: string } } };
+        const query = JSON.parse(Buffer.concat(chunks).toString()) as {
+          query?: { term?: { level?: string } };
+        };
         const hits = query.query?.term?.level === 'error' ? [{ _id: '1' }, { _id: '2' }] : [];
         response
           .writeHead(200, { 'content-type': 'application/json' })
@@ -141,16 +180,31 @@ describe('elasticsearch and opensearch over HTTP', () => {
 
   it('counts the hits of the query and compares them with results', async () => {
     for (const type of ['elasticsearch', 'opensearch']) {
-      const spec = { name: 'errors', url, index: 'logs', username: 'elastic', password: 'pw', query: '{"query":{"term":{"level":"error"}}}' };
+      const spec = {
+        name: 'errors',
+        url,
+        index: 'logs',
+        username: 'elastic',
+        password: 'pw',
+        query: '{"query":{"term":{"level":"error"}}}',
+      };
       const ok = await runCheck(type, { ...spec, results: 2, test: { expr: 'results.count == 2' } }, options);
       expect(ok.result.error, type).toBe('');
       expect(ok.result.pass).toBe(true);
       const wrong = await runCheck(type, { ...spec, results: 1 }, options);
       expect(wrong.result.error).toBe('Query return 2 rows, expected 1');
     }
-    const missing = await runCheck('elasticsearch', { name: 'x', url, index: 'nope', username: 'elastic', password: 'pw' }, options);
+    const missing = await runCheck(
+      'elasticsearch',
+      { name: 'x', url, index: 'nope', username: 'elastic', password: 'pw' },
+      options,
+    );
     expect(missing.result.error).toMatch(/answered 404/);
-    const bad = await runCheck('elasticsearch', { name: 'x', url, index: 'logs', query: '{not json' }, options);
+    const bad = await runCheck(
+      'elasticsearch',
+      { name: 'x', url, index: 'logs', query: '{not json' },
+      options,
+    );
     expect(bad.result.invalid).toBe(true);
   });
 });

@@ -36,7 +36,8 @@ export async function fetchClientCredentialsToken(
     throw new Error(`oauth2: token request to ${credentials.tokenUrl} failed: ${(error as Error).message}`);
   }
   const text = await response.text();
-  if (!response.ok) throw new Error(`oauth2: token endpoint answered ${response.status}: ${text.slice(0, 200)}`);
+  if (!response.ok)
+    throw new Error(`oauth2: token endpoint answered ${response.status}: ${text.slice(0, 200)}`);
   let token: unknown;
   try {
     const parsed = JSON.parse(text) as { access_token?: unknown };
@@ -44,6 +45,7 @@ export async function fetchClientCredentialsToken(
   } catch {
     token = new URLSearchParams(text).get('access_token');
   }
-  if (typeof token !== 'string' || token === '') throw new Error('oauth2: the token endpoint returned no access_token');
+  if (typeof token !== 'string' || token === '')
+    throw new Error('oauth2: the token endpoint returned no access_token');
   return token;
 }

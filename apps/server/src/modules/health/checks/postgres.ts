@@ -17,10 +17,23 @@ export function postgresConnectionOptions(text: string): pg.ClientConfig {
     values[match[1].toLowerCase()] = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : match[3];
     rest = rest.replace(match[0], '');
   }
-  if (rest.trim() !== '') throw new CheckSpecError(`invalid postgres connection string near "${rest.trim()}"`);
-  const known = new Set(['host', 'hostaddr', 'port', 'user', 'password', 'dbname', 'sslmode', 'connect_timeout', 'application_name', 'options']);
+  if (rest.trim() !== '')
+    throw new CheckSpecError(`invalid postgres connection string near "${rest.trim()}"`);
+  const known = new Set([
+    'host',
+    'hostaddr',
+    'port',
+    'user',
+    'password',
+    'dbname',
+    'sslmode',
+    'connect_timeout',
+    'application_name',
+    'options',
+  ]);
   const unknown = Object.keys(values).filter((key) => !known.has(key));
-  if (unknown.length > 0) throw new CheckSpecError(`postgres connection string: ${unknown.join(', ')} is not supported`);
+  if (unknown.length > 0)
+    throw new CheckSpecError(`postgres connection string: ${unknown.join(', ')} is not supported`);
   const sslmode = values.sslmode ?? 'disable';
   const ssl: pg.ClientConfig['ssl'] =
     sslmode === 'disable' || sslmode === 'allow' || sslmode === 'prefer'

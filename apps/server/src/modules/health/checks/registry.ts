@@ -100,10 +100,10 @@ export const CHECK_TYPE_NOT_SUPPORTED_MESSAGE = 'check type not supported yet';
  */
 export const UNSUPPORTED_CHECK_REASONS: Readonly<Record<string, string>> = {
   mongodb:
-    'mongodb checks are not supported: the MongoDB wire protocol client is not bundled and no MongoDB server can be tested on this product\'s machines',
+    "mongodb checks are not supported: the MongoDB wire protocol client is not bundled and no MongoDB server can be tested on this product's machines",
   mssql:
-    'mssql checks are not supported: the TDS (SQL Server) protocol client is not bundled and no SQL Server can be tested on this product\'s machines',
-  s3: 's3 checks are not supported: they need an S3 endpoint, which cannot be tested on this product\'s machines',
+    "mssql checks are not supported: the TDS (SQL Server) protocol client is not bundled and no SQL Server can be tested on this product's machines",
+  s3: "s3 checks are not supported: they need an S3 endpoint, which cannot be tested on this product's machines",
   databaseBackup:
     'databaseBackup checks are not supported: they read cloud backup APIs (GCP Cloud SQL), which cannot be reached or tested here',
 };

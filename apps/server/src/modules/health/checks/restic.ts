@@ -86,7 +86,10 @@ async function runResticCheck(spec: ResticCheckSpec, ctx: CheckContext): Promise
     }
     const listing = await restic([...args, 'snapshots', '--json'], env, ctx.signal);
     if (listing.code !== 0) {
-      return failing(passing({ duration: elapsedSince(started) }), `restic snapshots: ${listing.stderr.trim() || `exit code ${listing.code}`}`);
+      return failing(
+        passing({ duration: elapsedSince(started) }),
+        `restic snapshots: ${listing.stderr.trim() || `exit code ${listing.code}`}`,
+      );
     }
     const snapshots = (JSON.parse(listing.stdout || '[]') as Snapshot[] | null) ?? [];
     const latest = snapshots.reduce<Snapshot | undefined>(
@@ -97,11 +100,19 @@ async function runResticCheck(spec: ResticCheckSpec, ctx: CheckContext): Promise
     let integrity: string | null = null;
     if (spec.checkIntegrity) {
       const check = await restic([...args.filter((arg) => arg !== '--no-lock'), 'check'], env, ctx.signal);
-      integrity = check.code === 0 ? 'ok' : check.stderr.trim() || check.stdout.trim() || `exit code ${check.code}`;
+      integrity =
+        check.code === 0 ? 'ok' : check.stderr.trim() || check.stdout.trim() || `exit code ${check.code}`;
     }
     const results = {
       count: snapshots.length,
-      latest: latest ? { id: latest.short_id ?? latest.id, time: latest.time, hostname: latest.hostname ?? '', paths: latest.paths ?? [] } : null,
+      latest: latest
+        ? {
+            id: latest.short_id ?? latest.id,
+            time: latest.time,
+            hostname: latest.hostname ?? '',
+            paths: latest.paths ?? [],
+          }
+        : null,
       ageMs,
       integrity,
     };
@@ -115,7 +126,8 @@ async function runResticCheck(spec: ResticCheckSpec, ctx: CheckContext): Promise
     if (!latest) result = failing(result, `no snapshots in ${spec.repository}`);
     else if (spec.maxAge && (ageMs ?? 0) > parseDuration(spec.maxAge))
       result = failing(result, `latest snapshot is too old: ${formatAge(ageMs ?? 0)} > ${spec.maxAge}`);
-    if (integrity !== null && integrity !== 'ok') result = failing(result, `integrity check failed: ${integrity}`);
+    if (integrity !== null && integrity !== 'ok')
+      result = failing(result, `integrity check failed: ${integrity}`);
     return result;
   } catch (error) {
     return failing(passing({ duration: elapsedSince(started) }), errorText(error));

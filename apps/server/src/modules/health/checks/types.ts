@@ -106,7 +106,15 @@ export interface CheckResult {
    * Results of their own this run produced (a JUnit suite's test cases): recorded as checks of
    * the canary beside this one, as a fan-out `transform` would.
    */
-  children?: Array<{ name: string; pass: boolean; message: string; error: string; duration: number; description?: string; labels?: Record<string, string> }>;
+  children?: Array<{
+    name: string;
+    pass: boolean;
+    message: string;
+    error: string;
+    duration: number;
+    description?: string;
+    labels?: Record<string, string>;
+  }>;
   /** The check found nothing (no rows, no files, no records); `markFailOnEmpty` turns this into a failure. */
   empty?: boolean;
 }

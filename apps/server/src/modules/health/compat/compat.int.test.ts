@@ -1,5 +1,13 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
@@ -94,25 +102,33 @@ function startPeer(): Promise<string> {
           setTimeout(() => response.writeHead(200).end('late'), 300);
           return;
         case '/basic': {
-          const ok = request.headers.authorization === `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
+          const ok =
+            request.headers.authorization === `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
           return response.writeHead(ok ? 200 : 401).end();
         }
         case '/token':
           return response.writeHead(request.headers['x-token'] === 'abc123' ? 200 : 403).end();
         case '/ua':
-          return response.writeHead(/^canary-checker\//.test(request.headers['user-agent'] ?? '') ? 200 : 403).end();
+          return response
+            .writeHead(/^canary-checker\//.test(request.headers['user-agent'] ?? '') ? 200 : 403)
+            .end();
         case '/last':
           lastSeen.push(url.searchParams.get('previous') ?? '');
           return response.writeHead(200).end('ok');
         case '/logs/_search': {
-          const query = JSON.parse(Buffer.concat(chunks).toString() || '{}') as { query?: { term?: { level?: string } } };
+          const query = JSON.parse(Buffer.concat(chunks).toString() || '{}') as {
+            query?: { term?: { level?: string } };
+          };
           const hits = query.query?.term?.level === 'error' ? [{ _id: 'a' }, { _id: 'b' }] : [];
           return json(200, { hits: { total: { value: hits.length }, hits } });
         }
         case '/api/v1/query':
           return json(200, {
             status: 'success',
-            data: { resultType: 'vector', result: [{ metric: { __name__: 'up', job: 'compat' }, value: [Date.now() / 1000, '1'] }] },
+            data: {
+              resultType: 'vector',
+              result: [{ metric: { __name__: 'up', job: 'compat' }, value: [Date.now() / 1000, '1'] }],
+            },
           });
         default:
           return response.writeHead(404).end();
@@ -138,9 +154,16 @@ beforeAll(async () => {
   utimesSync(path.join(work, 'fixtures', 'old', 'c.log'), old, old);
   const repository = path.join(work, 'restic-repo');
   if (available.restic) {
-    const env = { ...process.env, RESTIC_PASSWORD: 'compat-pass', RESTIC_CACHE_DIR: path.join(work, 'cache') };
+    const env = {
+      ...process.env,
+      RESTIC_PASSWORD: 'compat-pass',
+      RESTIC_CACHE_DIR: path.join(work, 'cache'),
+    };
     execFileSync('restic', ['--repo', repository, 'init'], { env, stdio: 'ignore' });
-    execFileSync('restic', ['--repo', repository, 'backup', path.join(work, 'fixtures', 'logs')], { env, stdio: 'ignore' });
+    execFileSync('restic', ['--repo', repository, 'backup', path.join(work, 'fixtures', 'logs')], {
+      env,
+      stdio: 'ignore',
+    });
   }
   const pgUrl = new URL(db.url);
   const libpq = `host=${pgUrl.hostname} port=${pgUrl.port || 5432} user=${decodeURIComponent(pgUrl.username)} dbname=${pgUrl.pathname.slice(1)} sslmode=disable${pgUrl.password ? ` password=${decodeURIComponent(pgUrl.password)}` : ''}`;
@@ -158,7 +181,11 @@ beforeAll(async () => {
   }
 
   // `opsdeck apply -f <dir>`, as a user runs it against the server's database.
-  const saved = { DATABASE_URL: process.env.DATABASE_URL, SECRET_KEY: process.env.SECRET_KEY, DATA_DIR: process.env.DATA_DIR };
+  const saved = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    SECRET_KEY: process.env.SECRET_KEY,
+    DATA_DIR: process.env.DATA_DIR,
+  };
   process.env.DATABASE_URL = db.url;
   process.env.SECRET_KEY = SECRET;
   process.env.DATA_DIR = path.join(work, 'data');
@@ -238,7 +265,14 @@ interface SummaryItem {
   status: 'healthy' | 'unhealthy' | null;
 }
 
-async function summary(): Promise<SummaryItem[]> {
+let summaryRead: Promise<SummaryItem[]> | undefined;
+/** The summary after both rounds, read once through the API. */
+function summary(): Promise<SummaryItem[]> {
+  summaryRead ??= readSummary();
+  return summaryRead;
+}
+
+async function readSummary(): Promise<SummaryItem[]> {
   const response = await app.inject({
     method: 'GET',
     url: '/api/canary/api/summary?start=1h',
@@ -251,29 +285,38 @@ async function summary(): Promise<SummaryItem[]> {
 describe('Canary compatibility suite', () => {
   it('has at least 40 documents, each with its verdict in its name', () => {
     expect(files.length).toBeGreaterThanOrEqual(40);
-    if (runnable.length < files.length)
-      console.warn(`compatibility suite: skipped ${files.filter((file) => !runnable.includes(file)).join(', ')} (peer missing)`);
   });
 
-  it.each(runnable)('%s gives the verdict in its name', async (file) => {
-    const canaryName = file.replace(/\.yaml$/, '').replaceAll('_', '-');
-    const expected = file.endsWith('_pass.yaml') ? 'healthy' : 'unhealthy';
-    const checks = (await summary()).filter((item) => item.canary_name === canaryName);
-    expect(checks.length, `checks of ${canaryName} in the summary`).toBeGreaterThan(0);
-    const wrong = checks.filter((item) => item.status !== expected);
-    expect(
-      wrong.map((item) => `${item.name}: ${item.status}`),
-      `${canaryName}: every check should be ${expected}`,
-    ).toEqual([]);
-  });
+  for (const file of files) {
+    // Outside CI a missing peer (MariaDB, Redis, restic) skips its documents, named here.
+    const test = runnable.includes(file) ? it : it.skip;
+    test(`${file} gives the verdict in its name`, async () => {
+      const canaryName = file.replace(/\.yaml$/, '').replaceAll('_', '-');
+      const expected = file.endsWith('_pass.yaml') ? 'healthy' : 'unhealthy';
+      const checks = (await summary()).filter((item) => item.canary_name === canaryName);
+      expect(checks.length, `checks of ${canaryName} in the summary`).toBeGreaterThan(0);
+      const wrong = checks.filter((item) => item.status !== expected);
+      expect(
+        wrong.map((item) => `${item.name}: ${item.status}`),
+        `${canaryName}: every check should be ${expected}`,
+      ).toEqual([]);
+    });
+  }
 
   it("carries the ecosystem's summary fields", async () => {
     const items = await summary();
     const mixed = items.filter((item) => item.canary_name === 'mixed-types-pass');
     expect(mixed).toHaveLength(3);
-    const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM canaries WHERE name = 'mixed-types-pass'`);
+    const { rows } = await db.pool.query<{ id: string }>(
+      `SELECT id FROM canaries WHERE name = 'mixed-types-pass'`,
+    );
     for (const item of mixed) {
-      expect(item).toMatchObject({ canary_id: rows[0].id, canary_namespace: 'compat', owner: 'platform-team', severity: 'high' });
+      expect(item).toMatchObject({
+        canary_id: rows[0].id,
+        canary_namespace: 'compat',
+        owner: 'platform-team',
+        severity: 'high',
+      });
       expect(Date.parse(item.created_at)).not.toBeNaN();
       expect(Date.parse(item.updated_at ?? '')).not.toBeNaN();
     }

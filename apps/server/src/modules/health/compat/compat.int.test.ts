@@ -32,7 +32,7 @@ import { loadCanary } from '../canary-sync.js';
 
 /**
  * The compatibility suite: every `*_pass.yaml` / `*_fail.yaml` Canary of this folder is applied
- * with `opsdeck apply`, run twice (so `last_result` has a previous run) against local peers, and
+ * with `opsdeck apply`, run (those using `last_result` twice, so it has a previous run) against local peers, and
  * judged from `/api/canary/api/summary`: a `_pass` canary's checks all end healthy, a `_fail`
  * canary's all unhealthy.
  */
@@ -227,9 +227,16 @@ beforeAll(async () => {
 
   const box = createSecretBox(keyFromSecret(SECRET));
   const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM canaries WHERE deleted_at IS NULL`);
+  const stateful = new Set(
+    (
+      await db.pool.query<{ id: string }>(`SELECT id FROM canaries WHERE spec::text LIKE '%last_result%'`)
+    ).rows.map((row) => row.id),
+  );
   for (let round = 0; round < 2; round += 1) {
+    // A second round only for the canaries that template with the previous run.
+    const due = round === 0 ? rows : rows.filter((row) => stateful.has(row.id));
     await Promise.all(
-      rows.map(async ({ id }) => {
+      due.map(async ({ id }) => {
         const canary = await loadCanary(db.pool, id);
         if (!canary) return;
         // As the server's scheduler runs them: sealed secrets (passwords, tokens) opened for the run.

@@ -33,6 +33,11 @@ export const checkSummarySchema = z.object({
   // A catch-all object rather than z.record: it parses in less than half the time.
   labels: z.object({}).catchall(z.string()),
   agent_id: z.string(),
+  canary_id: z.string(),
+  canary_namespace: z.string(),
+  owner: z.string().nullable(),
+  severity: z.string().nullable(),
+  created_at: isoTime,
   /** null before the check's first result. */
   status: checkStatusSchema.nullable(),
   uptime: z.object({ passed: z.number(), failed: z.number() }),
@@ -46,6 +51,7 @@ export const checkSummarySchema = z.object({
   last_runtime: isoTime.nullable(),
   last_transition_time: isoTime.nullable(),
   deleted_at: isoTime.nullable(),
+  updated_at: isoTime.nullable(),
 });
 export type CheckSummary = z.infer<typeof checkSummarySchema>;
 

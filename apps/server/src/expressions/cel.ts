@@ -21,6 +21,17 @@ import {
   type CelValue,
 } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
+import { encodingFunctions } from './cel-library/encoding.js';
+import { HUMANIZE_FUNCTIONS } from './cel-library/humanize.js';
+import { K8S_FUNCTIONS } from './cel-library/k8s.js';
+import { MATH_FUNCTIONS } from './cel-library/math.js';
+import { REGEXP_FUNCTIONS } from './cel-library/regexp.js';
+import { SEMVER_FUNCTIONS } from './cel-library/semver.js';
+import { STRING_FUNCTIONS } from './cel-library/strings.js';
+import { TIME_FUNCTIONS } from './cel-library/time.js';
+import { UUID_FUNCTIONS } from './cel-library/uuid.js';
+import { durationMessage } from './cel-library/values.js';
+import { DurationValue } from './duration-value.js';
 import { ExpressionError } from './expression-error.js';
 import { queryJsonPath } from './json-path.js';
 import { isPlainObject, toJsonValue, type JsonValue } from './values.js';
@@ -38,8 +49,15 @@ const DYN_MAP = mapType(STRING, DYN);
  * ecosystem's Go runtime; other numbers stay `double`.
  */
 export function toCelInput(value: unknown): CelInput {
-  const json = toJsonValue(value);
-  return fromJson(json);
+  // Durations (`elapsed`, `sslAge`) stay CEL durations; everything else crosses as JSON.
+  if (value instanceof DurationValue) return durationMessage(value) as unknown as CelInput;
+  if (Array.isArray(value)) return value.map(toCelInput);
+  if (isPlainObject(value)) {
+    const map = new Map<string, CelInput>();
+    for (const [key, item] of Object.entries(value)) if (item !== undefined) map.set(key, toCelInput(item));
+    return map;
+  }
+  return fromJson(toJsonValue(value));
 }
 
 function fromJson(value: JsonValue): CelInput {
@@ -178,6 +196,15 @@ const HELPER_FUNCTIONS: CelFunc[] = [
     new URLSearchParams({ v: text }).toString().slice(2),
   ),
   celFunc('urldecode', [STRING], STRING, (text: string) => new URLSearchParams(`v=${text}`).get('v') ?? ''),
+  ...TIME_FUNCTIONS,
+  ...HUMANIZE_FUNCTIONS,
+  ...SEMVER_FUNCTIONS,
+  ...UUID_FUNCTIONS,
+  ...MATH_FUNCTIONS,
+  ...REGEXP_FUNCTIONS,
+  ...STRING_FUNCTIONS,
+  ...K8S_FUNCTIONS,
+  ...encodingFunctions({ toCel: toCelInput, fromCel: fromCelValue }),
   hashFunction('crypto.SHA1', 'sha1'),
   hashFunction('crypto.SHA256', 'sha256'),
   hashFunction('crypto.SHA384', 'sha384'),

@@ -26,10 +26,11 @@ describe('renderTemplate', () => {
     expect(renderTemplate('{{ .labels }}', data)).toBe('map[env:prod zone:eu]');
   });
 
-  it('prints <no value> for a missing key and fails on a field of nothing', () => {
+  it('prints <no value> through a missing key chain and fails on a field of nil or of a string', () => {
     expect(renderTemplate('[{{ .json.missing }}]', data)).toBe('[<no value>]');
-    expect(() => renderTemplate('{{ .missing.deeper }}', data)).toThrowError(
-      /nil pointer evaluating \.missing\.deeper/,
+    expect(renderTemplate('{{ .missing.deeper.still }}', data)).toBe('<no value>');
+    expect(() => renderTemplate('{{ .nothing.deeper }}', { nothing: null })).toThrowError(
+      /nil pointer evaluating \.nothing\.deeper/,
     );
     expect(() => renderTemplate('{{ .name.first }}', data)).toThrowError(
       /can't evaluate field first in type string/,

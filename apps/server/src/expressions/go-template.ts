@@ -10,6 +10,7 @@ import {
   type TemplateNode,
 } from './go-template-parser.js';
 import { queryJsonPath } from './json-path.js';
+import { replaceDurations } from './duration-value.js';
 import { isPlainObject, toJsonValue } from './values.js';
 
 /** Limits that keep a user's template from stalling the server or filling its memory. */
@@ -114,6 +115,22 @@ function title(text: string): string {
   );
 }
 
+/** Go's template.JSEscapeString. */
+function jsEscape(text: string): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (char === '\\') out += '\\\\';
+    else if (char === "'") out += "\\'";
+    else if (char === '"') out += '\\"';
+    else if (char === '<' || char === '>' || char === '&' || char === '=')
+      out += `\\u00${code.toString(16).toUpperCase().padStart(2, '0')}`;
+    else if (code < 0x20) out += `\\u${code.toString(16).toUpperCase().padStart(4, '0')}`;
+    else out += char;
+  }
+  return out;
+}
+
 function toJsonText(value: unknown, indent?: string): string {
   return JSON.stringify(toJsonValue(value), null, indent);
 }
@@ -172,11 +189,7 @@ const FUNCTIONS: Record<string, TemplateFunction> = {
       .replace(/>/g, '&gt;')
       .replace(/"/g, '&#34;')
       .replace(/'/g, '&#39;'),
-  js: (...args) =>
-    JSON.stringify(args.map(asString).join(''))
-      .slice(1, -1)
-      .replace(/</g, '\\u003C')
-      .replace(/>/g, '\\u003E'),
+  js: (...args) => jsEscape(args.map(asString).join('')),
 
   upper: (text) => asString(text).toUpperCase(),
   lower: (text) => asString(text).toLowerCase(),
@@ -600,7 +613,10 @@ class Executor {
     let current = start;
     let walked = prefix;
     for (const part of path) {
-      if (current === null || current === undefined) {
+      // A missing map key is Go's zero reflect.Value: every field after it is missing too and the
+      // chain prints "<no value>"; a key that holds nil is a nil interface, which Go refuses.
+      if (current === undefined) return undefined;
+      if (current === null) {
         throw new TemplateRuntimeError(
           `nil pointer evaluating ${walked === '' ? 'interface {}' : walked}.${part}`,
         );
@@ -643,7 +659,8 @@ export function renderTemplate(source: string, variables: unknown, limits: Templ
   try {
     const executor = new Executor(
       parsed,
-      toJsonValue(variables),
+      // Go prints a time.Duration with its String method ("1.5s").
+      toJsonValue(replaceDurations(variables, (duration) => duration.toString())),
       limits.maxOutputLength ?? DEFAULT_MAX_OUTPUT,
       limits.maxSteps ?? DEFAULT_MAX_STEPS,
     );

@@ -7,6 +7,7 @@ import type { JsonValue } from './values.js';
 
 export { ExpressionError, LANGUAGE_LABELS, type ExpressionLanguage } from './expression-error.js';
 export { evaluateCel } from './cel.js';
+export { DurationValue, formatGoDuration, parseExtendedDuration } from './duration-value.js';
 export { renderTemplate, TEMPLATE_FUNCTION_NAMES, type TemplateLimits } from './go-template.js';
 export {
   DEFAULT_JAVASCRIPT_MEMORY_BYTES,

@@ -1,3 +1,5 @@
+import { DurationValue } from './duration-value.js';
+
 /** A JSON value: what every expression language receives and returns across its boundary. */
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
 
@@ -27,6 +29,8 @@ export function toJsonValue(value: unknown, seen: WeakSet<object> = new WeakSet(
     default:
       break;
   }
+  // A Go duration crosses into JSON (and JavaScript) as its whole nanoseconds.
+  if (value instanceof DurationValue) return Number(value.nanoseconds);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
   if (Buffer.isBuffer(value) || value instanceof Uint8Array) return Buffer.from(value).toString('utf8');
   const objectValue = value as object;

@@ -10,6 +10,7 @@ import type {
   CheckRun,
   RunCheckOptions,
 } from './checks/index.js';
+import { readLastResult } from './check-lookup.js';
 import { DEFAULT_CHECK_TIMEOUT_MS, isPushedCheckType, runCheck } from './checks/index.js';
 import { recordCheckResult, recordDerivedResult } from './check-recorder.js';
 import { evaluateCheckMetrics, type CheckIdentity, type CheckMetrics } from './check-metrics.js';
@@ -275,6 +276,10 @@ export async function runCanaryChecks(
       signal: options.signal,
       timeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
       variables,
+      // Only specs that template with the previous result pay for reading it.
+      lastResult: JSON.stringify(check.entry.spec).includes('last_result')
+        ? await readLastResult(options.pool, check.id)
+        : undefined,
     });
     if (run.result.invalid) return { result: run.result, run };
     const entrySpec = asRecord(check.entry.spec);

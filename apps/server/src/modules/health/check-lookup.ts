@@ -55,3 +55,41 @@ export async function countChecksNotHealthy(db: Queryable, checkIds: readonly st
   );
   return rows[0]?.failing ?? 0;
 }
+
+/**
+ * The previous result of a check, as templated fields see it (`last_result`): `pass`, `message`,
+ * `error`, `duration`, `time`, and the recorded details as `results` (and `details`).
+ */
+export async function readLastResult(
+  db: Queryable,
+  checkId: string,
+): Promise<Record<string, unknown> | undefined> {
+  const { rows } = await db.query<{
+    time: Date;
+    duration: number | null;
+    status: boolean;
+    message: string | null;
+    error: string | null;
+    details: unknown;
+  }>(
+    `SELECT time, duration, status, message, error, details FROM (
+       (SELECT time, duration, status, message, error, details FROM check_statuses_recent
+         WHERE check_id = $1 ORDER BY time DESC LIMIT 1)
+       UNION ALL
+       (SELECT time, duration, status, message, error, details FROM check_statuses
+         WHERE check_id = $1 ORDER BY time DESC LIMIT 1)
+     ) latest ORDER BY time DESC LIMIT 1`,
+    [checkId],
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  return {
+    pass: row.status,
+    message: row.message ?? '',
+    error: row.error ?? '',
+    duration: row.duration ?? 0,
+    time: row.time.toISOString(),
+    results: row.details ?? {},
+    details: row.details ?? {},
+  };
+}

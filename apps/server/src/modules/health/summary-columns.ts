@@ -37,6 +37,20 @@ export const SUMMARY_DESCRIPTIVE_COLUMNS = [
   { field: 'namespace', select: 'c.namespace', versionedBy: ['checks.namespace'] },
   { field: 'labels', select: "coalesce(c.labels, '{}'::jsonb)", versionedBy: ['checks.labels'] },
   { field: 'agent_id', select: 'c.agent_id', versionedBy: ['checks.agent_id'] },
+  // The ecosystem's fields: the canary by id and namespace, owner, severity, creation time.
+  { field: 'canary_id', select: 'c.canary_id', versionedBy: ['checks.canary_id'] },
+  {
+    field: 'canary_namespace',
+    select: 'ca.namespace',
+    versionedBy: ['canaries.namespace', 'checks.canary_id'],
+  },
+  { field: 'owner', select: 'c.owner', versionedBy: ['checks.owner'] },
+  { field: 'severity', select: 'c.severity', versionedBy: ['checks.severity'] },
+  {
+    field: 'created_at',
+    select: `to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`,
+    versionedBy: ['checks.created_at'],
+  },
 ] as const satisfies readonly DescriptiveColumn[];
 
 export type DescriptiveField = (typeof SUMMARY_DESCRIPTIVE_COLUMNS)[number]['field'];
@@ -52,6 +66,7 @@ export const SUMMARY_TAIL_FIELDS = [
   'last_runtime',
   'last_transition_time',
   'deleted_at',
+  'updated_at',
 ] as const;
 
 /**

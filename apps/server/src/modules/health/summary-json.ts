@@ -24,6 +24,7 @@ export interface CachedCheck {
   lastRuntime: TimeText;
   lastTransitionTime: TimeText;
   deletedAt: TimeText;
+  updatedAt: TimeText;
   /** Its last JSON object and what its tail was made of (see jsonOf). */
   tail:
     | {
@@ -31,6 +32,7 @@ export interface CachedCheck {
         lastRuntime: number | null;
         lastTransitionTime: number | null;
         deletedAt: number | null;
+        updatedAt: number | null;
         measured: Measured;
         bytes: Buffer;
       }
@@ -49,6 +51,7 @@ export function cachedCheckOf(row: DescriptiveRow): CachedCheck {
     lastRuntime: noTime(),
     lastTransitionTime: noTime(),
     deletedAt: noTime(),
+    updatedAt: noTime(),
     tail: undefined,
   };
 }
@@ -74,11 +77,12 @@ export function summaryOf(check: CachedCheck, row: SummaryRow, measured: Measure
     last_runtime: isoTime(check.lastRuntime, row.lastRuntime),
     last_transition_time: isoTime(check.lastTransitionTime, row.lastTransitionTime),
     deleted_at: isoTime(check.deletedAt, row.deletedAt),
+    updated_at: isoTime(check.updatedAt, row.updatedAt),
   };
 }
 
 /** Room for a check's JSON after its head: status, uptime, latency and three times. */
-export const TAIL_BYTES = 320;
+export const TAIL_BYTES = 360;
 
 const jsonTime = (text: string | null) => (text === null ? 'null' : `"${text}"`);
 
@@ -94,6 +98,7 @@ export function jsonOf(check: CachedCheck, row: SummaryRow, measured: Measured):
     last.lastRuntime === row.lastRuntime &&
     last.lastTransitionTime === row.lastTransitionTime &&
     last.deletedAt === row.deletedAt &&
+    last.updatedAt === row.updatedAt &&
     sameValues(last.measured, measured)
   ) {
     return last.bytes;
@@ -105,7 +110,8 @@ export function jsonOf(check: CachedCheck, row: SummaryRow, measured: Measured):
     `"latency":{${latencyText(measured)}},` +
     `"last_runtime":${jsonTime(isoTime(check.lastRuntime, row.lastRuntime))},` +
     `"last_transition_time":${jsonTime(isoTime(check.lastTransitionTime, row.lastTransitionTime))},` +
-    `"deleted_at":${jsonTime(isoTime(check.deletedAt, row.deletedAt))}}`;
+    `"deleted_at":${jsonTime(isoTime(check.deletedAt, row.deletedAt))},` +
+    `"updated_at":${jsonTime(isoTime(check.updatedAt, row.updatedAt))}}`;
   const tail = Buffer.from(text, 'latin1');
   const bytes = Buffer.allocUnsafe(check.head.length + tail.length);
   check.head.copy(bytes, 0);
@@ -115,6 +121,7 @@ export function jsonOf(check: CachedCheck, row: SummaryRow, measured: Measured):
     lastRuntime: row.lastRuntime,
     lastTransitionTime: row.lastTransitionTime,
     deletedAt: row.deletedAt,
+    updatedAt: row.updatedAt,
     measured: Float64Array.from(measured),
     bytes,
   };

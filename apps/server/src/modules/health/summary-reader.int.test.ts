@@ -224,6 +224,14 @@ describe('the check summary reader', () => {
       sql: `UPDATE checks SET labels = coalesce(labels, '{}') || '{"moved": "yes"}' WHERE id = $1`,
     },
     'checks.agent_id': { sql: `UPDATE checks SET agent_id = $2 WHERE id = $1`, to: 'agent' },
+    'checks.owner': { sql: `UPDATE checks SET owner = coalesce(owner, '') || '+' WHERE id = $1` },
+    'checks.severity': { sql: `UPDATE checks SET severity = coalesce(severity, '') || '+' WHERE id = $1` },
+    'checks.created_at': {
+      sql: `UPDATE checks SET created_at = created_at - interval '1 day' WHERE id = $1`,
+    },
+    'canaries.namespace': {
+      sql: `UPDATE canaries SET namespace = namespace || '-x' WHERE id = (SELECT canary_id FROM checks WHERE id = $1)`,
+    },
     'checks.canary_id': { sql: `UPDATE checks SET canary_id = $2 WHERE id = $1`, to: 'canary' },
     'canaries.name': {
       sql: `UPDATE canaries SET name = name || '+' WHERE id = (SELECT canary_id FROM checks WHERE id = $1)`,

@@ -24,6 +24,8 @@ export interface SummaryRow {
   lastRuntime: number | null;
   lastTransitionTime: number | null;
   deletedAt: number | null;
+  /** When the check row last changed (every run writes it). */
+  updatedAt: number | null;
 }
 
 /** A row without a recent-tier part yet (one shape for every row: all fields set in one order). */
@@ -34,6 +36,7 @@ function newRow(
   lastRuntime: number | null,
   lastTransitionTime: number | null,
   deletedAt: number | null,
+  updatedAt: number | null,
 ): SummaryRow {
   return {
     id,
@@ -47,6 +50,7 @@ function newRow(
     lastRuntime,
     lastTransitionTime,
     deletedAt,
+    updatedAt,
   };
 }
 
@@ -112,7 +116,8 @@ export function parseChecks(text: string): SummaryRow[] {
     const lastRuntime = reader.nextOrNull();
     const lastTransitionTime = reader.nextOrNull();
     const deletedAt = reader.nextOrNull();
-    rows.push(newRow(id, fingerprint, status, lastRuntime, lastTransitionTime, deletedAt));
+    const updatedAt = reader.nextOrNull();
+    rows.push(newRow(id, fingerprint, status, lastRuntime, lastTransitionTime, deletedAt, updatedAt));
   }
   return rows;
 }
@@ -165,6 +170,7 @@ export function fromSqlRow(
     row[SUMMARY_ROW.lastRuntime] as number | null,
     row[SUMMARY_ROW.lastTransitionTime] as number | null,
     row[SUMMARY_ROW.deletedAt] as number | null,
+    row[SUMMARY_ROW.updatedAt] as number | null,
   );
   recent.passed = row[SUMMARY_ROW.passed] as number;
   recent.failed = row[SUMMARY_ROW.failed] as number;

@@ -143,6 +143,7 @@ const SUMMARY_SQL_COLUMNS = [
   ['lastRuntime', EPOCH_MS('c.last_runtime')],
   ['lastTransitionTime', EPOCH_MS('c.last_transition_time')],
   ['deletedAt', EPOCH_MS('c.deleted_at')],
+  ['updatedAt', EPOCH_MS('c.updated_at')],
 ] as const;
 
 /** Where each of SUMMARY_SQL's columns is in a row in array mode. */
@@ -207,7 +208,7 @@ export const SUMMARY_RAW_SQL = `SELECT string_agg(check_id::text || ',' || passe
 export const SUMMARY_CHECKS_SQL = `SELECT string_agg(c.id::text || ',' || ${FINGERPRINT} || ','
                          || CASE c.status WHEN 'healthy' THEN 'h' WHEN 'unhealthy' THEN 'u' ELSE '' END || ','
                          || ${EPOCH_MS_TEXT('c.last_runtime')} || ',' || ${EPOCH_MS_TEXT('c.last_transition_time')} || ','
-                         || ${EPOCH_MS_TEXT('c.deleted_at')}, E'\\n')
+                         || ${EPOCH_MS_TEXT('c.deleted_at')} || ',' || ${EPOCH_MS_TEXT('c.updated_at')}, E'\\n')
        FROM checks c
        JOIN canaries ca ON ca.id = c.canary_id
        WHERE (c.deleted_at IS NULL OR c.deleted_at >= $1) AND ($2::jsonb IS NULL OR c.labels @> $2::jsonb)`;

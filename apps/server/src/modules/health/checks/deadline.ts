@@ -37,6 +37,7 @@ export async function runWithDeadline(
     canary: options.canary,
     resolveConnection: options.resolveConnection,
     resolveValueFrom: options.resolveValueFrom,
+    lastResult: options.lastResult,
   };
   const started = performance.now();
   const running = Promise.resolve().then(() => checkType.run(spec, context));

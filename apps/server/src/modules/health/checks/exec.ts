@@ -57,7 +57,7 @@ function killGroup(pid: number | undefined): void {
   }
 }
 
-function runScript(
+export function runScript(
   script: string,
   env: Record<string, string>,
   cwd: string,

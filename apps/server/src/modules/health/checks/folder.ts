@@ -213,13 +213,52 @@ function toFile(filePath: string, entry: FolderEntry): FolderFile {
   };
 }
 
-/** Files in the folder (and below it when recursive) that pass the filter. */
+const GLOB_CHARACTERS = /[*?[]/;
+
+/**
+ * A glob path (`/etc/*`, or `/var/log/` + `**` + `/*.log`) as the folder to list from (its part before the
+ * first segment with a wildcard), whether that listing must go down, and the full-path test.
+ * `*` and `?` stay within a path segment, `**` crosses segments, `[...]` is a character class.
+ */
+export function compileGlobPath(globPath: string): { root: string; recursive: boolean; pattern: RegExp } {
+  const segments = globPath.split('/');
+  const first = segments.findIndex((segment) => GLOB_CHARACTERS.test(segment));
+  const root = segments.slice(0, first).join('/') || '/';
+  const rest = segments.slice(first);
+  let source = '';
+  for (let index = 0; index < globPath.length; index += 1) {
+    const char = globPath[index];
+    if (char === '*' && globPath[index + 1] === '*') {
+      const slash = globPath[index + 2] === '/';
+      source += slash ? '(?:.*/)?' : '.*';
+      index += slash ? 2 : 1;
+    } else if (char === '*') source += '[^/]*';
+    else if (char === '?') source += '[^/]';
+    else if (char === '[') {
+      const end = globPath.indexOf(']', index + 1);
+      if (end < 0) throw new CheckSpecError(`path: unclosed [ in glob ${globPath}`);
+      source += `[${globPath
+        .slice(index + 1, end)
+        .replace(/^!/, '^')
+        .replace(/\\/g, '\\\\')}]`;
+      index = end;
+    } else source += char.replace(/[.+^${}()|\\]/g, '\\$&');
+  }
+  return {
+    root,
+    recursive: rest.length > 1 || rest.some((segment) => segment.includes('**')),
+    pattern: new RegExp(`^${source}$`),
+  };
+}
+
+/** Files in the folder (and below it when recursive) that pass the filter (and the glob). */
 async function listFiles(
   source: FolderSource,
   root: string,
   recursive: boolean,
   filter: CompiledFilter,
   signal: AbortSignal,
+  pathPattern?: RegExp,
 ): Promise<FolderFile[]> {
   const now = Date.now();
   const files: FolderFile[] = [];
@@ -243,6 +282,7 @@ async function listFiles(
         continue;
       }
       const file = toFile(entryPath, entry);
+      if (pathPattern && !pathPattern.test(entryPath)) continue;
       if (matches(file, filter, now)) files.push(file);
     }
   }
@@ -260,6 +300,7 @@ async function checkFolder(
   root: string,
   ctx: CheckContext,
   started: number,
+  glob?: { recursive: boolean; pattern: RegExp },
 ): Promise<CheckResult> {
   const filter = compileFilter(spec.filter);
   let files: FolderFile[] = [];
@@ -270,7 +311,15 @@ async function checkFolder(
     const kind = await source.kind(root);
     if (kind === 'other') return invalidResult(`${spec.path} is not a folder`);
     missing = kind === 'missing';
-    if (!missing) files = await listFiles(source, root, spec.recursive ?? false, filter, ctx.signal);
+    if (!missing)
+      files = await listFiles(
+        source,
+        root,
+        glob ? glob.recursive || (spec.recursive ?? false) : (spec.recursive ?? false),
+        filter,
+        ctx.signal,
+        glob?.pattern,
+      );
     if (!missing && (spec.availableSize !== undefined || spec.totalSize !== undefined)) {
       const space = await source.space(root);
       availableSize = space.available;
@@ -426,7 +475,12 @@ async function runFolderCheck(spec: FolderCheckSpec, ctx: CheckContext): Promise
   );
   if (connection)
     return invalidResult(`folder checks over ${REMOTE_CONNECTIONS[connection]} are not supported yet`);
-  return checkFolder(spec, localSource, path.resolve(spec.path), ctx, performance.now());
+  const resolved = path.resolve(spec.path);
+  if (GLOB_CHARACTERS.test(resolved)) {
+    const glob = compileGlobPath(resolved);
+    return checkFolder(spec, localSource, glob.root, ctx, performance.now(), glob);
+  }
+  return checkFolder(spec, localSource, resolved, ctx, performance.now());
 }
 
 /**

@@ -190,7 +190,7 @@ describe('http check against a local server', () => {
         name: 'json',
         url: `${baseUrl}/json`,
         test: {
-          expr: "code == 200 && json.status == 'ok' && json.items.size() == 2 && headers['Content-Type'] == 'application/json' && elapsed >= 0",
+          expr: "code == 200 && json.status == 'ok' && json.items.size() == 2 && headers['Content-Type'] == 'application/json' && elapsed >= duration('0s') && elapsed.getMilliseconds() >= 0",
         },
         display: { template: '{{ .json.version }} {{ range .json.items }}{{ .name }}{{ end }}' },
       },
@@ -415,7 +415,7 @@ describe('https and certificate expiry', () => {
         url: `${httpsUrl}/json`,
         tlsConfig: { ca: certificatePem },
         maxSSLExpiry: 2,
-        test: { expr: 'sslAge > 3 * 86400000' },
+        test: { expr: "sslAge > Duration('3d')" },
       },
       options,
     );

@@ -9,7 +9,11 @@ import {
   stringifyResult,
   type JsonValue,
 } from '../../../expressions/index.js';
+import { OPSDECK_VERSION } from '../../../platform/version.js';
+import { signRequest, type SigV4Credentials } from './aws-sigv4.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
+import { renderField } from './field-templates.js';
+import { fetchClientCredentialsToken } from './oauth2.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
 import {
   baseSpecShape,
@@ -45,7 +49,28 @@ const httpSpecSchema = z.looseObject({
   headers: z.array(namedValueField).optional(),
   templateBody: booleanField.optional(),
   env: z.array(namedValueField).optional(),
-  oauth2: z.looseObject({}).optional(),
+  oauth2: z
+    .looseObject({
+      clientID: valueSourceField.optional(),
+      clientSecret: valueSourceField.optional(),
+      tokenURL: textField.optional(),
+      scopes: z.array(textField).optional(),
+      params: z.record(z.string(), textField).optional(),
+    })
+    .optional(),
+  awsSigV4: z
+    .looseObject({
+      accessKey: valueSourceField.optional(),
+      secretKey: valueSourceField.optional(),
+      sessionToken: valueSourceField.optional(),
+      region: textField.optional(),
+      service: textField.optional(),
+      connection: textField.optional(),
+      assumeRole: textField.optional(),
+    })
+    .optional(),
+  /** The User-Agent sent; default `canary-checker/<version>` as the ecosystem's checks send it. */
+  userAgent: textField.optional(),
   tlsConfig: z
     .looseObject({
       insecureSkipVerify: booleanField.optional(),
@@ -64,7 +89,8 @@ export type HttpCheckSpec = z.infer<typeof httpSpecSchema>;
 const MAX_BODY_BYTES = 10 * 1024 * 1024;
 const MAX_REDIRECTS = 10;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
-const USER_AGENT = 'opsdeck-health-check';
+/** What the ecosystem's checker sends; targets that allow-list it keep working. */
+export const DEFAULT_USER_AGENT = `canary-checker/${OPSDECK_VERSION} (opsdeck)`;
 
 interface TlsOptions {
   rejectUnauthorized: boolean;
@@ -269,7 +295,6 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   if (spec.ntlm || spec.ntlmv2 || properties.ntlm === 'true' || properties.ntlmv2 === 'true') {
     return invalidResult('NTLM authentication is not supported yet');
   }
-  if (spec.oauth2) return invalidResult('OAuth2 authentication is not supported yet');
   if (spec.crawl) return invalidResult('crawling is not supported yet');
 
   const templateEnv: Record<string, unknown> = {
@@ -284,8 +309,15 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
     templateEnv[variable.name] = (await resolveValue(variable, ctx, `env.${variable.name}`)) ?? '';
   }
 
+  templateEnv.last_result = ctx.lastResult ?? {};
   let rawUrl = details.url;
-  if (rawUrl.includes('{{')) rawUrl = renderTemplate(rawUrl, templateEnv);
+  if (rawUrl.includes('{{') || rawUrl.includes('$(')) {
+    try {
+      rawUrl = renderField(rawUrl, templateEnv, 'url');
+    } catch (error) {
+      return invalidResult(errorText(error));
+    }
+  }
   let url: URL;
   try {
     url = new URL(rawUrl);
@@ -306,7 +338,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
     }
   }
   const method = (spec.method ?? 'GET').toUpperCase();
-  const headers: Record<string, string> = { 'user-agent': USER_AGENT };
+  const headers: Record<string, string> = { 'user-agent': spec.userAgent ?? DEFAULT_USER_AGENT };
   for (const header of spec.headers ?? []) {
     headers[header.name.toLowerCase()] = (await resolveValue(header, ctx, `headers.${header.name}`)) ?? '';
   }
@@ -327,6 +359,61 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
     key: await resolveValue(tlsConfig?.key, ctx, 'tlsConfig.key'),
   };
 
+  const requestBody = bodyText === undefined || bodyText === '' ? undefined : Buffer.from(bodyText, 'utf8');
+  if (spec.oauth2) {
+    const oauth2 = spec.oauth2;
+    const tokenUrl = oauth2.tokenURL ?? '';
+    if (tokenUrl === '') return invalidResult('oauth2: tokenURL is required');
+    try {
+      const token = await fetchClientCredentialsToken(
+        {
+          clientId: (await resolveValue(oauth2.clientID, ctx, 'oauth2.clientID')) ?? '',
+          clientSecret: (await resolveValue(oauth2.clientSecret, ctx, 'oauth2.clientSecret')) ?? '',
+          tokenUrl,
+          scopes: oauth2.scopes ?? [],
+          params: oauth2.params ?? {},
+        },
+        ctx.signal,
+      );
+      headers.authorization = `Bearer ${token}`;
+    } catch (error) {
+      return failing(passing({ duration: 0 }), errorText(error));
+    }
+  }
+  if (spec.awsSigV4) {
+    const aws = spec.awsSigV4;
+    if (aws.assumeRole)
+      return invalidResult('awsSigV4: assumeRole is not supported; give accessKey and secretKey');
+    let credentials: SigV4Credentials;
+    try {
+      let accessKey = await resolveValue(aws.accessKey, ctx, 'awsSigV4.accessKey');
+      let secretKey = await resolveValue(aws.secretKey, ctx, 'awsSigV4.secretKey');
+      if (aws.connection) {
+        const connection = await ctx.resolveConnection(aws.connection);
+        if (!connection) return invalidResult(`awsSigV4: connection ${aws.connection} not found`);
+        accessKey ||= connection.username;
+        secretKey ||= connection.password;
+      }
+      const region = aws.region ?? '';
+      const service = aws.service ?? '';
+      if (!accessKey || !secretKey) return invalidResult('awsSigV4: accessKey and secretKey are required');
+      if (region === '' || service === '') return invalidResult('awsSigV4: region and service are required');
+      credentials = {
+        accessKey,
+        secretKey,
+        sessionToken: await resolveValue(aws.sessionToken, ctx, 'awsSigV4.sessionToken'),
+        region,
+        service,
+      };
+    } catch (error) {
+      return invalidResult(errorText(error));
+    }
+    // The signature covers the request as sent: no basic or digest credentials beside it.
+    if (username !== '' || password !== '')
+      return invalidResult('awsSigV4 cannot be combined with username/password');
+    signRequest({ method, url, headers, body: requestBody }, credentials);
+  }
+
   const responseCodes = spec.responseCodes ?? [];
   const followRedirects = !responseCodes.some((code) => code >= 300 && code < 400);
   const started = performance.now();
@@ -336,7 +423,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
       url,
       method,
       headers,
-      bodyText === undefined || bodyText === '' ? undefined : Buffer.from(bodyText, 'utf8'),
+      requestBody,
       { username, password },
       followRedirects,
       tls,
@@ -372,6 +459,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   let outcome = passing({
     duration: elapsed,
     data: { code: status, headers: responseHeaders, content, json, elapsed, sslAge },
+    durations: ['elapsed', 'sslAge'],
     detail: {
       code: status,
       url: sanitizeUrl(result.finalUrl.toString()),
@@ -449,6 +537,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
 export const httpCheck: CheckType<HttpCheckSpec> = {
   type: 'http',
   specKey: 'http',
+  selfTemplatedFields: ['url', 'endpoint'],
   schema: httpSpecSchema,
   parse: (raw) => {
     const spec = parseSpec(httpSpecSchema, raw, 'http');

@@ -8,6 +8,9 @@ import { CheckSpecError, type CheckType } from './types.js';
  * specs use (`user:pass@tcp(host:3306)/db?param=value`).
  */
 export function mysqlConnectionOptions(url: string): ConnectionOptions {
+  // `mysql://user:pass@tcp(host:3306)/db` is the Go DSN behind a scheme, as the ecosystem accepts.
+  if (/^mysql:\/\//i.test(url) && /(^mysql:\/\/|@)(tcp|unix)\(/i.test(url))
+    return mysqlConnectionOptions(url.replace(/^mysql:\/\//i, ''));
   if (/^mysql:\/\//i.test(url)) return { uri: url };
   const dsn = /^(?:([^:@/]*)(?::([^@]*))?@)?(?:(tcp|unix)\(([^)]*)\))?\/([^?]*)(?:\?(.*))?$/.exec(url);
   if (!dsn)

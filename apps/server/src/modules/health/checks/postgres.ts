@@ -1,12 +1,61 @@
 import pg from 'pg';
 import { parseSpec } from './spec-fields.js';
 import { runSqlCheck, sqlEndpoint, sqlSpecSchema, type SqlCheckSpec, type SqlDriver } from './sql-check.js';
-import type { CheckType } from './types.js';
+import { CheckSpecError, type CheckType } from './types.js';
+
+/**
+ * libpq's keyword/value form (`host=db port=5432 user=app dbname=orders sslmode=disable`, values
+ * optionally single-quoted) as pg client options; URLs are left to pg's own parser.
+ */
+export function postgresConnectionOptions(text: string): pg.ClientConfig {
+  const trimmed = text.trim();
+  if (/^postgres(ql)?:\/\//i.test(trimmed) || !/^\w+\s*=/.test(trimmed)) return { connectionString: trimmed };
+  const values: Record<string, string> = {};
+  const pattern = /(\w+)\s*=\s*(?:'((?:\\.|[^'\\])*)'|(\S*))/g;
+  let rest = trimmed;
+  for (const match of trimmed.matchAll(pattern)) {
+    values[match[1].toLowerCase()] = match[2] !== undefined ? match[2].replace(/\\(.)/g, '$1') : match[3];
+    rest = rest.replace(match[0], '');
+  }
+  if (rest.trim() !== '')
+    throw new CheckSpecError(`invalid postgres connection string near "${rest.trim()}"`);
+  const known = new Set([
+    'host',
+    'hostaddr',
+    'port',
+    'user',
+    'password',
+    'dbname',
+    'sslmode',
+    'connect_timeout',
+    'application_name',
+    'options',
+  ]);
+  const unknown = Object.keys(values).filter((key) => !known.has(key));
+  if (unknown.length > 0)
+    throw new CheckSpecError(`postgres connection string: ${unknown.join(', ')} is not supported`);
+  const sslmode = values.sslmode ?? 'disable';
+  const ssl: pg.ClientConfig['ssl'] =
+    sslmode === 'disable' || sslmode === 'allow' || sslmode === 'prefer'
+      ? false
+      : sslmode === 'require'
+        ? { rejectUnauthorized: false }
+        : true;
+  return {
+    host: values.hostaddr ?? values.host,
+    port: values.port ? Number(values.port) : undefined,
+    user: values.user,
+    password: values.password,
+    database: values.dbname,
+    ssl,
+    options: values.options,
+  };
+}
 
 /** One connection per run: checks are infrequent and must see the server as a new client would. */
 const queryPostgres: SqlDriver = async (target, query) => {
   const client = new pg.Client({
-    connectionString: target.url,
+    ...postgresConnectionOptions(target.url),
     ...(target.username === '' ? {} : { user: target.username }),
     ...(target.password === '' ? {} : { password: target.password }),
     connectionTimeoutMillis: target.timeoutMs,

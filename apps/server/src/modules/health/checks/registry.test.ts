@@ -51,6 +51,10 @@ describe('the registry', () => {
       'alertmanager',
       'ldap',
       'webhook',
+      'junit',
+      'restic',
+      'elasticsearch',
+      'opensearch',
     ]);
     expect(UNSUPPORTED_CHECK_TYPES).toEqual(expect.arrayContaining(['kubernetes', 's3', 'mongodb']));
     expect(SUPPORTED_CHECK_TYPES.filter((type) => UNSUPPORTED_CHECK_TYPES.includes(type))).toEqual([]);

@@ -5,6 +5,9 @@
  */
 import { alertmanagerCheck } from './alertmanager.js';
 import { dnsCheck } from './dns.js';
+import { elasticsearchCheck, opensearchCheck } from './elasticsearch.js';
+import { junitCheck } from './junit.js';
+import { resticCheck } from './restic.js';
 import { execCheck } from './exec.js';
 import { folderCheck } from './folder.js';
 import { sftpCheck } from './sftp.js';
@@ -35,6 +38,10 @@ export const CHECK_TYPES: readonly CheckType[] = [
   alertmanagerCheck,
   ldapCheck,
   webhookCheck,
+  junitCheck,
+  resticCheck,
+  elasticsearchCheck,
+  opensearchCheck,
 ];
 
 /** The types that run, by their type name. */
@@ -56,22 +63,18 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   'docker',
   'dockerPush',
   'dynatrace',
-  'elasticsearch',
   'gcsBucket',
   'github',
   'gitProtocol',
   'helm',
   'jmeter',
-  'junit',
   'kubernetes',
   'kubernetesResource',
   'mongodb',
   'mssql',
   'namespace',
-  'opensearch',
   'pod',
   'pubsub',
-  'restic',
   's3',
   'smb',
 ];
@@ -90,6 +93,25 @@ export const CANARY_SETTING_KEYS: readonly string[] = [
 ];
 
 export const CHECK_TYPE_NOT_SUPPORTED_MESSAGE = 'check type not supported yet';
+
+/**
+ * Why some of the ecosystem's types are refused, when there is more to say than "not yet": their
+ * specs are stored and shown, and each check reports this reason instead of running.
+ */
+export const UNSUPPORTED_CHECK_REASONS: Readonly<Record<string, string>> = {
+  mongodb:
+    "mongodb checks are not supported: the MongoDB wire protocol client is not bundled and no MongoDB server can be tested on this product's machines",
+  mssql:
+    "mssql checks are not supported: the TDS (SQL Server) protocol client is not bundled and no SQL Server can be tested on this product's machines",
+  s3: "s3 checks are not supported: they need an S3 endpoint, which cannot be tested on this product's machines",
+  databaseBackup:
+    'databaseBackup checks are not supported: they read cloud backup APIs (GCP Cloud SQL), which cannot be reached or tested here',
+};
+
+/** The message a check of an unsupported type reports. */
+export function unsupportedCheckMessage(type: string): string {
+  return UNSUPPORTED_CHECK_REASONS[type] ?? CHECK_TYPE_NOT_SUPPORTED_MESSAGE;
+}
 
 /** Types whose results are pushed (webhook): scheduled runs and Run Now leave them out. */
 export function isPushedCheckType(typeOrSpecKey: string): boolean {

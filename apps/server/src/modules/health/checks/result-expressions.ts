@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  DurationValue,
   evaluate,
   isEmptyExpression,
   parseTestOutcome,
@@ -89,9 +90,17 @@ export function expressionVariables(
   canary: CanaryMetadata,
   extra: Record<string, unknown> = {},
 ): Record<string, unknown> {
+  const data: Record<string, unknown> = { ...result.data };
+  for (const key of result.durations ?? []) {
+    const value = data[key];
+    if (typeof value === 'number') data[key] = DurationValue.fromMilliseconds(value);
+  }
+  // Earlier checks' results: `outputs.<name>` is the ecosystem's name, `dependsOn.<name>` ours.
+  const dependencies = extra.dependsOn ?? extra.outputs;
   return {
     ...extra,
-    ...result.data,
+    ...(dependencies === undefined ? {} : { dependsOn: dependencies, outputs: dependencies }),
+    ...data,
     check: {
       name: spec.name,
       description: spec.description ?? '',

@@ -5,7 +5,8 @@
 import type { JsonValue } from '../../../expressions/index.js';
 import { errorText, failing, invalidResult, passing } from './check-result.js';
 import { runWithDeadline } from './deadline.js';
-import { CHECK_TYPE_NOT_SUPPORTED_MESSAGE, findCheckType } from './registry.js';
+import { renderCheckFields } from './field-templates.js';
+import { findCheckType, unsupportedCheckMessage } from './registry.js';
 import {
   applyTemplates,
   expressionVariables,
@@ -36,6 +37,15 @@ async function runAttempt(
     result = failing(result, 'check returned an empty result');
   const variables = expressionVariables(result, spec, checkType, endpoint, options.canary, options.variables);
   const transformed = await transformResult(result, spec, checkType, endpoint, variables, options);
+  for (const child of result.children ?? []) {
+    transformed.derived.push({
+      ...child,
+      data: {},
+      type: checkType.type,
+      endpoint,
+      namespace: options.canary.namespace,
+    });
+  }
   if (transformed.result.invalid) return transformed;
   const finalVariables =
     transformed.result === result
@@ -74,7 +84,7 @@ export async function runCheck(type: string, spec: unknown, options: RunCheckOpt
       type,
       name: rawName(spec),
       endpoint: '',
-      result: invalidResult(CHECK_TYPE_NOT_SUPPORTED_MESSAGE, { message: CHECK_TYPE_NOT_SUPPORTED_MESSAGE }),
+      result: invalidResult(unsupportedCheckMessage(type), { message: unsupportedCheckMessage(type) }),
       derived: [],
       attempts: 0,
     };
@@ -92,7 +102,13 @@ export async function runCheckOfType(
   let parsed: CheckSpecBase;
   let policy: RetryPolicy;
   try {
-    parsed = checkType.parse(spec);
+    const rendered = await renderCheckFields(
+      spec,
+      { canary: options.canary, resolveValueFrom: options.resolveValueFrom },
+      options.lastResult,
+      checkType.selfTemplatedFields,
+    );
+    parsed = checkType.parse(rendered);
     policy = retryPolicy(options.canary.retries, parsed.retries);
   } catch (error) {
     const reason =

@@ -19,6 +19,8 @@ export interface RunCheckOptions {
   expressions?: EvaluateOptions;
   /** More variables for the check's expressions (`dependsOn`: the results of earlier checks). */
   variables?: Record<string, unknown>;
+  /** The previous run of this check (`last_result` in templated fields). */
+  lastResult?: Record<string, unknown>;
 }
 
 /** A check produced by a `transform` that names new checks (fan-out). */

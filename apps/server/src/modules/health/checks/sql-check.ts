@@ -41,7 +41,11 @@ export interface SqlConnectionTarget {
 export type SqlDriver = (target: SqlConnectionTarget, query: string) => Promise<Record<string, unknown>[]>;
 
 export function sqlEndpoint(spec: SqlCheckSpec): string {
-  return sanitizeUrl(spec.url ?? spec.connection ?? spec.name);
+  const text = spec.url ?? spec.connection ?? spec.name;
+  // libpq key=value strings and Go DSNs are no URLs: their passwords are masked here.
+  if (/^\s*\w+\s*=/.test(text)) return text.replace(/(password\s*=\s*)('(?:\\.|[^'])*'|\S*)/gi, '$1***');
+  if (/@(tcp|unix)\(/i.test(text)) return text.replace(/^((?:mysql:\/\/)?[^:@/]*):[^@]*@/i, '$1:***@');
+  return sanitizeUrl(text);
 }
 
 /** Runs the spec's query through a driver and applies `results` and `markFailOnEmpty`. */

@@ -58,7 +58,7 @@ async function runTcpCheck(spec: TcpCheckSpec, ctx: CheckContext): Promise<Check
     );
   }
   const duration = elapsedSince(started);
-  const result = passing({ duration, data: { connected: true, elapsed: duration } });
+  const result = passing({ duration, data: { connected: true, elapsed: duration }, durations: ['elapsed'] });
   if (spec.thresholdMillis !== undefined && spec.thresholdMillis > 0 && duration > spec.thresholdMillis) {
     return failing(result, `threshold exceeded ${formatAge(duration)} > ${spec.thresholdMillis}ms`);
   }

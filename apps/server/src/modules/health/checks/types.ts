@@ -72,6 +72,8 @@ export interface CheckContext {
   resolveConnection(name: string): Promise<ResolvedConnection | undefined> | ResolvedConnection | undefined;
   /** Resolves `valueFrom` references; when absent, specs may only use static values. */
   resolveValueFrom?(reference: ValueFromReference, namespace: string): Promise<string | undefined>;
+  /** The previous run of this check (`last_result` in templated fields), when there was one. */
+  lastResult?: Record<string, unknown>;
 }
 
 /** A labelled number a check reports alongside its result. */
@@ -95,6 +97,24 @@ export interface CheckResult {
   /** The variables `test`, `display` and `transform` see, besides `check` and `canary`. */
   data: Record<string, JsonValue>;
   metrics?: CheckMetric[];
+  /**
+   * Keys of `data` holding milliseconds that expressions see as Go durations (`elapsed`,
+   * `sslAge`): CEL durations, Go's Duration text in templates, nanoseconds in JavaScript.
+   */
+  durations?: readonly string[];
+  /**
+   * Results of their own this run produced (a JUnit suite's test cases): recorded as checks of
+   * the canary beside this one, as a fan-out `transform` would.
+   */
+  children?: Array<{
+    name: string;
+    pass: boolean;
+    message: string;
+    error: string;
+    duration: number;
+    description?: string;
+    labels?: Record<string, string>;
+  }>;
   /** The check found nothing (no rows, no files, no records); `markFailOnEmpty` turns this into a failure. */
   empty?: boolean;
 }
@@ -130,6 +150,8 @@ export interface CheckType<Spec extends CheckSpecBase = CheckSpecBase> {
    * `spec.prometheus[0].query`) and the canary JSON Schema describes them.
    */
   readonly schema?: z.ZodType;
+  /** Fields the type templates itself (with values only it knows); the generic pass leaves them. */
+  readonly selfTemplatedFields?: readonly string[];
   /** What the check points at, for the checks list (url, host:port, path, ...). */
   endpoint(spec: Spec): string;
   run(spec: Spec, ctx: CheckContext): Promise<CheckResult>;

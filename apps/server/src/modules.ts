@@ -26,6 +26,7 @@ import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
 import { settingsModule } from './modules/settings/index.js';
 import { topologyModule } from './modules/topology/index.js';
+import { viewsModule } from './modules/views/index.js';
 import type { ServerModule } from './server-module.js';
 
 /** In registration order: routes, workers (stopped in reverse) and kinds (listings) follow it. */
@@ -39,6 +40,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   playbooksModule,
   notificationsModule,
   settingsModule,
+  viewsModule,
   mcpModule,
   kubeApiModule,
 ];

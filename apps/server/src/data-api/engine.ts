@@ -303,8 +303,17 @@ export class DataApiEngine {
   }
 
   private async handleRequest(request: EngineRequest, authorize: TargetAuthorizer): Promise<EngineResponse> {
-    const catalog = await this.options.catalog.get();
-    const prepared = this.prepare(request, catalog);
+    let catalog = await this.options.catalog.get();
+    let prepared: PreparedRequest;
+    try {
+      prepared = this.prepare(request, catalog);
+    } catch (error) {
+      // A relation created after the catalog was loaded (a view's table `view_<ns>_<name>`, made
+      // at the view's first run): reload the catalog once and plan again.
+      if (!(error instanceof ApiError) || !(await this.createdSinceLoad(request, catalog, error.code))) throw error;
+      catalog = await this.options.catalog.get();
+      prepared = this.prepare(request, catalog);
+    }
     const { method, media, prefs, body, plan } = prepared;
     if (method === 'PATCH' && body?.isEmptyPatch) {
       // Nothing to write, but the caller must still be allowed to write here.
@@ -416,13 +425,26 @@ export class DataApiEngine {
     this.plans.set(key, plan);
   }
 
+  /** Whether the relation a request names was created after the catalog was loaded (then reloads it). */
+  private async createdSinceLoad(request: EngineRequest, catalog: Catalog, code: string): Promise<boolean> {
+    if (code !== '42P01' || request.target.kind !== 'relation') return false;
+    if (this.options.allowlist.relation(request.target.name) === null) return false;
+    const { rows } = await this.options.pool.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [
+      `${catalog.schema}.${request.target.name}`,
+    ]);
+    if (rows[0]?.found == null) return false;
+    this.options.catalog.invalidate();
+    return true;
+  }
+
   /** PostgreSQL says an object the cache believed in is gone: the schema changed under us. */
-  private maybeInvalidate(code: string): void {
-    if (code !== '42P01' && code !== '42703' && code !== '0A000') return;
+  private maybeInvalidate(code: string): boolean {
+    if (code !== '42P01' && code !== '42703' && code !== '0A000') return false;
     const now = Date.now();
-    if (now - this.lastInvalidation < 2000) return;
+    if (now - this.lastInvalidation < 2000) return false;
     this.lastInvalidation = now;
     this.options.catalog.invalidate();
+    return true;
   }
 
   /** Writes that break the singular Accept, max-affected or a row restriction are rolled back. */

@@ -31,3 +31,23 @@ EXCEPTION
   WHEN insufficient_privilege OR duplicate_object OR unique_violation THEN NULL;
 END
 $$;
+
+-- A view's display settings are columns (the sidebar lists views without parsing specs), derived
+-- from `spec.display` on every write, so data-API writes cannot make them disagree.
+CREATE FUNCTION views_columns_from_spec() RETURNS trigger
+LANGUAGE plpgsql AS $$
+DECLARE
+  display jsonb := CASE WHEN jsonb_typeof(NEW.spec -> 'display') = 'object' THEN NEW.spec -> 'display' ELSE '{}'::jsonb END;
+BEGIN
+  NEW.title := CASE WHEN jsonb_typeof(display -> 'title') = 'string' THEN nullif(display ->> 'title', '') END;
+  NEW.icon := CASE WHEN jsonb_typeof(display -> 'icon') = 'string' THEN nullif(display ->> 'icon', '') END;
+  NEW.sidebar := coalesce(jsonb_typeof(display -> 'sidebar') = 'boolean' AND (display ->> 'sidebar')::boolean, false);
+  NEW.ordinal := CASE WHEN jsonb_typeof(display -> 'ordinal') = 'number' THEN (display ->> 'ordinal')::numeric::integer END;
+  RETURN NEW;
+END;
+$$;
+
+CREATE TRIGGER views_columns_from_spec BEFORE INSERT OR UPDATE ON views
+  FOR EACH ROW EXECUTE FUNCTION views_columns_from_spec();
+
+UPDATE views SET spec = spec;

@@ -427,12 +427,19 @@ export class DataApiEngine {
 
   /** Whether the relation a request names was created after the catalog was loaded (then reloads it). */
   private async createdSinceLoad(request: EngineRequest, catalog: Catalog, code: string): Promise<boolean> {
-    if (code !== '42P01' || request.target.kind !== 'relation') return false;
-    if (this.options.allowlist.relation(request.target.name) === null) return false;
-    const { rows } = await this.options.pool.query<{ found: string | null }>('SELECT to_regclass($1) AS found', [
-      `${catalog.schema}.${request.target.name}`,
-    ]);
-    if (rows[0]?.found == null) return false;
+    if ((code !== '42P01' && code !== '42703') || request.target.kind !== 'relation') return false;
+    const name = request.target.name;
+    if (this.options.allowlist.relation(name) === null) return false;
+    // The live column names (none when the relation does not exist): reload only on a difference.
+    const { rows } = await this.options.pool.query<{ columns: string[] | null }>(
+      `SELECT array_agg(attname::text ORDER BY attnum) AS columns FROM pg_attribute
+        WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped`,
+      [`${catalog.schema}.${name}`],
+    );
+    const live = rows[0]?.columns ?? null;
+    if (live === null) return false;
+    const known = catalog.relations.get(name)?.columns.map((column) => column.name) ?? null;
+    if (known !== null && [...known].sort().join(',') === [...live].sort().join(',')) return false;
     this.options.catalog.invalidate();
     return true;
   }

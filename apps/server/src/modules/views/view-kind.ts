@@ -211,4 +211,5 @@ export const viewKind = defineResourceKind({
     ordinal: spec.display?.ordinal ?? null,
   }),
   specIssues: viewSpecIssues,
+  derivedColumns: ['title', 'icon', 'sidebar', 'ordinal'],
 });

@@ -20,6 +20,7 @@ describe('visibleSettingsItems', () => {
       'Tokens',
       'Topologies',
       'Users',
+      'Views',
     ]);
   });
 

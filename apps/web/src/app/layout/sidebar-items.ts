@@ -58,7 +58,11 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
   { name: 'Teams', path: '/settings/teams', resource: 'database', feature: 'settings.teams' },
   { name: 'Permissions', path: '/settings/permissions', resource: 'rbac', feature: 'settings.permissions' },
   { name: 'Agents', path: '/settings/agents', resource: 'agents', feature: 'agents' },
+  { name: 'Views', path: '/settings/views', resource: 'views', feature: 'views' },
 ];
+
+/** What the sidebar's per-view entries need: read on views while views are enabled. */
+export const VIEWS_ENTRY: SidebarItem = { name: 'Views', path: '/views', resource: 'views', feature: 'views' };
 
 export interface SidebarRules {
   isViewer: boolean;

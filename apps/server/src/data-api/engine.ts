@@ -310,7 +310,8 @@ export class DataApiEngine {
     } catch (error) {
       // A relation created after the catalog was loaded (a view's table `view_<ns>_<name>`, made
       // at the view's first run): reload the catalog once and plan again.
-      if (!(error instanceof ApiError) || !(await this.createdSinceLoad(request, catalog, error.code))) throw error;
+      if (!(error instanceof ApiError) || !(await this.createdSinceLoad(request, catalog, error.code)))
+        throw error;
       catalog = await this.options.catalog.get();
       prepared = this.prepare(request, catalog);
     }

@@ -27,8 +27,8 @@ test('a sidebar view shows its panels and table, and a variable changes its rows
   // Rows materialised before the items above were inserted (a rerun) are refreshed on demand.
   const table = page.getByRole('table', { name: 'Demo Estate rows' });
   await expect(table.getByRole('row').nth(1)).toBeVisible();
-  await page.getByRole('button', { name: 'Refresh' }).click();
-  await expect(page.getByRole('button', { name: 'Refresh' })).toBeEnabled();
+  await page.getByRole('button', { name: 'Refresh view' }).click();
+  await expect(page.getByRole('button', { name: 'Refresh view' })).toBeEnabled();
   await expect(table.getByRole('cell', { name: packageName })).toBeVisible();
   await expect(table.getByRole('cell', { name: resourceName, exact: true })).toHaveCount(0);
 
@@ -37,10 +37,15 @@ test('a sidebar view shows its panels and table, and a variable changes its rows
   await expect(panels.getByRole('listitem', { name: 'Health' }).getByRole('list')).toContainText('healthy');
   const rowsPanel = panels.getByRole('listitem', { name: 'Rows' });
   await expect(rowsPanel.getByTestId('panel-number')).toHaveText(/^[1-9]\d*$/);
-  await expect(panels.getByRole('listitem', { name: 'By kind' }).getByRole('table')).toContainText('catalog item');
+  await expect(panels.getByRole('listitem', { name: 'By kind' }).getByRole('table')).toContainText(
+    'catalog item',
+  );
 
   // The variable picks the other catalog type: its own fingerprint, its own rows.
-  await page.getByRole('group', { name: 'Variables' }).getByLabel('Catalog type').selectOption('Opsdeck::DemoResource');
+  await page
+    .getByRole('group', { name: 'Variables' })
+    .getByLabel('Catalog type')
+    .selectOption('Opsdeck::DemoResource');
   await expect(page).toHaveURL(/var\.catalog_type=Opsdeck%3A%3ADemoResource/);
   await expect(table.getByRole('cell', { name: resourceName, exact: true })).toBeVisible();
   await expect(table.getByRole('cell', { name: `${resourceName}-ok` })).toBeVisible();

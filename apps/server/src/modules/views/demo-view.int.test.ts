@@ -65,7 +65,9 @@ describe('demo/views.yaml', () => {
         ],
       ],
     ]);
-    const other = await runView(db.pool, rows[0].id, { variables: { catalog_type: 'Opsdeck::DemoResource' } });
+    const other = await runView(db.pool, rows[0].id, {
+      variables: { catalog_type: 'Opsdeck::DemoResource' },
+    });
     expect(other.rows.map((row) => row[0]).sort()).toEqual(['closed-port', 'estate', 'opsdeck-healthz']);
   });
 });

@@ -103,10 +103,15 @@ export const viewSpec = z.looseObject({
       title: z.string().optional(),
       icon: z.string().optional(),
       sidebar: z.boolean({ error: 'must be true or false' }).optional(),
-      ordinal: z.number({ error: 'must be a whole number' }).int({ error: 'must be a whole number' }).optional(),
+      ordinal: z
+        .number({ error: 'must be a whole number' })
+        .int({ error: 'must be a whole number' })
+        .optional(),
       /** Shown as a tab on config items of these types (`/catalog/{id}/view/{viewId}`). */
       plugins: z
-        .array(z.looseObject({ configTab: z.looseObject({ types: z.array(z.string()).optional() }).optional() }))
+        .array(
+          z.looseObject({ configTab: z.looseObject({ types: z.array(z.string()).optional() }).optional() }),
+        )
         .optional(),
     })
     .optional(),
@@ -145,14 +150,21 @@ function celIssue(expression: string): string | null {
 /** What the schema cannot say: queries name one source, column names are unique, mappings parse. */
 export function viewSpecIssues(spec: JsonObject): SpecIssue[] {
   const issues: SpecIssue[] = [];
-  const columns: Record<string, unknown>[] = Array.isArray(spec.columns) ? (spec.columns as unknown[]).filter(isRecord) : [];
-  if (columns.length === 0) issues.push({ path: 'spec.columns', message: 'a view needs at least one column' });
+  const columns: Record<string, unknown>[] = Array.isArray(spec.columns)
+    ? (spec.columns as unknown[]).filter(isRecord)
+    : [];
+  if (columns.length === 0)
+    issues.push({ path: 'spec.columns', message: 'a view needs at least one column' });
   const seen = new Set<string>();
   columns.forEach((column, index) => {
     const name = typeof column.name === 'string' ? column.name : '';
-    if (seen.has(name)) issues.push({ path: `spec.columns[${index}].name`, message: `"${name}" is declared twice` });
+    if (seen.has(name))
+      issues.push({ path: `spec.columns[${index}].name`, message: `"${name}" is declared twice` });
     if ((RESERVED_COLUMNS as readonly string[]).includes(name))
-      issues.push({ path: `spec.columns[${index}].name`, message: `"${name}" is reserved for the view table` });
+      issues.push({
+        path: `spec.columns[${index}].name`,
+        message: `"${name}" is reserved for the view table`,
+      });
     seen.add(name);
   });
   const queries = isRecord(spec.queries) ? spec.queries : {};
@@ -160,7 +172,10 @@ export function viewSpecIssues(spec: JsonObject): SpecIssue[] {
     issues.push({ path: 'spec.queries', message: 'a view needs at least one query' });
   for (const [name, query] of Object.entries(queries)) {
     if (!/^[a-z_][a-z0-9_]*$/.test(name))
-      issues.push({ path: `spec.queries.${name}`, message: 'a query name must be a lower-case SQL identifier' });
+      issues.push({
+        path: `spec.queries.${name}`,
+        message: 'a query name must be a lower-case SQL identifier',
+      });
     if (!isRecord(query)) continue;
     const sources = QUERY_SOURCES.filter((source) => query[source] !== undefined);
     if (sources.length !== 1)

@@ -92,7 +92,10 @@ function durationMs(text: string, field: string): number {
 }
 
 /** Fills `$(var.x)`, `{{.var.x}}`, `$(config.f)` and `{{.config.f}}` in every string of a value. */
-export function fillPlaceholders(value: unknown, scope: { var: Record<string, string>; config: QueryRow | null }): unknown {
+export function fillPlaceholders(
+  value: unknown,
+  scope: { var: Record<string, string>; config: QueryRow | null },
+): unknown {
   if (typeof value === 'string')
     return value.replace(
       /\$\(\s*(var|config)\.([A-Za-z_][A-Za-z0-9_]*)\s*\)|\{\{\s*\.(var|config)\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g,
@@ -105,7 +108,9 @@ export function fillPlaceholders(value: unknown, scope: { var: Record<string, st
     );
   if (Array.isArray(value)) return value.map((item) => fillPlaceholders(item, scope));
   if (value && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillPlaceholders(item, scope)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, fillPlaceholders(item, scope)]),
+    );
   return value;
 }
 
@@ -124,12 +129,17 @@ async function resolveVariables(
         'SELECT id, name, namespace, type, status, health, labels, tags, agent_id FROM config_items WHERE id::text = $1',
         [value],
       );
-      if (!rows[0]) throw new HttpError(400, `variables.config_id: no config item ${value}`, 'variables.config_id');
+      if (!rows[0])
+        throw new HttpError(400, `variables.config_id: no config item ${value}`, 'variables.config_id');
       config = rows[0];
       continue;
     }
     if (!keys.has(key))
-      throw new HttpError(400, `variables.${key}: the view declares no variable "${key}"`, `variables.${key}`);
+      throw new HttpError(
+        400,
+        `variables.${key}: the view declares no variable "${key}"`,
+        `variables.${key}`,
+      );
   }
   const values: Record<string, string> = {};
   const variables: ViewVariable[] = [];
@@ -138,9 +148,14 @@ async function resolveVariables(
     const from = variable.valueFrom;
     if (options.length === 0 && from) {
       const source = from.config ? 'configs' : from.component ? 'components' : 'checks';
-      const selector = fillPlaceholders(from.config ?? from.component ?? from.check, { var: values, config }) as Selector;
+      const selector = fillPlaceholders(from.config ?? from.component ?? from.check, {
+        var: values,
+        config,
+      }) as Selector;
       const rows = await selectRows(pool, source, selector, `spec.templating[${index}].valueFrom`);
-      options = [...new Set(rows.map((row) => row.name).filter((name): name is string => typeof name === 'string'))].sort();
+      options = [
+        ...new Set(rows.map((row) => row.name).filter((name): name is string => typeof name === 'string')),
+      ].sort();
     }
     const wanted = requested[variable.key];
     if (wanted !== undefined && options.length > 0 && !options.includes(wanted))
@@ -149,9 +164,10 @@ async function resolveVariables(
         `variables.${variable.key}: "${wanted}" is not one of the variable's values`,
         `variables.${variable.key}`,
       );
-    const fallback = variable.default !== undefined && (options.length === 0 || options.includes(variable.default))
-      ? variable.default
-      : options[0];
+    const fallback =
+      variable.default !== undefined && (options.length === 0 || options.includes(variable.default))
+        ? variable.default
+        : options[0];
     const value = wanted ?? fallback ?? '';
     values[variable.key] = value;
     variables.push({
@@ -191,7 +207,12 @@ async function buildRows(
       rows = await prometheusRows(prometheus.url, prometheus.query, `${path}.prometheus`, signal);
     } else {
       const source = (['configs', 'changes', 'checks', 'components'] as const).find((key) => query[key]);
-      if (!source) throw new HttpError(400, `${path}: a query reads one of configs, changes, checks, components, prometheus`, path);
+      if (!source)
+        throw new HttpError(
+          400,
+          `${path}: a query reads one of configs, changes, checks, components, prometheus`,
+          path,
+        );
       rows = await selectRows(pool, source, query[source] as Selector, `${path}.${source}`);
     }
     for (const row of rows) {
@@ -292,8 +313,7 @@ function panelStatement(spec: ViewSpec, table: string, columns: readonly TableCo
     ctes.push(`${quoteIdent(queryNames[0])} AS (SELECT * FROM rows)`);
   const body = sql.trim().replace(/;\s*$/, '');
   const withClause = /^with\s+(recursive\s+)?/i.exec(body);
-  if (withClause)
-    return `WITH ${withClause[1] ?? ''}${ctes.join(', ')}, ${body.slice(withClause[0].length)}`;
+  if (withClause) return `WITH ${withClause[1] ?? ''}${ctes.join(', ')}, ${body.slice(withClause[0].length)}`;
   return `WITH ${ctes.join(', ')} ${body}`;
 }
 
@@ -369,7 +389,10 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
   const fingerprint = requestFingerprint(values, configId);
   const maxAgeMs = durationMs(spec.cache?.maxAge ?? DEFAULT_CACHE.maxAge, 'spec.cache.maxAge');
   const minAgeMs = durationMs(spec.cache?.minAge ?? DEFAULT_CACHE.minAge, 'spec.cache.minAge');
-  const timeoutMs = durationMs(spec.cache?.refreshTimeout ?? DEFAULT_CACHE.refreshTimeout, 'spec.cache.refreshTimeout');
+  const timeoutMs = durationMs(
+    spec.cache?.refreshTimeout ?? DEFAULT_CACHE.refreshTimeout,
+    'spec.cache.refreshTimeout',
+  );
   const table = viewTableName(view.namespace, view.name);
 
   const shapeChanged = await pool
@@ -383,7 +406,17 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
   const stale = age >= maxAgeMs || (options.refresh === true && age >= minAgeMs);
   if (stale) {
     const scope = { var: values, config };
-    const running = refresh(pool, view, spec, tableColumns, scope, fingerprint, maxAgeMs, options.refresh === true, now);
+    const running = refresh(
+      pool,
+      view,
+      spec,
+      tableColumns,
+      scope,
+      fingerprint,
+      maxAgeMs,
+      options.refresh === true,
+      now,
+    );
     running.catch(async (error: unknown) => {
       if (error instanceof HttpError && error.statusCode < 500) return;
       options.logger?.warn({ view: view.id, err: (error as Error).message }, 'view refresh failed');
@@ -471,6 +504,17 @@ export async function dropOrphanViewTables(pool: Pool): Promise<string[]> {
       await client.query(`DROP TABLE IF EXISTS ${quoteIdent(row.table_name)}`);
       await client.query('DELETE FROM view_tables WHERE view_id = $1', [row.view_id]);
     });
+    dropped.push(row.table_name);
+  }
+  // Hard-deleted views: their view_tables row went with them; their tables carry our comment.
+  const { rows: leftovers } = await pool.query<{ table_name: string }>(
+    `SELECT c.relname AS table_name FROM pg_class c
+      WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace AND c.relname LIKE 'view\\_%'
+        AND obj_description(c.oid, 'pg_class') LIKE 'Rows of the view %'
+        AND NOT EXISTS (SELECT 1 FROM view_tables t WHERE t.table_name = c.relname)`,
+  );
+  for (const row of leftovers) {
+    await pool.query(`DROP TABLE IF EXISTS ${quoteIdent(row.table_name)}`);
     dropped.push(row.table_name);
   }
   return dropped;

@@ -153,10 +153,12 @@ export async function selectRows(
     where.push(`${table.status} = ANY(${bind(selector.statuses)}::text[])`);
   if (selector.health && table.health)
     where.push(`${table.health} = ANY(${bind(selector.health.split(',').map((h) => h.trim()))}::text[])`);
-  if (selector.search && table.name) where.push(`${table.name} ILIKE ${bind(`%${likePattern(selector.search)}%`)}`);
+  if (selector.search && table.name)
+    where.push(`${table.name} ILIKE ${bind(`%${likePattern(selector.search)}%`)}`);
   const tags = selectorPairs(selector.tagSelector);
   if (Object.keys(tags).length > 0) {
-    if (!table.tags) throw new HttpError(400, `${path}.tagSelector: ${source} have no tags`, `${path}.tagSelector`);
+    if (!table.tags)
+      throw new HttpError(400, `${path}.tagSelector: ${source} have no tags`, `${path}.tagSelector`);
     where.push(`coalesce(${table.tags}, '{}'::jsonb) @> ${bind(JSON.stringify(tags))}::jsonb`);
   }
   const labels = selectorPairs(selector.labelSelector);
@@ -187,7 +189,11 @@ export async function prometheusRows(
   try {
     response = await fetch(endpoint, { signal, headers: { accept: 'application/json' } });
   } catch (error) {
-    throw new HttpError(502, `${path}: Prometheus at ${url} did not answer: ${(error as Error).message}`, path);
+    throw new HttpError(
+      502,
+      `${path}: Prometheus at ${url} did not answer: ${(error as Error).message}`,
+      path,
+    );
   }
   const body = (await response.json().catch(() => null)) as {
     status?: string;
@@ -195,7 +201,11 @@ export async function prometheusRows(
     data?: { resultType?: string; result?: unknown };
   } | null;
   if (!response.ok || body?.status !== 'success')
-    throw new HttpError(502, `${path}: Prometheus answered ${body?.error ?? `HTTP ${response.status}`}`, path);
+    throw new HttpError(
+      502,
+      `${path}: Prometheus answered ${body?.error ?? `HTTP ${response.status}`}`,
+      path,
+    );
   const result = body.data?.result;
   if (body.data?.resultType === 'scalar' && Array.isArray(result))
     return [{ value: Number(result[1]), timestamp: new Date(Number(result[0]) * 1000).toISOString() }];

@@ -70,13 +70,13 @@ export async function ensureViewTable(
     [view.id, table],
   );
   const other = rows.find((row) => row.view_id !== view.id);
-  if (other)
-    throw new HttpError(409, `name: another view already stores its rows in ${table}`, 'name');
+  if (other) throw new HttpError(409, `name: another view already stores its rows in ${table}`, 'name');
   const mine = rows.find((row) => row.view_id === view.id);
   const exists = await client.query('SELECT to_regclass($1) AS found', [`public.${table}`]);
   const present = exists.rows[0]?.found !== null;
   if (mine && mine.table_name === table && mine.shape === shape && present) return { table, created: false };
-  if (mine && mine.table_name !== table) await client.query(`DROP TABLE IF EXISTS ${quoteIdent(mine.table_name)}`);
+  if (mine && mine.table_name !== table)
+    await client.query(`DROP TABLE IF EXISTS ${quoteIdent(mine.table_name)}`);
   await client.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
   const definitions = [
     'request_fingerprint text NOT NULL',
@@ -87,8 +87,12 @@ export async function ensureViewTable(
   if (keys.length > 0) definitions.push(`PRIMARY KEY (request_fingerprint, ${keys.join(', ')})`);
   await client.query(`CREATE TABLE ${quoteIdent(table)} (${definitions.join(', ')})`);
   if (keys.length === 0)
-    await client.query(`CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_fp_idx`)} ON ${quoteIdent(table)} (request_fingerprint)`);
-  await client.query(`COMMENT ON TABLE ${quoteIdent(table)} IS ${literal(`Rows of the view ${view.namespace}/${view.name}`)}`);
+    await client.query(
+      `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_fp_idx`)} ON ${quoteIdent(table)} (request_fingerprint)`,
+    );
+  await client.query(
+    `COMMENT ON TABLE ${quoteIdent(table)} IS ${literal(`Rows of the view ${view.namespace}/${view.name}`)}`,
+  );
   await grantToPanels(client, table);
   await client.query(
     `INSERT INTO view_tables (view_id, table_name, shape) VALUES ($1, $2, $3)

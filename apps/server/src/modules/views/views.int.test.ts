@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheck, createConfigItem, createPerson } from '../../../test/harness/factories.js';
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { createTokenForUser } from '../auth/index.js';
+import { dropOrphanViewTables } from './view-service.js';
 
 let full: FullApp;
 const tokens: Record<string, string> = {};
@@ -26,13 +27,17 @@ const podsView = {
   ],
   mapping: {
     source: 'query',
-    health: "has(row.health) ? row.health : row.status",
-    cpu: "has(row.tags) && has(row.tags.cpu) ? double(row.tags.cpu) : 0.0",
+    health: 'has(row.health) ? row.health : row.status',
+    cpu: 'has(row.tags) && has(row.tags.cpu) ? double(row.tags.cpu) : 0.0',
     created: 'row.created_at',
     hidden_id: 'row.id',
   },
   panels: [
-    { name: 'By health', type: 'piechart', query: 'SELECT health, count(*) AS count FROM rows GROUP BY health ORDER BY health' },
+    {
+      name: 'By health',
+      type: 'piechart',
+      query: 'SELECT health, count(*) AS count FROM rows GROUP BY health ORDER BY health',
+    },
     { name: 'Total', type: 'number', query: 'SELECT count(*) AS value FROM rows' },
     { name: 'Secrets', type: 'table', query: 'SELECT * FROM people' },
   ],
@@ -51,7 +56,10 @@ async function call(role: string, method: 'GET' | 'POST', url: string, payload?:
   });
 }
 
-async function runView(variables: Record<string, string>, extra: Record<string, unknown> = {}): Promise<ViewResult> {
+async function runView(
+  variables: Record<string, string>,
+  extra: Record<string, unknown> = {},
+): Promise<ViewResult> {
   const response = await call('viewer', 'POST', `/api/view/${viewId}`, { variables, ...extra });
   expect(response.statusCode, response.body).toBe(200);
   return viewResultSchema.parse(response.json());
@@ -69,7 +77,11 @@ beforeAll(async () => {
     ['worker-1', 'beta', 'healthy', '4'],
   ] as const)
     await createConfigItem(full.db.pool, { name, health, tags: { cluster, cpu } });
-  await createConfigItem(full.db.pool, { name: 'other', type: 'AWS::EC2::Instance', tags: { cluster: 'alpha' } });
+  await createConfigItem(full.db.pool, {
+    name: 'other',
+    type: 'AWS::EC2::Instance',
+    tags: { cluster: 'alpha' },
+  });
   await createCheck(full.db.pool, { name: 'probe-http', status: 'healthy', labels: { app: 'views-test' } });
   const created = await full.send('POST', '/api/db/views', {
     name: 'pods-and-checks',
@@ -174,7 +186,11 @@ describe('a view over config items and checks', () => {
     const write = await call('admin', 'POST', '/api/db/view_test_pods_and_checks', { name: 'x' });
     expect(write.statusCode).toBeGreaterThanOrEqual(400);
     expect(write.statusCode).toBeLessThan(500);
-    const summary = await call('viewer', 'GET', `/api/db/views_summary?select=name,title,sidebar&id=eq.${viewId}`);
+    const summary = await call(
+      'viewer',
+      'GET',
+      `/api/db/views_summary?select=name,title,sidebar&id=eq.${viewId}`,
+    );
     expect(summary.json()).toEqual([{ name: 'pods-and-checks', title: 'Pods and checks', sidebar: true }]);
   });
 
@@ -223,7 +239,10 @@ describe('bad requests and specs', () => {
     [{ ...podsView, cache: { maxAge: 'soon' } }, 'spec.cache.maxAge'],
     [{ ...podsView, templating: [{ key: 'x' }] }, 'spec.templating[0]'],
   ])('refuses a view whose spec is wrong (%#) naming %s', async (spec, field) => {
-    const response = await full.send('POST', '/api/db/views', { name: `bad-${Math.random()}`.slice(0, 12), spec });
+    const response = await full.send('POST', '/api/db/views', {
+      name: `bad-${Math.random()}`.slice(0, 12),
+      spec,
+    });
     expect(response.statusCode, response.body).toBeGreaterThanOrEqual(400);
     expect(response.statusCode).toBeLessThan(500);
     expect(response.body).toContain(field);
@@ -235,14 +254,48 @@ describe('bad requests and specs', () => {
       name: 'deployment-tab',
       spec: {
         ...podsView,
-        display: { title: 'Deployment pods', plugins: [{ configTab: { types: ['Kubernetes::Deployment'] } }] },
+        display: {
+          title: 'Deployment pods',
+          plugins: [{ configTab: { types: ['Kubernetes::Deployment'] } }],
+        },
       },
     });
     expect(created.statusCode, created.body).toBe(201);
     const list = await call('viewer', 'GET', `/api/view/list?config_id=${pod.id}`);
     expect(list.statusCode, list.body).toBe(200);
-    expect(list.json()).toEqual([expect.objectContaining({ name: 'deployment-tab', title: 'Deployment pods' })]);
+    expect(list.json()).toEqual([
+      expect.objectContaining({ name: 'deployment-tab', title: 'Deployment pods' }),
+    ]);
     const other = await createConfigItem(full.db.pool, { name: 'untabbed' });
     expect((await call('viewer', 'GET', `/api/view/list?config_id=${other.id}`)).json()).toEqual([]);
+  });
+
+  it('drops the tables of deleted views (soft and hard deletes)', async () => {
+    const make = async (name: string) => {
+      const created = await full.send('POST', '/api/db/views', { name, spec: podsView });
+      const id = (created.json() as Array<{ id: string }>)[0].id;
+      expect((await call('viewer', 'POST', `/api/view/${id}`, {})).statusCode).toBe(200);
+      return id;
+    };
+    const soft = await make('soft-deleted');
+    const hard = await make('hard-deleted');
+    const exists = async (table: string) =>
+      (await full.db.pool.query('SELECT to_regclass($1) AS t', [table])).rows[0].t !== null;
+    expect(await exists('view_default_soft_deleted')).toBe(true);
+    expect(await exists('view_default_hard_deleted')).toBe(true);
+    await full.send('PATCH', `/api/db/views?id=eq.${soft}`, { deleted_at: new Date().toISOString() });
+    const removed = await full.app.inject({
+      method: 'DELETE',
+      url: `/api/db/views?id=eq.${hard}`,
+      headers: { authorization: `Bearer ${tokens.admin}` },
+    });
+    expect(removed.statusCode, removed.body).toBeLessThan(300);
+    expect((await dropOrphanViewTables(full.db.pool)).sort()).toEqual([
+      'view_default_hard_deleted',
+      'view_default_soft_deleted',
+    ]);
+    expect(await exists('view_default_soft_deleted')).toBe(false);
+    expect(await exists('view_default_hard_deleted')).toBe(false);
+    expect(await exists('view_test_pods_and_checks')).toBe(true);
   });
 });

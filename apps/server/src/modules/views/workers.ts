@@ -12,7 +12,8 @@ export async function startViewWorkers(options: { pool: Pool; logger: Logger }):
   const sweep = (): void => {
     running = dropOrphanViewTables(options.pool)
       .then((dropped) => {
-        if (dropped.length > 0) options.logger.info({ tables: dropped }, 'dropped the tables of deleted views');
+        if (dropped.length > 0)
+          options.logger.info({ tables: dropped }, 'dropped the tables of deleted views');
       })
       .catch((error: unknown) =>
         options.logger.warn({ err: (error as Error).message }, 'dropping the tables of deleted views failed'),

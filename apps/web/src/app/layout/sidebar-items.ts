@@ -62,7 +62,12 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
 ];
 
 /** What the sidebar's per-view entries need: read on views while views are enabled. */
-export const VIEWS_ENTRY: SidebarItem = { name: 'Views', path: '/views', resource: 'views', feature: 'views' };
+export const VIEWS_ENTRY: SidebarItem = {
+  name: 'Views',
+  path: '/views',
+  resource: 'views',
+  feature: 'views',
+};
 
 export interface SidebarRules {
   isViewer: boolean;

@@ -81,7 +81,13 @@ describe('Sidebar', () => {
       const url = String(input);
       if (!url.includes('/api/db/views_summary')) return new Response('[]', { status: 200 });
       expect(url).toContain('sidebar=eq.true');
-      const row = { namespace: 'demo', icon: 'server', ordinal: 1, sidebar: true, created_at: '2026-01-01T00:00:00Z' };
+      const row = {
+        namespace: 'demo',
+        icon: 'server',
+        ordinal: 1,
+        sidebar: true,
+        created_at: '2026-01-01T00:00:00Z',
+      };
       return new Response(
         JSON.stringify([
           { ...row, id: 'v1', name: 'estate', title: 'Demo Estate' },

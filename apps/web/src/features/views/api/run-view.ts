@@ -8,7 +8,8 @@ export function viewCallError(error: unknown): unknown {
   const body = error.body;
   if (body && typeof body === 'object' && typeof (body as { error?: unknown }).error === 'string')
     return new ApiError(error.status, (body as { error: string }).error, body);
-  const text = typeof body === 'string' && body !== '' ? body : (error.message.replace(/^HTTP \d+$/, '') || 'error');
+  const text =
+    typeof body === 'string' && body !== '' ? body : error.message.replace(/^HTTP \d+$/, '') || 'error';
   return new ApiError(error.status, `HTTP ${error.status}: ${text}`, body);
 }
 

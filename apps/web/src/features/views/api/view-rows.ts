@@ -9,7 +9,10 @@ export const useViewRows = (page: ViewRowsPage, enabled: boolean) => {
     queryKey: ['view-rows', page.table, search.toString()],
     queryFn: async ({ signal }) => {
       try {
-        return await fetchCounted<Record<string, unknown>>(`/api/db/${page.table}?${search.toString()}`, signal);
+        return await fetchCounted<Record<string, unknown>>(
+          `/api/db/${page.table}?${search.toString()}`,
+          signal,
+        );
       } catch (error) {
         throw viewCallError(error);
       }

@@ -12,7 +12,8 @@ import { fetchCounted, fetchRows, insertRow, updateRow } from '../../../lib/data
 import { viewCallError } from './run-view';
 
 const LIST_KEY = ['views'] as const;
-const SUMMARY_SELECT = 'id,name,namespace,title,icon,ordinal,sidebar,labels,source,error,last_ran,created_at,updated_at';
+const SUMMARY_SELECT =
+  'id,name,namespace,title,icon,ordinal,sidebar,labels,source,error,last_ran,created_at,updated_at';
 
 /** The sidebar's views: one entry per view flagged for the sidebar, cached 5 min (core §2, §9). */
 export const useSidebarViews = (enabled: boolean) =>
@@ -55,7 +56,8 @@ export const useViewsList = (page: ViewsListPage) => {
   });
   return useQuery({
     queryKey: [...LIST_KEY, 'list', search.toString()],
-    queryFn: ({ signal }) => fetchCounted(`/api/db/views_summary?${search.toString()}`, signal, viewSummaryRowSchema),
+    queryFn: ({ signal }) =>
+      fetchCounted(`/api/db/views_summary?${search.toString()}`, signal, viewSummaryRowSchema),
     placeholderData: keepPreviousData,
   });
 };
@@ -65,7 +67,11 @@ export const useViewIdByName = (namespace: string | undefined, name: string) =>
   useQuery({
     queryKey: [...LIST_KEY, 'by-name', namespace ?? '', name],
     queryFn: async ({ signal }) => {
-      const search = new URLSearchParams({ select: 'id,namespace', name: `eq.${name}`, deleted_at: 'is.null' });
+      const search = new URLSearchParams({
+        select: 'id,namespace',
+        name: `eq.${name}`,
+        deleted_at: 'is.null',
+      });
       if (namespace) search.set('namespace', `eq.${namespace}`);
       search.set('order', 'namespace.asc');
       const rows = await fetchRows(

@@ -14,7 +14,9 @@ export function ConfigViewTabs({ configId }: { configId: string }) {
           className={({ isActive }) =>
             clsx(
               '-mb-px border-b-2 px-3 py-1.5 text-sm',
-              isActive ? 'border-blue-600 text-blue-700' : 'border-transparent text-gray-600 hover:text-gray-900',
+              isActive
+                ? 'border-blue-600 text-blue-700'
+                : 'border-transparent text-gray-600 hover:text-gray-900',
             )
           }
         >

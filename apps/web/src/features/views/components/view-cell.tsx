@@ -79,7 +79,12 @@ export function ViewCell({ column, value }: { column: ViewColumn; value: unknown
     case 'url': {
       const href = safeHref(text);
       return href ? (
-        <a href={href} className="text-blue-700 hover:underline" target={href.startsWith('/') ? undefined : '_blank'} rel="noreferrer">
+        <a
+          href={href}
+          className="text-blue-700 hover:underline"
+          target={href.startsWith('/') ? undefined : '_blank'}
+          rel="noreferrer"
+        >
           {text}
         </a>
       ) : (

@@ -25,7 +25,8 @@ const FILTER_PREFIX = 'col.';
 
 function prefixed(params: URLSearchParams, prefix: string): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, value] of params) if (key.startsWith(prefix) && value !== '') out[key.slice(prefix.length)] = value;
+  for (const [key, value] of params)
+    if (key.startsWith(prefix) && value !== '') out[key.slice(prefix.length)] = value;
   return out;
 }
 
@@ -117,6 +118,7 @@ export function ViewContent({ id, fixedVariables }: { id: string; fixedVariables
           </span>
         )}
         <Button
+          aria-label="Refresh view"
           disabled={refresh.isPending}
           onClick={() => refresh.mutate(undefined, { onError: (error) => showErrorToast(error) })}
         >

@@ -54,7 +54,14 @@ function PanelBody({ panel }: { panel: ViewPanel }) {
           <div className="h-28 w-28 shrink-0">
             <ResponsiveContainer width="100%" height="100%">
               <PieChart>
-                <Pie data={data} dataKey="value" nameKey="label" innerRadius={24} outerRadius={50} isAnimationActive={false}>
+                <Pie
+                  data={data}
+                  dataKey="value"
+                  nameKey="label"
+                  innerRadius={24}
+                  outerRadius={50}
+                  isAnimationActive={false}
+                >
                   {data.map((entry, index) => (
                     <Cell key={entry.label} fill={COLORS[index % COLORS.length]} />
                   ))}
@@ -66,7 +73,10 @@ function PanelBody({ panel }: { panel: ViewPanel }) {
           <ul className="flex flex-col gap-0.5 text-xs" aria-label={`${panel.name} legend`}>
             {data.map((entry, index) => (
               <li key={entry.label} className="flex items-center gap-1.5">
-                <span className="inline-block size-2 rounded-full" style={{ background: COLORS[index % COLORS.length] }} />
+                <span
+                  className="inline-block size-2 rounded-full"
+                  style={{ background: COLORS[index % COLORS.length] }}
+                />
                 <span>{entry.label}</span>
                 <span className="tabular-nums text-gray-600">{entry.value}</span>
               </li>
@@ -87,7 +97,13 @@ function PanelBody({ panel }: { panel: ViewPanel }) {
               <YAxis width={32} tick={{ fontSize: 10 }} />
               <Tooltip />
               {series.map((key, index) => (
-                <Line key={key} dataKey={key} stroke={COLORS[index % COLORS.length]} dot={false} isAnimationActive={false} />
+                <Line
+                  key={key}
+                  dataKey={key}
+                  stroke={COLORS[index % COLORS.length]}
+                  dot={false}
+                  isAnimationActive={false}
+                />
               ))}
             </LineChart>
           </ResponsiveContainer>
@@ -136,7 +152,13 @@ export function ViewPanels({ panels }: { panels: ViewPanel[] }) {
   return (
     <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 lg:grid-cols-4" aria-label="Panels" role="list">
       {panels.map((panel) => (
-        <Card key={panel.name} role="listitem" aria-label={panel.name} title={panel.name} className="min-h-32">
+        <Card
+          key={panel.name}
+          role="listitem"
+          aria-label={panel.name}
+          title={panel.name}
+          className="min-h-32"
+        >
           <PanelBody panel={panel} />
         </Card>
       ))}

@@ -27,12 +27,12 @@ export function viewRowsSearch(page: ViewRowsPage): URLSearchParams {
     limit: String(page.pageSize || VIEW_PAGE_SIZE),
     offset: String(page.pageIndex * (page.pageSize || VIEW_PAGE_SIZE)),
   });
-  const sortBy = page.sortBy && page.columns.includes(page.sortBy) ? page.sortBy : page.columns[0];
-  if (sortBy) search.set('order', `${sortBy}.${page.sortBy ? page.sortOrder : 'desc'}.nullslast`);
+  const chosen = page.sortBy !== undefined && page.columns.includes(page.sortBy);
+  const sortBy = chosen ? page.sortBy : page.columns[0];
+  if (sortBy) search.set('order', `${sortBy}.${chosen ? page.sortOrder : 'desc'}.nullslast`);
   for (const [column, values] of Object.entries(page.filters)) {
     if (values.length > 0 && page.columns.includes(column))
       search.set(column, `in.(${values.map(quoted).join(',')})`);
   }
   return search;
 }
-

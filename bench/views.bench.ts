@@ -120,8 +120,8 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
         table: 'view_bench_items',
         fingerprint,
         columns,
-        // Pages spread over the whole table, a filter on every other request.
-        pageIndex: (i * 7919) % Math.max(1, Math.floor(pages / 2)),
+        // Pages spread over the whole table; every other request filters to the unhealthy quarter.
+        pageIndex: (i * 7919) % Math.max(1, Math.floor(i % 2 === 0 ? pages / 4 : pages)),
         pageSize: 50,
         sortBy: i % 3 === 0 ? 'created_at' : undefined,
         sortOrder: 'desc',

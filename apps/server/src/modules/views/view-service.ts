@@ -16,6 +16,7 @@ import {
   ensureViewTable,
   PANEL_ROLE,
   quoteIdent,
+  tableShape,
   toColumnValue,
   viewTableName,
   writeViewRows,
@@ -422,6 +423,7 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
     name: column.name,
     type: column.type,
     primaryKey: column.primaryKey === true,
+    indexed: column.filterable === true,
   }));
   const { variables, values, config } = await resolveVariables(pool, spec, options.variables ?? {});
   const configId = config ? String(config.id) : null;
@@ -437,7 +439,7 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
   const shapeChanged = await pool
     .query<{ shape_ok: boolean }>(
       `SELECT table_name = $2 AND shape = $3 AS shape_ok FROM view_tables WHERE view_id = $1`,
-      [view.id, table, JSON.stringify(tableColumns.map((c) => [c.name, c.type, c.primaryKey]))],
+      [view.id, table, tableShape(tableColumns)],
     )
     .then(({ rows }) => rows[0]?.shape_ok !== true);
   const last = shapeChanged ? null : await lastRefresh(pool, view.id, fingerprint);

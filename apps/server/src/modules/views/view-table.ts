@@ -12,6 +12,8 @@ export interface TableColumn {
   name: string;
   type: ViewColumnType;
   primaryKey: boolean;
+  /** Filterable columns get an index with the fingerprint, for the table's filters and counts. */
+  indexed?: boolean;
 }
 
 /** The role panels run as (migration 0160): it may read view tables only. */
@@ -43,7 +45,13 @@ export function quoteIdent(name: string): string {
 
 /** The table's shape: a changed shape means a new table. */
 export function tableShape(columns: readonly TableColumn[]): string {
-  return JSON.stringify(columns.map((column) => [column.name, column.type, column.primaryKey]));
+  return JSON.stringify(
+    columns.map((column) =>
+      column.indexed
+        ? [column.name, column.type, column.primaryKey, true]
+        : [column.name, column.type, column.primaryKey],
+    ),
+  );
 }
 
 export { viewTableName };
@@ -86,6 +94,11 @@ export async function ensureViewTable(
   const keys = columns.filter((column) => column.primaryKey).map((column) => quoteIdent(column.name));
   if (keys.length > 0) definitions.push(`PRIMARY KEY (request_fingerprint, ${keys.join(', ')})`);
   await client.query(`CREATE TABLE ${quoteIdent(table)} (${definitions.join(', ')})`);
+  for (const [index, column] of columns.entries())
+    if (column.indexed && !column.primaryKey)
+      await client.query(
+        `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_c${index}_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${quoteIdent(column.name)})`,
+      );
   if (keys.length === 0)
     await client.query(
       `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_fp_idx`)} ON ${quoteIdent(table)} (request_fingerprint)`,

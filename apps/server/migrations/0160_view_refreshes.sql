@@ -33,12 +33,16 @@ END
 $$;
 
 -- A view's display settings are columns (the sidebar lists views without parsing specs), derived
--- from `spec.display` on every write, so data-API writes cannot make them disagree.
+-- from `spec.display` on every write that carries one, so data-API writes cannot make them
+-- disagree. Rows whose spec has no display keep the columns as written.
 CREATE FUNCTION views_columns_from_spec() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
-  display jsonb := CASE WHEN jsonb_typeof(NEW.spec -> 'display') = 'object' THEN NEW.spec -> 'display' ELSE '{}'::jsonb END;
+  display jsonb := NEW.spec -> 'display';
 BEGIN
+  IF display IS NULL OR jsonb_typeof(display) <> 'object' THEN
+    RETURN NEW;
+  END IF;
   NEW.title := CASE WHEN jsonb_typeof(display -> 'title') = 'string' THEN nullif(display ->> 'title', '') END;
   NEW.icon := CASE WHEN jsonb_typeof(display -> 'icon') = 'string' THEN nullif(display ->> 'icon', '') END;
   NEW.sidebar := coalesce(jsonb_typeof(display -> 'sidebar') = 'boolean' AND (display ->> 'sidebar')::boolean, false);
@@ -50,4 +54,4 @@ $$;
 CREATE TRIGGER views_columns_from_spec BEFORE INSERT OR UPDATE ON views
   FOR EACH ROW EXECUTE FUNCTION views_columns_from_spec();
 
-UPDATE views SET spec = spec;
+UPDATE views SET spec = spec WHERE jsonb_typeof(spec -> 'display') = 'object';

@@ -168,8 +168,6 @@ export function viewSpecIssues(spec: JsonObject): SpecIssue[] {
     seen.add(name);
   });
   const queries = isRecord(spec.queries) ? spec.queries : {};
-  if (Object.keys(queries).length === 0)
-    issues.push({ path: 'spec.queries', message: 'a view needs at least one query' });
   for (const [name, query] of Object.entries(queries)) {
     if (!/^[a-z_][a-z0-9_]*$/.test(name))
       issues.push({

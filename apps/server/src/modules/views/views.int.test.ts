@@ -232,7 +232,7 @@ describe('bad requests and specs', () => {
     [{ ...podsView, columns: [{ name: 'name', type: 'colour' }] }, 'spec.columns[0].type'],
     [{ ...podsView, columns: [{ name: 'Bad Name', type: 'string' }] }, 'spec.columns[0].name'],
     [{ ...podsView, queries: { pods: {} } }, 'spec.queries.pods'],
-    [{ ...podsView, queries: {} }, 'spec.queries'],
+    [{ ...podsView, queries: { 'Bad-Name': { configs: { types: ['x'] } } } }, 'spec.queries.Bad-Name'],
     [{ ...podsView, mapping: { nope: 'row.name' } }, 'spec.mapping.nope'],
     [{ ...podsView, mapping: { name: 'row.name +' } }, 'spec.mapping.name'],
     [{ ...podsView, panels: [{ name: 'p', type: 'radar', query: 'SELECT 1' }] }, 'spec.panels[0].type'],

@@ -30,6 +30,7 @@ import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
 import { settingsModule } from './modules/settings/index.js';
 import { topologyModule } from './modules/topology/index.js';
+import { viewsModule } from './modules/views/index.js';
 import type { ServerModule } from './server-module.js';
 
 /** In registration order: routes, workers (stopped in reverse) and kinds (listings) follow it. */
@@ -45,6 +46,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   settingsModule,
   integrationsModule,
   eventQueueModule,
+  viewsModule,
   mcpModule,
   kubeApiModule,
   logsModule,

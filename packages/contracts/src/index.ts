@@ -26,3 +26,4 @@ export * from './integrations.js';
 export * from './logs.js';
 export * from './applications.js';
 export * from './event-queue.js';
+export * from './views.js';

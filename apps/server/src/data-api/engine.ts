@@ -303,8 +303,18 @@ export class DataApiEngine {
   }
 
   private async handleRequest(request: EngineRequest, authorize: TargetAuthorizer): Promise<EngineResponse> {
-    const catalog = await this.options.catalog.get();
-    const prepared = this.prepare(request, catalog);
+    let catalog = await this.options.catalog.get();
+    let prepared: PreparedRequest;
+    try {
+      prepared = this.prepare(request, catalog);
+    } catch (error) {
+      // A relation created after the catalog was loaded (a view's table `view_<ns>_<name>`, made
+      // at the view's first run): reload the catalog once and plan again.
+      if (!(error instanceof ApiError) || !(await this.createdSinceLoad(request, catalog, error.code)))
+        throw error;
+      catalog = await this.options.catalog.get();
+      prepared = this.prepare(request, catalog);
+    }
     const { method, media, prefs, body, plan } = prepared;
     if (method === 'PATCH' && body?.isEmptyPatch) {
       // Nothing to write, but the caller must still be allowed to write here.
@@ -416,13 +426,33 @@ export class DataApiEngine {
     this.plans.set(key, plan);
   }
 
+  /** Whether the relation a request names was created after the catalog was loaded (then reloads it). */
+  private async createdSinceLoad(request: EngineRequest, catalog: Catalog, code: string): Promise<boolean> {
+    if ((code !== '42P01' && code !== '42703') || request.target.kind !== 'relation') return false;
+    const name = request.target.name;
+    if (this.options.allowlist.relation(name) === null) return false;
+    // The live column names (none when the relation does not exist): reload only on a difference.
+    const { rows } = await this.options.pool.query<{ columns: string[] | null }>(
+      `SELECT array_agg(attname::text ORDER BY attnum) AS columns FROM pg_attribute
+        WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped`,
+      [`${catalog.schema}.${name}`],
+    );
+    const live = rows[0]?.columns ?? null;
+    if (live === null) return false;
+    const known = catalog.relations.get(name)?.columns.map((column) => column.name) ?? null;
+    if (known !== null && [...known].sort().join(',') === [...live].sort().join(',')) return false;
+    this.options.catalog.invalidate();
+    return true;
+  }
+
   /** PostgreSQL says an object the cache believed in is gone: the schema changed under us. */
-  private maybeInvalidate(code: string): void {
-    if (code !== '42P01' && code !== '42703' && code !== '0A000') return;
+  private maybeInvalidate(code: string): boolean {
+    if (code !== '42P01' && code !== '42703' && code !== '0A000') return false;
     const now = Date.now();
-    if (now - this.lastInvalidation < 2000) return;
+    if (now - this.lastInvalidation < 2000) return false;
     this.lastInvalidation = now;
     this.options.catalog.invalidate();
+    return true;
   }
 
   /** Writes that break the singular Accept, max-affected or a row restriction are rolled back. */

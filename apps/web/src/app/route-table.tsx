@@ -105,6 +105,10 @@ export const appRoutes: RouteObject[] = [
               Component: (await import('./routes/catalog-detail-route')).ConfigChecksPage,
             }),
           },
+          {
+            path: 'view/:viewId',
+            lazy: async () => ({ Component: (await import('./routes/views-route')).ConfigViewRoute }),
+          },
         ],
       },
       { path: 'configs', element: <Navigate to="/catalog" replace /> },
@@ -317,6 +321,31 @@ export const appRoutes: RouteObject[] = [
           Component: (await import('./routes/notifications-route')).NotificationSilenceAddRoute,
         }),
         handle: handle({ title: 'Notifications' }),
+      },
+      {
+        path: 'views/:id',
+        lazy: async () => ({ Component: (await import('./routes/views-route')).ViewByIdRoute }),
+        handle: handle({ title: 'Views' }),
+      },
+      {
+        path: 'view/:namespace/:name',
+        lazy: async () => ({ Component: (await import('./routes/views-route')).ViewByNameRoute }),
+        handle: handle({ title: 'Views' }),
+      },
+      {
+        path: 'view/:name',
+        lazy: async () => ({ Component: (await import('./routes/views-route')).ViewByNameRoute }),
+        handle: handle({ title: 'Views' }),
+      },
+      {
+        path: 'settings/views',
+        lazy: async () => ({ Component: (await import('./routes/views-route')).SettingsViewsRoute }),
+        handle: handle({ title: 'Views' }),
+      },
+      {
+        path: 'settings/views/:id',
+        lazy: async () => ({ Component: (await import('./routes/views-route')).SettingsViewRoute }),
+        handle: handle({ title: 'Views' }),
       },
     ],
   },

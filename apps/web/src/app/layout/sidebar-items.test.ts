@@ -29,6 +29,7 @@ describe('visibleSettingsItems', () => {
       'Tokens',
       'Topologies',
       'Users',
+      'Views',
     ]);
   });
 

@@ -93,7 +93,16 @@ export const SETTINGS_ITEMS: readonly SidebarItem[] = [
     resource: 'database',
     feature: 'settings.event_queue_status',
   },
+  { name: 'Views', path: '/settings/views', resource: 'views', feature: 'views' },
 ];
+
+/** What the sidebar's per-view entries need: read on views while views are enabled. */
+export const VIEWS_ENTRY: SidebarItem = {
+  name: 'Views',
+  path: '/views',
+  resource: 'views',
+  feature: 'views',
+};
 
 export interface SidebarRules {
   isViewer: boolean;

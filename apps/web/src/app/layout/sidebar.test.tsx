@@ -77,7 +77,37 @@ describe('Sidebar', () => {
       'Tokens',
       'Topologies',
       'Users',
+      'Views',
     ]);
+  });
+
+  it('adds one entry per sidebar view after the main entries, with its title or name', async () => {
+    const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (!url.includes('/api/db/views_summary')) return new Response('[]', { status: 200 });
+      expect(url).toContain('sidebar=eq.true');
+      const row = {
+        namespace: 'demo',
+        icon: 'server',
+        ordinal: 1,
+        sidebar: true,
+        created_at: '2026-01-01T00:00:00Z',
+      };
+      return new Response(
+        JSON.stringify([
+          { ...row, id: 'v1', name: 'estate', title: 'Demo Estate' },
+          { ...row, id: 'v2', name: 'untitled', title: null },
+        ]),
+        { status: 200 },
+      );
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderSidebar(['admin']);
+    const estate = await screen.findByRole('link', { name: 'Demo Estate' });
+    expect(estate.getAttribute('href')).toBe('/views/v1');
+    expect(screen.getByRole('link', { name: 'untitled' }).getAttribute('href')).toBe('/views/v2');
+    const names = screen.getAllByRole('link').map((link) => link.textContent);
+    expect(names.indexOf('Demo Estate')).toBe(names.indexOf('Applications') + 1);
   });
 
   it('hides Settings from a viewer', async () => {

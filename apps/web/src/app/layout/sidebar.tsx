@@ -10,10 +10,13 @@ import clsx from 'clsx';
 import { ChevronDown, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Settings } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
+import { ResourceIcon } from '../../components/resource-icon/resource-icon';
+import { useSidebarViews } from '../../features/views';
 import { useCanFunction, useFeatureFlags, useIsViewer } from '../../lib/permissions';
 import {
   MAIN_ITEMS,
   SETTINGS_ITEMS,
+  VIEWS_ENTRY,
   visibleItems,
   visibleSettingsItems,
   type SidebarItem,
@@ -44,6 +47,10 @@ export function Sidebar() {
   };
   const mainItems = MAIN_ITEMS.filter((item) => visibleItems([item], rules).length > 0);
   const settingsItems = visibleSettingsItems(SETTINGS_ITEMS, rules);
+  // One entry per view flagged for the sidebar (core §2), cached 5 min.
+  const viewsVisible = visibleItems([VIEWS_ENTRY], rules).length > 0;
+  const sidebarViews = useSidebarViews(viewsVisible);
+  const viewItems = viewsVisible ? (sidebarViews.data ?? []) : [];
 
   useEffect(() => {
     if (collapsed) return;
@@ -86,6 +93,19 @@ export function Sidebar() {
               >
                 <item.icon className="size-5 shrink-0 text-gray-500" aria-hidden />
                 {!collapsed && <span>{item.name}</span>}
+              </NavLink>
+            </li>
+          ))}
+          {viewItems.map((view) => (
+            <li key={view.id}>
+              <NavLink
+                to={`/views/${encodeURIComponent(view.id)}`}
+                title={collapsed ? (view.title ?? view.name) : undefined}
+                aria-label={collapsed ? (view.title ?? view.name) : undefined}
+                className={({ isActive }) => clsx(linkClass({ isActive }), 'flex items-center gap-2')}
+              >
+                <ResourceIcon icon={view.icon} className="size-5 shrink-0 text-gray-500" />
+                {!collapsed && <span>{view.title ?? view.name}</span>}
               </NavLink>
             </li>
           ))}

@@ -3,6 +3,7 @@ import { AttachAsEvidenceButton } from '../../features/incidents/components/inci
 import { PlaybooksActionProvider } from '../../components/playbooks-action/playbooks-action';
 import { PlaybooksMenu } from '../../features/playbooks';
 import { RouteGuard } from '../guards/route-guard';
+import { ConfigViewTabsIfAllowed } from './views-route';
 
 const renderAttachAsEvidence: RenderEvidenceAction = (target) => <AttachAsEvidenceButton target={target} />;
 
@@ -16,7 +17,7 @@ export function CatalogDetailRoute() {
     <RouteGuard resource="database" action="read" feature="config">
       <EvidenceActionProvider render={renderAttachAsEvidence}>
         <PlaybooksActionProvider render={renderPlaybooks}>
-          <ConfigDetailPage />
+          <ConfigDetailPage extraTabs={(configId) => <ConfigViewTabsIfAllowed configId={configId} />} />
         </PlaybooksActionProvider>
       </EvidenceActionProvider>
     </RouteGuard>

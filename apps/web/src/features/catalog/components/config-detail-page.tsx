@@ -1,6 +1,6 @@
 import { PlaybooksAction } from '../../../components/playbooks-action/playbooks-action';
 import clsx from 'clsx';
-import { Fragment } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { Link, NavLink, Outlet, useOutletContext, useParams } from 'react-router';
 import { Card } from '../../../components/card/card';
 import { FormattedDate } from '../../../components/date/age';
@@ -65,7 +65,12 @@ function Breadcrumb({ config }: { config: ConfigDetail }) {
  * /catalog/{id} (core §2): the parent breadcrumb, the item's header, then links to its sub-pages
  * (spec, changes, insights, relationships, checks); the chosen sub-page renders below.
  */
-export function ConfigDetailPage() {
+export function ConfigDetailPage({
+  extraTabs,
+}: {
+  /** More tabs after Checks, composed by the route (views attached to the item's type). */
+  extraTabs?: (configId: string) => ReactNode;
+} = {}) {
   const { id = '' } = useParams();
   const query = useConfigDetail(id);
 
@@ -176,6 +181,7 @@ export function ConfigDetailPage() {
             {tab.label}
           </NavLink>
         ))}
+        {extraTabs?.(config.id)}
       </nav>
       <section aria-label="Config details content">
         <Outlet context={config} />

@@ -1,0 +1,200 @@
+/**
+ * A view's table `view_<namespace>_<name>`: one column per declared column plus
+ * `request_fingerprint` (the hash of the request's variables) and `agent_id`. It is a cache: a
+ * spec whose columns change gets a new table, and the rows of a fingerprint are replaced whole.
+ */
+import { viewTableName, type ViewColumnType } from '@opsdeck/contracts';
+import type { PoolClient } from '../../platform/db/pool.js';
+import { HttpError } from '../../platform/http/errors.js';
+import { parseDuration } from '../../platform/time/index.js';
+
+export interface TableColumn {
+  name: string;
+  type: ViewColumnType;
+  primaryKey: boolean;
+  /** Filterable columns get an index with the fingerprint, for the table's filters and counts. */
+  indexed?: boolean;
+}
+
+/** The role panels run as (migration 0160): it may read view tables only. */
+export const PANEL_ROLE = 'opsdeck_view_panels';
+
+const SQL_TYPES: Record<ViewColumnType, string> = {
+  string: 'text',
+  number: 'double precision',
+  boolean: 'boolean',
+  datetime: 'timestamptz',
+  // Milliseconds.
+  duration: 'double precision',
+  health: 'text',
+  status: 'text',
+  bytes: 'numeric',
+  decimal: 'numeric',
+  gauge: 'double precision',
+  url: 'text',
+  badge: 'text',
+};
+
+export function sqlType(type: ViewColumnType): string {
+  return SQL_TYPES[type];
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** The table's shape: a changed shape means a new table. */
+export function tableShape(columns: readonly TableColumn[]): string {
+  return JSON.stringify(
+    columns.map((column) =>
+      column.indexed
+        ? [column.name, column.type, column.primaryKey, true]
+        : [column.name, column.type, column.primaryKey],
+    ),
+  );
+}
+
+export { viewTableName };
+
+/**
+ * Makes sure the view's table exists with these columns (inside the caller's transaction,
+ * which holds the view's advisory lock). Returns true when the table was (re)created.
+ */
+export async function ensureViewTable(
+  client: PoolClient,
+  view: { id: string; namespace: string; name: string },
+  columns: readonly TableColumn[],
+): Promise<{ table: string; created: boolean }> {
+  const table = viewTableName(view.namespace, view.name);
+  if (!/^view_[a-z0-9_]+$/.test(table) || table.length > 63)
+    throw new HttpError(
+      400,
+      `name: the view table "${table}" must be at most 63 characters of letters, digits and _`,
+      'name',
+    );
+  const shape = tableShape(columns);
+  const { rows } = await client.query<{ view_id: string; table_name: string; shape: string }>(
+    'SELECT view_id, table_name, shape FROM view_tables WHERE view_id = $1 OR table_name = $2',
+    [view.id, table],
+  );
+  const other = rows.find((row) => row.view_id !== view.id);
+  if (other) throw new HttpError(409, `name: another view already stores its rows in ${table}`, 'name');
+  const mine = rows.find((row) => row.view_id === view.id);
+  const exists = await client.query('SELECT to_regclass($1) AS found', [`public.${table}`]);
+  const present = exists.rows[0]?.found !== null;
+  if (mine && mine.table_name === table && mine.shape === shape && present) return { table, created: false };
+  if (mine && mine.table_name !== table)
+    await client.query(`DROP TABLE IF EXISTS ${quoteIdent(mine.table_name)}`);
+  await client.query(`DROP TABLE IF EXISTS ${quoteIdent(table)}`);
+  const definitions = [
+    'request_fingerprint text NOT NULL',
+    "agent_id uuid NOT NULL DEFAULT '00000000-0000-0000-0000-000000000000'",
+    ...columns.map((column) => `${quoteIdent(column.name)} ${sqlType(column.type)}`),
+  ];
+  const keys = columns.filter((column) => column.primaryKey).map((column) => quoteIdent(column.name));
+  if (keys.length > 0) definitions.push(`PRIMARY KEY (request_fingerprint, ${keys.join(', ')})`);
+  await client.query(`CREATE TABLE ${quoteIdent(table)} (${definitions.join(', ')})`);
+  for (const [index, column] of columns.entries())
+    if (column.indexed && !column.primaryKey)
+      await client.query(
+        `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_c${index}_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${quoteIdent(column.name)})`,
+      );
+  if (keys.length === 0)
+    await client.query(
+      `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_fp_idx`)} ON ${quoteIdent(table)} (request_fingerprint)`,
+    );
+  await client.query(
+    `COMMENT ON TABLE ${quoteIdent(table)} IS ${literal(`Rows of the view ${view.namespace}/${view.name}`)}`,
+  );
+  await grantToPanels(client, table);
+  await client.query(
+    `INSERT INTO view_tables (view_id, table_name, shape) VALUES ($1, $2, $3)
+     ON CONFLICT (view_id) DO UPDATE SET table_name = EXCLUDED.table_name, shape = EXCLUDED.shape, created_at = now()`,
+    [view.id, table, shape],
+  );
+  await client.query('DELETE FROM view_refreshes WHERE view_id = $1', [view.id]);
+  return { table, created: true };
+}
+
+function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+async function grantToPanels(client: PoolClient, table: string): Promise<void> {
+  await client.query('SAVEPOINT view_grant');
+  try {
+    await client.query(`GRANT SELECT ON ${quoteIdent(table)} TO ${PANEL_ROLE}`);
+    await client.query('RELEASE SAVEPOINT view_grant');
+  } catch {
+    // Without the role (no CREATEROLE where the migrations ran) panels say so when they run.
+    await client.query('ROLLBACK TO SAVEPOINT view_grant');
+  }
+}
+
+/** A value as the column's type stores it; null when it cannot be one. */
+export function toColumnValue(type: ViewColumnType, value: unknown): string | number | boolean | null {
+  if (value === null || value === undefined) return null;
+  switch (type) {
+    case 'number':
+    case 'gauge':
+    case 'bytes':
+    case 'decimal': {
+      const number = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+      return Number.isFinite(number) ? number : null;
+    }
+    case 'duration': {
+      if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+      if (typeof value === 'string') {
+        try {
+          return parseDuration(value);
+        } catch {
+          return null;
+        }
+      }
+      return null;
+    }
+    case 'boolean':
+      if (typeof value === 'boolean') return value;
+      if (value === 'true' || value === 1) return true;
+      if (value === 'false' || value === 0) return false;
+      return null;
+    case 'datetime': {
+      const time = value instanceof Date ? value : new Date(String(value));
+      return Number.isNaN(time.getTime()) ? null : time.toISOString();
+    }
+    default:
+      if (value instanceof Date) return value.toISOString();
+      return typeof value === 'object' ? JSON.stringify(value) : String(value);
+  }
+}
+
+/** Replaces the rows of one fingerprint with these (already converted) values, column-wise. */
+export async function writeViewRows(
+  client: PoolClient,
+  table: string,
+  columns: readonly TableColumn[],
+  fingerprint: string,
+  rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>,
+): Promise<void> {
+  await client.query(`DELETE FROM ${quoteIdent(table)} WHERE request_fingerprint = $1`, [fingerprint]);
+  if (rows.length === 0) return;
+  const names = columns.map((column) => quoteIdent(column.name)).join(', ');
+  const conflict = columns.some((column) => column.primaryKey) ? ' ON CONFLICT DO NOTHING' : '';
+  const arrayType = (type: ViewColumnType): string => (type === 'datetime' ? 'text' : sqlType(type));
+  const selected = columns
+    .map((column, index) => (column.type === 'datetime' ? `c${index}::timestamptz` : `c${index}`))
+    .join(', ');
+  const unnest = columns.map((column, index) => `$${index + 2}::${arrayType(column.type)}[]`).join(', ');
+  const aliases = columns.map((_, index) => `c${index}`).join(', ');
+  // Batches keep each statement's parameters bounded.
+  const BATCH = 20_000;
+  for (let start = 0; start < rows.length; start += BATCH) {
+    const batch = rows.slice(start, start + BATCH);
+    const arrays = columns.map((_, index) => batch.map((row) => row[index]));
+    await client.query(
+      `INSERT INTO ${quoteIdent(table)} (request_fingerprint, ${names})
+       SELECT $1, ${selected} FROM unnest(${unnest}) AS u(${aliases})${conflict}`,
+      [fingerprint, ...arrays],
+    );
+  }
+}

@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+/** Column types of a View (spec core §3 entity View; the ecosystem's View `columns[].type`). */
+export const VIEW_COLUMN_TYPES = [
+  'string',
+  'number',
+  'boolean',
+  'datetime',
+  'duration',
+  'health',
+  'status',
+  'bytes',
+  'decimal',
+  'gauge',
+  'url',
+  'badge',
+] as const;
+export type ViewColumnType = (typeof VIEW_COLUMN_TYPES)[number];
+
+/** Panel types of a View. */
+export const VIEW_PANEL_TYPES = ['piechart', 'number', 'gauge', 'table', 'text', 'timeseries'] as const;
+export type ViewPanelType = (typeof VIEW_PANEL_TYPES)[number];
+
+/** Rows of a view page: 50 per page (spec core, constants: default page sizes). */
+export const VIEW_PAGE_SIZE = 50;
+/** The sidebar's list of views is cached 5 min (spec core, constants). */
+export const SIDEBAR_VIEWS_STALE_TIME_MS = 300_000;
+
+export const viewColumnSchema = z.object({
+  name: z.string(),
+  type: z.enum(VIEW_COLUMN_TYPES),
+  description: z.string().nullish(),
+  hidden: z.boolean().nullish(),
+  primaryKey: z.boolean().nullish(),
+  filterable: z.boolean().nullish(),
+  unit: z.string().nullish(),
+  gauge: z.object({ min: z.number().nullish(), max: z.number().nullish() }).nullish(),
+});
+export type ViewColumn = z.infer<typeof viewColumnSchema>;
+
+export const viewPanelSchema = z.object({
+  name: z.string(),
+  description: z.string().nullish(),
+  type: z.enum(VIEW_PANEL_TYPES),
+  /** Rows the panel's SQL returned. */
+  rows: z.array(z.record(z.string(), z.unknown())),
+  /** What the panel's query failed with, when it failed. */
+  error: z.string().nullish(),
+  unit: z.string().nullish(),
+  gauge: z.object({ min: z.number().nullish(), max: z.number().nullish() }).nullish(),
+});
+export type ViewPanel = z.infer<typeof viewPanelSchema>;
+
+export const viewVariableSchema = z.object({
+  key: z.string(),
+  label: z.string(),
+  options: z.array(z.string()),
+  default: z.string().nullish(),
+  value: z.string().nullish(),
+});
+export type ViewVariable = z.infer<typeof viewVariableSchema>;
+
+/** `POST /api/view/{id}` (API.md §2). */
+export const viewResultSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  title: z.string().nullish(),
+  icon: z.string().nullish(),
+  columns: z.array(viewColumnSchema),
+  rows: z.array(z.array(z.unknown())),
+  panels: z.array(viewPanelSchema),
+  /** For each filterable column, the distinct values of this request's rows. */
+  columnOptions: z.record(z.string(), z.array(z.string())),
+  variables: z.array(viewVariableSchema),
+  requestFingerprint: z.string(),
+  lastRefreshedAt: z.string().nullish(),
+  /** The data-API relation holding the rows (`view_<namespace>_<name>`). */
+  table: z.string(),
+});
+export type ViewResult = z.infer<typeof viewResultSchema>;
+
+export const viewRequestSchema = z.object({
+  variables: z.record(z.string(), z.string()).optional(),
+  /** Refresh now unless the rows are younger than the view's minAge. */
+  refresh: z.boolean().optional(),
+});
+export type ViewRequest = z.infer<typeof viewRequestSchema>;
+
+/** A row of `views_summary` (spec core §3: id, name, namespace, title, icon, ordinal, sidebar). */
+export const viewSummaryRowSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  title: z.string().nullable(),
+  icon: z.string().nullable(),
+  ordinal: z.number().nullable(),
+  sidebar: z.boolean(),
+  labels: z.record(z.string(), z.unknown()).nullable().optional(),
+  source: z.string().nullable().optional(),
+  error: z.string().nullable().optional(),
+  last_ran: z.string().nullable().optional(),
+  created_at: z.string(),
+  updated_at: z.string().nullable().optional(),
+  deleted_at: z.string().nullable().optional(),
+});
+export type ViewSummaryRow = z.infer<typeof viewSummaryRowSchema>;
+
+/** `GET /api/view/list?config_id=`: views attached to a config item's type. */
+export const viewListItemSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  namespace: z.string(),
+  title: z.string().nullable(),
+  icon: z.string().nullable(),
+  ordinal: z.number().nullable(),
+});
+export const viewListSchema = z.array(viewListItemSchema);
+export type ViewListItem = z.infer<typeof viewListItemSchema>;
+
+/** The data-API relation of a view's rows: `view_<namespace>_<name>`, dashes become underscores. */
+export function viewTableName(namespace: string, name: string): string {
+  return `view_${namespace}_${name}`.replace(/-/g, '_').toLowerCase();
+}

@@ -35,7 +35,7 @@ export function withRouteFallbacks(routes: readonly RouteObject[], shellElementT
       'type' in route.element &&
       route.element.type === shellElementType;
     const withCatchAll = isShell
-      ? { ...route, children: [...(route.children ?? []), NOT_FOUND_ROUTE] }
+      ? ({ ...route, children: [...(route.children ?? []), NOT_FOUND_ROUTE] } as RouteObject)
       : route;
     return withErrorElement(withCatchAll);
   });

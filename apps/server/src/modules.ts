@@ -24,6 +24,7 @@ import { kubeApiModule } from './modules/kube-api/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
+import { searchModule } from './modules/search/index.js';
 import { settingsModule } from './modules/settings/index.js';
 import { topologyModule } from './modules/topology/index.js';
 import type { ServerModule } from './server-module.js';
@@ -41,6 +42,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   settingsModule,
   mcpModule,
   kubeApiModule,
+  searchModule,
 ];
 
 registerResourceKinds(SERVER_MODULES.flatMap((module) => module.kinds ?? []));

@@ -21,3 +21,4 @@ export * from './playbooks.js';
 export * from './notifications.js';
 export * from './people.js';
 export * from './agent-registry.js';
+export * from './search.js';

@@ -133,10 +133,13 @@ export function HealthPage() {
   if (summary.isError && !summary.data) throw summary.error;
 
   return (
-    <div className="flex gap-4">
+    <div className="relative flex gap-4">
+      {/* A column on wide screens; below 1280 px a panel over the page when toggled, so opening
+          the filters never squeezes the table. */}
       <aside
+        id="health-filters"
         aria-label="Filters"
-        className={`${showFilters ? 'flex' : 'hidden'} w-60 shrink-0 flex-col gap-4 md:flex`}
+        className={`${showFilters ? 'absolute top-12 left-0 z-20 flex rounded-md border border-gray-200 bg-white p-3 shadow-lg' : 'hidden'} w-60 shrink-0 flex-col gap-4 xl:static xl:flex xl:border-0 xl:bg-transparent xl:p-0 xl:shadow-none`}
       >
         <label className="flex items-center gap-2 text-sm">
           <input
@@ -161,7 +164,12 @@ export function HealthPage() {
       </aside>
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <Button className="md:hidden" onClick={() => setShowFilters((shown) => !shown)}>
+          <Button
+            className="xl:hidden"
+            aria-expanded={showFilters}
+            aria-controls="health-filters"
+            onClick={() => setShowFilters((shown) => !shown)}
+          >
             Filters{' '}
             {activeFilters > 0 && (
               <span className="rounded-full bg-blue-600 px-1.5 text-xs text-white">{activeFilters}</span>

@@ -20,6 +20,7 @@ import {
 import { buildHypothesisTree, childTypeOf, type HypothesisNode } from '../lib/hypothesis-tree';
 import { requiredText } from '../lib/incident-form';
 import { CommentText, MentionInput } from './mention-input';
+import { ResourceEvidenceAdder } from './resource-evidence-adder';
 
 /** A one-line text form: trims, refuses blank text, clears after a successful save. */
 function TextAdder(props: { label: string; button: string; onAdd(text: string): Promise<unknown> }) {
@@ -148,6 +149,9 @@ function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeCo
             Definition of done
           </label>
         </div>
+      )}
+      {ctx.canWrite && (
+        <ResourceEvidenceAdder hypothesisId={hypothesisId} onAdd={(write) => ctx.write.mutateAsync(write)} />
       )}
     </div>
   );

@@ -11,8 +11,8 @@ export const NOT_FOUND_TITLE = 'Page not found';
 export function NotFoundPage() {
   const location = useLocation();
   const navigate = useNavigate();
-  // The first entry of a tab has no history to go back to (idx 0 in React Router's state).
-  const canGoBack = typeof window !== 'undefined' && (window.history.state?.idx ?? 0) > 0;
+  // A tab opened on this address has nothing to go back to.
+  const canGoBack = typeof window !== 'undefined' && window.history.length > 1;
   return (
     <section
       aria-labelledby="not-found-title"

@@ -5,7 +5,7 @@ import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormattedDate } from '../../../components/date/age';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import type { Evidence, Hypothesis, IncidentComment, NamedRef } from '../api/incident-detail';
 import {
@@ -197,25 +197,18 @@ function HypothesisItem({ node, ctx }: { node: HypothesisNode<Hypothesis>; ctx: 
       <div className="flex flex-wrap items-center gap-2">
         <span className="rounded bg-gray-100 px-1.5 text-xs uppercase text-gray-700">{node.type}</span>
         <span className="font-medium">{node.title}</span>
-        <Select
+        <SelectMenu
           compact
           aria-label={`Status of ${node.title}`}
           value={node.status}
           disabled={!ctx.canWrite}
-          onChange={(e) => {
-            // Read now: React resets a controlled select once the handler returns.
-            const status = e.target.value;
+          options={HYPOTHESIS_STATUSES.map((status) => ({ value: status, label: status }))}
+          onChange={(status) =>
             ctx.write.mutate(() => updateHypothesisStatus({ id: node.id, status }), {
               onError: (error) => showErrorToast(error),
-            });
-          }}
-        >
-          {HYPOTHESIS_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </Select>
+            })
+          }
+        />
         {ctx.canWrite && (
           <Button size="sm" onClick={() => ctx.askDelete(node)} aria-label={`Delete ${node.title}`}>
             Delete

@@ -266,6 +266,18 @@ export const appRoutes: RouteObject[] = [
         }),
         handle: handle({ title: 'Notifications' }),
       },
+      // The living catalogue of the design system: development builds only (dropped from production).
+      ...(import.meta.env.DEV
+        ? [
+            {
+              path: 'dev/components',
+              lazy: async () => ({
+                Component: (await import('./routes/component-catalogue-route')).ComponentCatalogueRoute,
+              }),
+              handle: handle({ title: 'Components', refresh: false }),
+            },
+          ]
+        : []),
     ],
   },
 ];

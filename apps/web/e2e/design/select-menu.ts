@@ -9,8 +9,7 @@ export async function chooseOption(
   name: string | RegExp,
   option: string | RegExp,
 ): Promise<void> {
-  const button = scope.getByRole('button', { name, exact: typeof name === 'string' });
-  await button.click();
+  await selectMenu(scope, name).click();
   const page = 'page' in scope ? scope.page() : scope;
   await page
     .getByRole('listbox')
@@ -21,5 +20,8 @@ export async function chooseOption(
 
 /** The text a SelectMenu shows for its chosen option. */
 export function selectMenu(scope: Page | Locator, name: string | RegExp): Locator {
-  return scope.getByRole('button', { name, exact: typeof name === 'string' });
+  // Only listbox buttons: a table's sort button may carry the same name.
+  return scope
+    .getByRole('button', { name, exact: typeof name === 'string' })
+    .and(scope.locator('[aria-haspopup="listbox"]'));
 }

@@ -364,7 +364,7 @@ test('comments mention people, status updates move the incident, and the changel
   await expect(
     page.getByRole('table', { name: 'Incidents' }).getByRole('link', { name: /^Mentions / }),
   ).toBeVisible();
-  await chooseOption(page, 'Time to resolve', 'gt1w');
+  await chooseOption(page, 'Time to resolve', 'over 1 week');
   await expect(
     page.getByRole('table', { name: 'Incidents' }).getByRole('link', { name: /^Mentions / }),
   ).toHaveCount(0);

@@ -33,8 +33,8 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await dialog.getByLabel('Title').fill(title);
-  await dialog.getByLabel('Severity').selectOption('high');
-  await dialog.getByLabel('Type').selectOption('performance');
+  await chooseOption(dialog, 'Severity', 'high');
+  await chooseOption(dialog, 'Type', 'performance');
   await dialog.getByLabel('Description').fill('p99 above 2s');
   await dialog.getByRole('button', { name: 'Create' }).click();
 

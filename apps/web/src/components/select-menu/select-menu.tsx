@@ -30,6 +30,11 @@ export interface SelectMenuProps<T extends string = string> {
   /** Classes of the button (width, for instance). */
   className?: string;
   id?: string;
+  /**
+   * Draws the list in a layer of its own, anchored under the button, so a scrolling container
+   * (a modal's body) does not clip it. Default false (the list sits in the page's flow).
+   */
+  floating?: boolean;
 }
 
 /**
@@ -48,6 +53,7 @@ export function SelectMenu<T extends string = string>({
   placeholder = 'Select...',
   className,
   id,
+  floating = false,
   'aria-label': ariaLabel,
 }: SelectMenuProps<T>) {
   const field = useFormFieldControl();
@@ -80,7 +86,13 @@ export function SelectMenu<T extends string = string>({
           </span>
           <ChevronDown className="size-4 shrink-0 text-gray-400" aria-hidden />
         </ListboxButton>
-        <ListboxOptions className="absolute top-full left-0 z-50 mt-1 max-h-64 w-max max-w-96 min-w-full overflow-auto rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg focus:outline-none">
+        <ListboxOptions
+          anchor={floating ? { to: 'bottom start', gap: 4 } : undefined}
+          className={clsx(
+            floating ? 'min-w-[var(--button-width)]' : 'absolute top-full left-0 mt-1 min-w-full',
+            'z-50 max-h-64 w-max max-w-96 overflow-auto rounded-md border border-gray-200 bg-white py-1 text-sm shadow-lg focus:outline-none',
+          )}
+        >
           {options.map((option) => (
             <ListboxOption
               key={option.value}

@@ -51,7 +51,8 @@ export function ComponentCatalogueRoute() {
     async (query: string) => EXAMPLE_RESOURCES.filter((option) => option.name.includes(query.toLowerCase())),
     [],
   );
-  const hourAgo = new Date(Date.now() - 3_600_000).toISOString();
+  // An hour before the page opened: fixed for the page's life so re-renders show the same dates.
+  const [hourAgo] = useState(() => new Date(Date.now() - 3_600_000).toISOString());
   return (
     <div className="flex flex-col gap-4">
       <Example title="Buttons">

@@ -46,9 +46,7 @@ export function Tabs({ tabs, selectedIndex, onChange, className, 'aria-label': a
       </TabList>
       <TabPanels>
         {tabs.map((tab) => (
-          <TabPanel key={tab.label}>
-            {tab.content}
-          </TabPanel>
+          <TabPanel key={tab.label}>{tab.content}</TabPanel>
         ))}
       </TabPanels>
     </TabGroup>

@@ -28,6 +28,7 @@ import { applicationsModule } from './modules/applications/index.js';
 import { notificationsModule } from './modules/notifications/index.js';
 import { playbooksModule } from './modules/playbooks/index.js';
 import { registerResourceKinds, resourcesModule } from './modules/resources/index.js';
+import { searchModule } from './modules/search/index.js';
 import { settingsModule } from './modules/settings/index.js';
 import { topologyModule } from './modules/topology/index.js';
 import { viewsModule } from './modules/views/index.js';
@@ -51,6 +52,7 @@ export const SERVER_MODULES: readonly ServerModule[] = [
   kubeApiModule,
   logsModule,
   applicationsModule,
+  searchModule,
 ];
 
 registerResourceKinds(SERVER_MODULES.flatMap((module) => module.kinds ?? []));

@@ -27,3 +27,4 @@ export * from './logs.js';
 export * from './applications.js';
 export * from './event-queue.js';
 export * from './views.js';
+export * from './search.js';

@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
+import { chooseOption, selectMenu } from '../design/select-menu';
 import { apiSession, createViewer } from '../shell/api';
 
 const table = (page: Page) => page.getByRole('table', { name: 'Health checks' });
@@ -22,7 +23,7 @@ async function waitForClosedPort(page: Page): Promise<void> {
     expect(demo.every((check) => check.status !== null)).toBe(true);
   }).toPass({ timeout: 100_000 });
   await page.reload();
-  await expect(checkRow(page, 'closed-port').getByRole('img', { name: 'unhealthy' })).toBeVisible();
+  await expect(checkRow(page, 'closed-port').getByText('unhealthy', { exact: true })).toBeVisible();
 }
 
 async function closedPortId(page: Page): Promise<string> {
@@ -47,12 +48,12 @@ test('admin sees the failing demo check, filters, groups and keeps it all over a
   // Hide Passing is on by default: only failing checks are listed.
   const hidePassing = page.getByRole('checkbox', { name: 'Hide Passing' });
   await expect(hidePassing).toBeChecked();
-  await expect(table(page).getByRole('img', { name: 'healthy', exact: true })).toHaveCount(0);
+  await expect(table(page).getByText('healthy', { exact: true })).toHaveCount(0);
   // A click, not uncheck(): the box is bound to the URL and changes once the navigation settles.
   await hidePassing.click();
   await expect(hidePassing).not.toBeChecked();
   await expect(page).toHaveURL(/hidePassing=false/);
-  await expect(table(page).getByRole('img', { name: 'healthy', exact: true }).first()).toBeVisible();
+  await expect(table(page).getByText('healthy', { exact: true }).first()).toBeVisible();
 
   await page.getByRole('searchbox', { name: 'Search' }).fill('CLOSED');
   await expect(page).toHaveURL(/query=CLOSED/);
@@ -60,19 +61,19 @@ test('admin sees the failing demo check, filters, groups and keeps it all over a
   await expect(checkRow(page, 'closed-port')).toBeVisible();
 
   await page.getByRole('searchbox', { name: 'Search' }).fill('');
-  await page.getByLabel('Group By').selectOption('no-group');
+  await chooseOption(page, 'Group By', 'no-group');
   await expect(page).toHaveURL(/groupBy=no-group/);
   await expect(table(page).getByTestId('health-group-row')).toHaveCount(0);
-  await page.getByLabel('Group By').selectOption('canary_name');
+  await chooseOption(page, 'Group By', 'canary_name');
   await expect(page).not.toHaveURL(/groupBy=/);
   await expect(table(page).getByTestId('health-group-row').first()).toBeVisible();
 
   await page.getByRole('searchbox', { name: 'Search' }).fill('port');
   await expect(page).toHaveURL(/query=port/);
-  await page.getByLabel('Group By').selectOption('type');
+  await chooseOption(page, 'Group By', 'type');
   await page.reload();
   await expect(page.getByRole('searchbox', { name: 'Search' })).toHaveValue('port');
-  await expect(page.getByLabel('Group By')).toHaveValue('type');
+  await expect(selectMenu(page, 'Group By')).toHaveText('type');
   await expect(page.getByRole('checkbox', { name: 'Hide Passing' })).not.toBeChecked();
   await expect(checkRow(page, 'closed-port')).toBeVisible();
 });
@@ -95,12 +96,12 @@ test('the check panel opens by click and by URL, shows history, validates durati
     /^\/settings\/canaries\/[0-9a-f-]{36}\?type=tcp$/,
   );
 
-  await dialog.getByLabel('Duration', { exact: true }).selectOption('custom');
+  await chooseOption(dialog, 'Duration', 'custom');
   await dialog.getByLabel('Custom duration').fill('5m');
   await expect(dialog.getByText('duration is allowed only in milli seconds & seconds')).toBeVisible();
   await dialog.getByLabel('Custom duration').fill('0ms');
   await expect(dialog.getByText('duration is allowed only in milli seconds & seconds')).toBeHidden();
-  await dialog.getByLabel('Duration', { exact: true }).selectOption('All');
+  await chooseOption(dialog, 'Duration', 'All');
 
   const before = await dialog.getByTestId('check-history-row').count();
   await dialog.getByRole('button', { name: 'Run Now' }).click();
@@ -176,7 +177,7 @@ test('label filters, tabs, sorting and the card layout all live in the URL', asy
   await expect(rows).toHaveCount(everyCheck.length);
 
   // Tab By a label key: 'All' first, the rest alphabetical; a tab shows its checks only.
-  await page.getByLabel('Tab By').selectOption('app');
+  await chooseOption(page, 'Tab By', 'app');
   await expect(page).toHaveURL(/tabBy=app/);
   const tabs = page.getByRole('tablist', { name: 'Tabs' }).getByRole('tab');
   await expect(tabs).toHaveText(['All', ...appTabs.sort((a, b) => a!.localeCompare(b!))] as string[]);
@@ -208,7 +209,7 @@ test('label filters, tabs, sorting and the card layout all live in the URL', asy
   expect(await names()).toEqual(sorted);
 
   // The card layout shows the same checks and survives a reload.
-  await page.getByLabel('Layout').selectOption('card');
+  await chooseOption(page, 'Layout', 'card');
   await expect(page).toHaveURL(/layout=card/);
   await page.reload();
   const cards = page.getByTestId('health-check-card');
@@ -260,7 +261,7 @@ test('a pivot by label with its cell type survives a reload and opens the check 
   await signIn(page, ADMIN.email, ADMIN.password, '/health?hidePassing=false');
   await waitForClosedPort(page);
 
-  await page.getByLabel('Pivot By').selectOption('app');
+  await chooseOption(page, 'Pivot By', 'app');
   await expect(page).toHaveURL(/pivotBy=app/);
   const pivot = page.getByRole('table', { name: 'Checks by app' });
   await expect(pivot.getByRole('columnheader', { name: 'opsdeck' })).toBeVisible();
@@ -268,14 +269,14 @@ test('a pivot by label with its cell type survives a reload and opens the check 
   const cell = pivot.getByRole('button', { name: 'closed-port opsdeck' });
   await expect(cell.getByRole('img', { name: 'unhealthy' })).toBeVisible();
 
-  await page.getByLabel('Cell', { exact: true }).selectOption('uptime');
+  await chooseOption(page, 'Cell', 'uptime');
   await expect(page).toHaveURL(/pivotCellType=uptime/);
   // closed-port never passes.
   await expect(cell).toHaveText('0.0%');
-  await page.getByLabel('Rows').selectOption('name');
+  await chooseOption(page, 'Rows', 'name');
   await page.reload();
-  await expect(page.getByLabel('Pivot By')).toHaveValue('app');
-  await expect(page.getByLabel('Cell', { exact: true })).toHaveValue('uptime');
+  await expect(selectMenu(page, 'Pivot By')).toHaveText('app');
+  await expect(selectMenu(page, 'Cell')).toHaveText('uptime');
   await expect(pivot.getByRole('button', { name: 'closed-port opsdeck' })).toHaveText('0.0%');
 
   // A short window (Playwright's default is 720 px high) shows the chart in a Graph tab.
@@ -298,16 +299,16 @@ test('a pivot by label with its cell type survives a reload and opens the check 
 test('the auto-refresh setting refetches the checks on its interval and is remembered', async ({ page }) => {
   test.setTimeout(90_000);
   await signIn(page, ADMIN.email, ADMIN.password, '/health');
-  await expect(page.getByLabel('Auto refresh')).toHaveValue('');
-  await page.getByLabel('Auto refresh').selectOption('15s');
+  await expect(selectMenu(page, 'Auto refresh')).toHaveText('none');
+  await chooseOption(page, 'Auto refresh', '15s');
   const started = Date.now();
   await page.waitForRequest((request) => request.url().includes('/api/canary/api/summary'), {
     timeout: 25_000,
   });
   expect(Date.now() - started).toBeGreaterThan(10_000);
   await page.reload();
-  await expect(page.getByLabel('Auto refresh')).toHaveValue('15s');
-  await page.getByLabel('Auto refresh').selectOption('');
+  await expect(selectMenu(page, 'Auto refresh')).toHaveText('15s');
+  await chooseOption(page, 'Auto refresh', 'none');
   await page.reload();
-  await expect(page.getByLabel('Auto refresh')).toHaveValue('');
+  await expect(selectMenu(page, 'Auto refresh')).toHaveText('none');
 });

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
+import { chooseOption } from '../design/select-menu';
 import { apiSession, csrfHeader } from '../shell/api';
 
 /** Results pushed to the webhook check: more than one History page of 50. */
@@ -81,7 +82,7 @@ test('the check panel pages its History by 50 and a duration filter change start
   // Choosing 'custom' (still empty, so every result matches) is a filter change: page 1 of 50.
   await next.click();
   await expect(dialog.getByText('2 / 2', { exact: true })).toBeVisible();
-  await dialog.getByLabel('Duration', { exact: true }).selectOption('custom');
+  await chooseOption(dialog, 'Duration', 'custom');
   await expect(dialog.getByText('1 / 2', { exact: true })).toBeVisible();
   await expect(messages()).toHaveText(pageOne);
 
@@ -95,14 +96,14 @@ test('the check panel pages its History by 50 and a duration filter change start
   // An invalid duration says so; a duration no result meets leaves no rows and no pages.
   await dialog.getByLabel('Custom duration').fill('1m');
   await expect(dialog.getByText('duration is allowed only in milli seconds & seconds')).toBeVisible();
-  await dialog.getByLabel('Duration', { exact: true }).selectOption('100ms');
+  await chooseOption(dialog, 'Duration', '100ms');
   await expect(dialog.getByText('duration is allowed only in milli seconds & seconds')).toBeHidden();
   await expect(rows).toHaveCount(0);
   await expect(dialog.getByText('No data available')).toBeVisible();
   await expect(next).toHaveCount(0);
 
   // Back to 'All': every result again, from the first page.
-  await dialog.getByLabel('Duration', { exact: true }).selectOption('All');
+  await chooseOption(dialog, 'Duration', 'All');
   await expect(messages()).toHaveText(pageOne);
   await expect(dialog.getByText('1 / 2', { exact: true })).toBeVisible();
 });

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
+import { chooseOption, selectMenu } from '../design/select-menu';
 import { apiSession, createViewer, csrfHeader } from '../shell/api';
 
 async function post<T>(api: APIRequestContext, table: string, data: unknown): Promise<T> {
@@ -147,8 +148,8 @@ test('incident rules: the editor validates and saves a rule; a failing check ope
 
     await page.goto(`/incidents/${incidentId}`);
     await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
-    await expect(page.getByLabel('Status', { exact: true })).toHaveValue('open');
-    await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('high');
+    await expect(selectMenu(page, 'Status')).toHaveText('open');
+    await expect(selectMenu(page, 'Severity')).toHaveText('high');
     const evidence = page.getByRole('list', { name: 'Evidence' });
     await expect(evidence.locator(`a[href="/health?checkId=${id}&timeRange=1h"]`)).toBeVisible();
     await expect(evidence.getByLabel('Done')).not.toBeChecked();
@@ -157,7 +158,7 @@ test('incident rules: the editor validates and saves a rule; a failing check ope
     await run({ failed: 0 }); // unhealthy → healthy: check.passed
     await expect.poll(() => incidentStatus(incidentId), { timeout: 60_000 }).toBe('resolved');
     await page.reload();
-    await expect(page.getByLabel('Status', { exact: true })).toHaveValue('resolved', { timeout: 15_000 });
+    await expect(selectMenu(page, 'Status')).toHaveText('resolved', { timeout: 15_000 });
     const resolved = changelog(page)
       .locator('li', { hasText: 'incident.status_updated' })
       .filter({ hasText: 'resolved' });
@@ -299,7 +300,7 @@ test('an incident with one hypothesis has it selected; a new incident is created
   await expect(page.getByText('Linked to incident successfully').first()).toBeVisible();
   await page.getByRole('link', { name: 'View incident' }).click();
   await expect(page.getByRole('heading', { name: newTitle, level: 1 })).toBeVisible();
-  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
+  await expect(selectMenu(page, 'Severity')).toHaveText('critical');
   await expect(page.getByRole('listitem', { name: `root hypothesis ${newTitle}` })).toBeVisible();
   await expect(page.getByRole('link', { name: 'closed-port' })).toBeVisible();
 });
@@ -337,17 +338,17 @@ test('comments mention people, status updates move the incident, and the changel
   const comments = root.getByRole('list', { name: 'Comments' });
   await expect(comments.locator(`[data-mention="${person.id}"]`)).toHaveText(`@${person.name}`);
 
-  await page.getByLabel('New status').selectOption('mitigated');
+  await chooseOption(page, 'New status', 'mitigated');
   await page.getByRole('textbox', { name: 'Status update' }).fill('Moved the volume to a faster disk');
   await page.getByRole('button', { name: 'Post update' }).click();
-  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('mitigated');
+  await expect(selectMenu(page, 'Status')).toHaveText('mitigated');
   await expect(page.getByRole('list', { name: 'Status updates' })).toContainText(
     'Moved the volume to a faster disk',
   );
-  await page.getByLabel('New status').selectOption('resolved');
+  await chooseOption(page, 'New status', 'resolved');
   await page.getByRole('textbox', { name: 'Status update' }).fill('Latency back to normal');
   await page.getByRole('button', { name: 'Post update' }).click();
-  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('resolved');
+  await expect(selectMenu(page, 'Status')).toHaveText('resolved');
   await expect(changelog(page).locator('li', { hasText: 'status update (resolved)' })).toContainText(
     person.name,
   );
@@ -363,7 +364,7 @@ test('comments mention people, status updates move the incident, and the changel
   await expect(
     page.getByRole('table', { name: 'Incidents' }).getByRole('link', { name: /^Mentions / }),
   ).toBeVisible();
-  await page.getByLabel('Time to resolve').selectOption('gt1w');
+  await chooseOption(page, 'Time to resolve', 'over 1 week');
   await expect(
     page.getByRole('table', { name: 'Incidents' }).getByRole('link', { name: /^Mentions / }),
   ).toHaveCount(0);

@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
+import { chooseOption, selectMenu } from '../design/select-menu';
 import { apiSession, createViewer, csrfHeader } from '../shell/api';
 
 async function personName(api: APIRequestContext): Promise<{ id: string; name: string }> {
@@ -32,21 +33,21 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await dialog.getByRole('button', { name: 'Create' }).click();
   await expect(dialog.getByText('Title is required')).toBeVisible();
   await dialog.getByLabel('Title').fill(title);
-  await dialog.getByLabel('Severity').selectOption('high');
-  await dialog.getByLabel('Type').selectOption('performance');
+  await chooseOption(dialog, 'Severity', 'high');
+  await chooseOption(dialog, 'Type', 'performance');
   await dialog.getByLabel('Description').fill('p99 above 2s');
   await dialog.getByRole('button', { name: 'Create' }).click();
 
   await expect(page).toHaveURL(/\/incidents\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
   // Spec core §4/§6: a new incident is open and its creator is commander and communicator.
-  await expect(page.getByLabel('Status', { exact: true })).toHaveValue('open');
-  await expect(page.getByLabel('Commander')).toHaveValue(me.id);
-  await expect(page.getByLabel('Communicator')).toHaveValue(me.id);
+  await expect(selectMenu(page, 'Status')).toHaveText('open');
+  await expect(selectMenu(page, 'Commander')).toHaveText(me.name);
+  await expect(selectMenu(page, 'Communicator')).toHaveText(me.name);
   await expect(changelog(page)).toContainText('incident.created');
   await expect(changelog(page).locator('li', { hasText: 'incident.created' })).toContainText(me.name);
 
-  await page.getByLabel('New responder').selectOption(`person:${me.id}`);
+  await chooseOption(page, 'New responder', me.name);
   await page.getByRole('button', { name: 'Add responder' }).click();
   await expect(page.getByRole('list', { name: 'Responders' })).toContainText(me.name);
   await expect(changelog(page).locator('li', { hasText: 'responder.created' })).toContainText(me.name);
@@ -55,7 +56,7 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await page.getByRole('button', { name: 'Add root hypothesis' }).click();
   const root = page.getByRole('listitem', { name: 'root hypothesis Database saturated' });
   await expect(root).toBeVisible();
-  await expect(page.getByLabel('Status of Database saturated')).toHaveValue('possible');
+  await expect(selectMenu(page, 'Status of Database saturated')).toHaveText('possible');
 
   await page.getByLabel('New factor under Database saturated').fill('Missing index');
   await page.getByRole('button', { name: 'Add factor' }).click();
@@ -74,10 +75,10 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   const patched = page.waitForResponse(
     (response) => response.url().includes('/api/db/hypotheses') && response.request().method() === 'PATCH',
   );
-  await page.getByLabel('Status of Missing index').selectOption('likely');
+  await chooseOption(page, 'Status of Missing index', 'likely');
   const patch = await patched;
   expect(patch.status(), await patch.text()).toBeLessThan(300);
-  await expect(page.getByLabel('Status of Missing index')).toHaveValue('likely');
+  await expect(selectMenu(page, 'Status of Missing index')).toHaveText('likely');
   await expect(changelog(page)).toContainText('hypothesis.status_updated');
 
   const factorComments = factor.getByRole('list', { name: 'Comments' }).first();
@@ -115,7 +116,7 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   ).toBeChecked();
 
   for (const status of ['investigating', 'mitigated', 'resolved'] as const) {
-    await page.getByLabel('Status', { exact: true }).selectOption(status);
+    await chooseOption(page, 'Status', status);
     const entry = changelog(page)
       .locator('li', { hasText: 'incident.status_updated' })
       .filter({ hasText: status });
@@ -130,16 +131,16 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await page.getByRole('textbox', { name: 'Title' }).fill(`${title} (db)`);
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('heading', { name: `${title} (db)`, level: 1 })).toBeVisible();
-  await page.getByLabel('Severity', { exact: true }).selectOption('critical');
-  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
-  await page.getByLabel('Type', { exact: true }).selectOption('availability');
-  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('availability');
+  await chooseOption(page, 'Severity', 'critical');
+  await expect(selectMenu(page, 'Severity')).toHaveText('critical');
+  await chooseOption(page, 'Type', 'availability');
+  await expect(selectMenu(page, 'Type')).toHaveText('availability');
   await page.getByRole('button', { name: `Remove ${me.name}` }).click();
   await expect(page.getByText('No responders')).toBeVisible();
   await page.reload();
   await expect(page.getByRole('heading', { name: `${title} (db)`, level: 1 })).toBeVisible();
-  await expect(page.getByLabel('Severity', { exact: true })).toHaveValue('critical');
-  await expect(page.getByLabel('Type', { exact: true })).toHaveValue('availability');
+  await expect(selectMenu(page, 'Severity')).toHaveText('critical');
+  await expect(selectMenu(page, 'Type')).toHaveText('availability');
   await expect(page.getByText('No responders')).toBeVisible();
 
   await page.goto(`/incidents?status=resolved&severity=critical`);
@@ -148,7 +149,7 @@ test('a writer creates an incident, adds a responder, builds hypotheses, comment
   await expect(
     page.getByRole('table', { name: 'Incidents' }).getByRole('link', { name: title }),
   ).toBeVisible();
-  await page.getByLabel('Severity').selectOption('low');
+  await chooseOption(page, 'Severity', 'low');
   await expect(page).toHaveURL(/severity=low/);
   await expect(page.getByText('No data available')).toBeVisible();
 });
@@ -191,7 +192,7 @@ test('the list filters by type, sorts by a column and pages on the server', asyn
   await expect(table.getByRole('columnheader', { name: 'Title' })).toHaveAttribute('aria-sort', 'descending');
   await expect(titles).toHaveText([6, 5, 4, 3, 2].map((n) => `${stamp} ${n}`));
 
-  await page.getByLabel('Type').selectOption('security');
+  await chooseOption(page, 'Type', 'security');
   await expect(page).toHaveURL(/type=security/);
   await expect(titles).toHaveText([`${stamp} 2`, `${stamp} 1`]);
   await expect(pagination).toContainText('1–2 of 2');

@@ -16,7 +16,12 @@ export function createQueryClient(onUnauthorized: () => void = redirectToLogin):
     queryCache: new QueryCache({ onError }),
     mutationCache: new MutationCache({ onError }),
     defaultOptions: {
+      // TanStack Query's default ('online') pauses requests while the browser is offline, so a
+      // save made offline sat on "Creating.." for ever. Sent anyway, they fail at once and the
+      // cache's onError shows 'No internet connection. Please try again.' (core §8).
+      mutations: { networkMode: 'always' },
       queries: {
+        networkMode: 'always',
         staleTime: DEFAULT_STALE_TIME_MS,
         // Retrying a 401 or 403 cannot succeed and only delays the redirect or the message.
         retry: (failureCount, error) =>

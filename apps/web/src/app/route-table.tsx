@@ -347,6 +347,18 @@ export const appRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/views-route')).SettingsViewRoute }),
         handle: handle({ title: 'Views' }),
       },
+      // The living catalogue of the design system: development builds only (dropped from production).
+      ...(import.meta.env.DEV
+        ? [
+            {
+              path: 'dev/components',
+              lazy: async () => ({
+                Component: (await import('./routes/component-catalogue-route')).ComponentCatalogueRoute,
+              }),
+              handle: handle({ title: 'Components', refresh: false }),
+            },
+          ]
+        : []),
     ],
   },
 ];

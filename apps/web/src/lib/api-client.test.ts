@@ -56,6 +56,12 @@ describe('apiFetch', () => {
       description: null,
       endpoint: null,
       canary_name: 'web',
+      canary_id: 'k1',
+      canary_namespace: 'default',
+      owner: null,
+      severity: null,
+      created_at: '2026-11-27T09:00:00.000Z',
+      updated_at: null,
       type: 'http',
       icon: null,
       namespace: null,
@@ -105,8 +111,8 @@ describe('apiFetch', () => {
     if (!(error instanceof ApiResponseError))
       throw new Error(`expected an ApiResponseError, got ${String(error)}`);
     expect(error.issues).toHaveLength(20);
-    expect(error.issueCount).toBe(5 * 16);
-    expect(error.message).toContain('(and 79 more)');
+    expect(error.issueCount).toBe(5 * 22);
+    expect(error.message).toContain('(and 109 more)');
   });
 
   it('reads one cookie out of many', () => {

@@ -1,6 +1,7 @@
 import { Outlet, useLocation } from 'react-router';
 import { ErrorBoundary } from '../../components/error-boundary/error-boundary';
 import { PageSkeleton } from '../../components/skeleton/skeleton';
+import { HIDE_ERROR_STACK } from '../errors/route-error-screen';
 import { RequireSignedIn, useCurrentUser } from '../../features/auth';
 import { Sidebar } from './sidebar';
 import { TopBar, TopBarSlotProvider } from './top-bar';
@@ -37,7 +38,7 @@ function Shell() {
             <TopBar slotRef={setSlot} />
             <main className="min-w-0 flex-1 p-4">
               {/* Navigating (path or query) clears a caught error. */}
-              <ErrorBoundary resetKeys={[location.pathname, location.search]}>
+              <ErrorBoundary resetKeys={[location.pathname, location.search]} hideStack={HIDE_ERROR_STACK}>
                 <Outlet />
               </ErrorBoundary>
             </main>

@@ -8,7 +8,7 @@ import { IconButton, iconButtonClasses } from '../../components/icon-button/icon
 import { PreferencesPopover } from '../../components/preferences-popover/preferences-popover';
 import { HelpMenu } from './help-menu';
 import { UserMenu } from './user-menu';
-import { NotificationBell } from '../../features/notifications';
+import { NotificationBell } from '../../features/notifications/components/notification-bell';
 
 /** What a route declares in its `handle` for the shell. */
 export interface RouteHandle {

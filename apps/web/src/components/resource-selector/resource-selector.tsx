@@ -133,9 +133,11 @@ export function ResourceSelector<T extends ResourceOption>({
             )}
           />
           {windowed ? (
+            // A fixed height: the virtual list draws the rows that fit its box, so a box sized by
+            // its content (max-h, hidden while empty) would stay empty. Past 20 rows it is full.
             <ComboboxOptions
               modal={false}
-              className="absolute z-30 mt-1 max-h-72 w-full overflow-auto rounded-md border border-gray-200 bg-white shadow-lg empty:invisible"
+              className="absolute z-30 mt-1 h-72 w-full overflow-auto rounded-md border border-gray-200 bg-white shadow-lg"
             >
               {({ option }: { option: T | undefined }) =>
                 // Headless UI renders once with its previous option list right after switching to

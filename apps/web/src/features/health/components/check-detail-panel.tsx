@@ -1,3 +1,4 @@
+import { optionsOf, SelectMenu } from '../../../components/select-menu/select-menu';
 import { PlaybooksAction } from '../../../components/playbooks-action/playbooks-action';
 import { Tab, TabGroup, TabList, TabPanel, TabPanels } from '@headlessui/react';
 import { HEALTH_TIME_RANGES, RUN_NOW_ROLES } from '@opsdeck/contracts';
@@ -65,26 +66,19 @@ function History({ statuses }: { statuses: CheckStatus[] }) {
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center gap-2 text-sm">
-        <label className="flex items-center gap-1">
-          Duration
-          <select
+        <span className="flex items-center gap-1">
+          <span aria-hidden>Duration</span>
+          <SelectMenu
+            compact
             aria-label="Duration"
             value={duration}
-            onChange={(event) => {
-              setDuration(event.target.value);
+            options={optionsOf(['All', ...DURATION_PRESETS, 'custom'])}
+            onChange={(value) => {
+              setDuration(value);
               reset();
             }}
-            className="rounded border border-gray-300 px-1 py-0.5"
-          >
-            <option value="All">All</option>
-            {DURATION_PRESETS.map((preset) => (
-              <option key={preset} value={preset}>
-                {preset}
-              </option>
-            ))}
-            <option value="custom">custom</option>
-          </select>
-        </label>
+          />
+        </span>
         {duration === 'custom' && (
           <input
             aria-label="Custom duration"
@@ -246,18 +240,13 @@ export function CheckDetailPanel({
               <FormattedDate value={row.data?.next_runtime} />
             </Field>
             <Field label="Time range">
-              <select
+              <SelectMenu
+                compact
                 aria-label="Time range"
                 value={range}
-                onChange={(event) => onTimeRangeChange(event.target.value)}
-                className="rounded border border-gray-300 px-1 py-0.5"
-              >
-                {HEALTH_TIME_RANGES.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </select>
+                options={optionsOf(HEALTH_TIME_RANGES)}
+                onChange={onTimeRangeChange}
+              />
             </Field>
           </dl>
           {!shortScreen &&

@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { SearchInput } from '../../../components/search-input/search-input';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
@@ -133,10 +133,13 @@ export function HealthPage() {
   if (summary.isError && !summary.data) throw summary.error;
 
   return (
-    <div className="flex gap-4">
+    <div className="relative flex gap-4">
+      {/* A column on wide screens; below 1280 px a panel over the page when toggled, so opening
+          the filters never squeezes the table. */}
       <aside
+        id="health-filters"
         aria-label="Filters"
-        className={`${showFilters ? 'flex' : 'hidden'} w-60 shrink-0 flex-col gap-4 md:flex`}
+        className={`${showFilters ? 'absolute top-12 left-0 z-20 flex rounded-md border border-gray-200 bg-white p-3 shadow-lg' : 'hidden'} w-60 shrink-0 flex-col gap-4 xl:static xl:flex xl:border-0 xl:bg-transparent xl:p-0 xl:shadow-none`}
       >
         <label className="flex items-center gap-2 text-sm">
           <input
@@ -161,7 +164,12 @@ export function HealthPage() {
       </aside>
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-center gap-3">
-          <Button className="md:hidden" onClick={() => setShowFilters((shown) => !shown)}>
+          <Button
+            className="xl:hidden"
+            aria-expanded={showFilters}
+            aria-controls="health-filters"
+            onClick={() => setShowFilters((shown) => !shown)}
+          >
             Filters{' '}
             {activeFilters > 0 && (
               <span className="rounded-full bg-blue-600 px-1.5 text-xs text-white">{activeFilters}</span>
@@ -174,144 +182,72 @@ export function HealthPage() {
             onChange={(event) => setSearch(event.target.value)}
             className="w-64"
           />
-          <label className="flex items-center gap-1 text-sm">
-            Group By
-            <Select
-              compact
-              value={params.groupBy}
-              onChange={(event) =>
-                setParams({ groupBy: event.target.value === 'canary_name' ? undefined : event.target.value })
-              }
-            >
-              {[
-                ...FIXED_GROUP_BY,
-                ...keys.filter((key) => !(FIXED_GROUP_BY as readonly string[]).includes(key)),
-              ].map((key) => (
-                <option key={key} value={key}>
-                  {key}
-                </option>
-              ))}
-            </Select>
-          </label>
-          <label className="flex items-center gap-1 text-sm">
-            Tab By
-            <Select
-              compact
-              value={params.tabBy}
-              onChange={(event) =>
-                setParams({ tabBy: event.target.value === 'namespace' ? undefined : event.target.value })
-              }
-            >
-              {['namespace', 'agent', ...keys.filter((key) => key !== 'namespace' && key !== 'agent')].map(
-                (key) => (
-                  <option key={key} value={key}>
-                    {key}
-                  </option>
-                ),
-              )}
-            </Select>
-          </label>
-          <label className="flex items-center gap-1 text-sm">
-            Pivot By
-            <Select
-              compact
-              aria-label="Pivot By"
-              value={params.pivotBy ?? ''}
-              onChange={(event) =>
-                setParams({
-                  pivotBy: event.target.value || undefined,
-                  ...(event.target.value ? {} : { pivotCellType: undefined, pivotLabel: undefined }),
-                })
-              }
-            >
-              <option value="">none</option>
-              {keys.map((key) => (
-                <option key={key} value={key}>
-                  {key}
-                </option>
-              ))}
-            </Select>
-          </label>
+          <ToolbarSelect
+            label="Group By"
+            value={params.groupBy}
+            values={[
+              ...FIXED_GROUP_BY,
+              ...keys.filter((key) => !(FIXED_GROUP_BY as readonly string[]).includes(key)),
+            ]}
+            onChange={(value) => setParams({ groupBy: value === 'canary_name' ? undefined : value })}
+          />
+          <ToolbarSelect
+            label="Tab By"
+            value={params.tabBy}
+            values={['namespace', 'agent', ...keys.filter((key) => key !== 'namespace' && key !== 'agent')]}
+            onChange={(value) => setParams({ tabBy: value === 'namespace' ? undefined : value })}
+          />
+          <ToolbarSelect
+            label="Pivot By"
+            value={params.pivotBy ?? ''}
+            values={['', ...keys]}
+            onChange={(value) =>
+              setParams({
+                pivotBy: value || undefined,
+                ...(value ? {} : { pivotCellType: undefined, pivotLabel: undefined }),
+              })
+            }
+          />
           {params.pivotBy && (
             <>
-              <label className="flex items-center gap-1 text-sm">
-                Rows
-                <Select
-                  compact
-                  aria-label="Rows"
-                  value={params.pivotLabel}
-                  onChange={(event) =>
-                    setParams({
-                      pivotLabel: event.target.value === PIVOT_ROW_BY_NAME ? undefined : event.target.value,
-                    })
-                  }
-                >
-                  <option value={PIVOT_ROW_BY_NAME}>name</option>
-                  {keys
-                    .filter((key) => key !== params.pivotBy)
-                    .map((key) => (
-                      <option key={key} value={key}>
-                        {key}
-                      </option>
-                    ))}
-                </Select>
-              </label>
-              <label className="flex items-center gap-1 text-sm">
-                Cell
-                <Select
-                  compact
-                  aria-label="Cell"
-                  value={params.pivotCellType}
-                  onChange={(event) =>
-                    setParams({
-                      pivotCellType: event.target.value === 'health' ? undefined : event.target.value,
-                    })
-                  }
-                >
-                  {PIVOT_CELL_TYPES.map((type) => (
-                    <option key={type} value={type}>
-                      {type}
-                    </option>
-                  ))}
-                </Select>
-              </label>
+              <ToolbarSelect
+                label="Rows"
+                value={params.pivotLabel}
+                options={[
+                  { value: PIVOT_ROW_BY_NAME, label: 'name' },
+                  ...optionsOf(keys.filter((key) => key !== params.pivotBy)),
+                ]}
+                onChange={(value) =>
+                  setParams({ pivotLabel: value === PIVOT_ROW_BY_NAME ? undefined : value })
+                }
+              />
+              <ToolbarSelect
+                label="Cell"
+                value={params.pivotCellType}
+                values={PIVOT_CELL_TYPES}
+                onChange={(value) => setParams({ pivotCellType: value === 'health' ? undefined : value })}
+              />
             </>
           )}
-          <label className="flex items-center gap-1 text-sm">
-            Auto refresh
-            <Select
-              compact
-              aria-label="Auto refresh"
-              value={refresh.value}
-              onChange={(event) => setRefresh(event.target.value)}
-            >
-              <option value="">none</option>
-              {/* A stored value that is not one of the choices (typed elsewhere) stays selectable. */}
-              {[
+          <ToolbarSelect
+            label="Auto refresh"
+            value={refresh.value}
+            // A stored value that is not one of the choices (typed elsewhere) stays selectable.
+            values={[
+              '',
+              ...[
                 ...(AUTO_REFRESH_OPTIONS as readonly string[]).filter((o) => o !== refresh.value),
                 ...(refresh.value ? [refresh.value] : []),
-              ]
-                .sort((a, b) => (parseMs(a) ?? 0) - (parseMs(b) ?? 0))
-                .map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-            </Select>
-          </label>
-          <label className="flex items-center gap-1 text-sm">
-            Layout
-            <Select
-              compact
-              value={params.layout}
-              onChange={(event) =>
-                setParams({ layout: event.target.value === 'table' ? undefined : event.target.value })
-              }
-            >
-              <option value="table">table</option>
-              <option value="card">card</option>
-            </Select>
-          </label>
+              ].sort((a, b) => (parseMs(a) ?? 0) - (parseMs(b) ?? 0)),
+            ]}
+            onChange={setRefresh}
+          />
+          <ToolbarSelect
+            label="Layout"
+            value={params.layout}
+            values={['table', 'card']}
+            onChange={(value) => setParams({ layout: value === 'table' ? undefined : value })}
+          />
         </div>
         <div role="tablist" aria-label="Tabs" className="flex flex-wrap gap-1 border-b border-gray-200">
           {tabs.map((name) => (
@@ -369,5 +305,33 @@ export function HealthPage() {
         />
       )}
     </div>
+  );
+}
+
+/** A labelled select of the toolbar; an empty value reads 'none'. */
+function ToolbarSelect({
+  label,
+  value,
+  values,
+  options,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  values?: readonly string[];
+  options?: readonly SelectMenuOption[];
+  onChange(value: string): void;
+}) {
+  return (
+    <span className="flex items-center gap-1 text-sm">
+      <span aria-hidden>{label}</span>
+      <SelectMenu
+        compact
+        aria-label={label}
+        value={value}
+        options={options ?? optionsOf(values ?? [], (option) => option || 'none')}
+        onChange={onChange}
+      />
+    </span>
   );
 }

@@ -2,7 +2,9 @@ import { ChevronDown, ChevronRight, ChevronUp } from 'lucide-react';
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { EmptyState } from '../../../components/empty-state/empty-state';
-import { GroupStatusDot, StatusDot } from '../../../components/status-dot/status-dot';
+import { StatusBadge } from '../../../components/status-badge/status-badge';
+import { UptimeBar } from '../../../components/uptime-bar/uptime-bar';
+import { groupStatus } from '../../../lib/format/health';
 import {
   formatLatency,
   formatUptime,
@@ -68,15 +70,23 @@ function CheckCells({
         <span className="text-gray-900">{check.name}</span>
       </td>
       <td className="py-2 pr-3">
-        <span className="flex items-center gap-2">
-          <StatusDot status={check.status ?? 'unknown'} label={check.status ?? 'unknown'} />
+        <StatusBadge status={check.status}>
           {showsLastRunAge(check.last_runtime) && (
-            <RowAge value={check.last_runtime!} formatAge={formatAge} className="text-xs text-gray-500" />
+            <RowAge value={check.last_runtime!} formatAge={formatAge} className="font-normal text-gray-500" />
           )}
+        </StatusBadge>
+      </td>
+      <td className="py-2 pr-3">
+        <span className="flex items-center gap-2">
+          <UptimeBar
+            passed={check.uptime?.passed ?? 0}
+            failed={check.uptime?.failed ?? 0}
+            label={`${check.name} uptime`}
+          />
+          <span className="tabular-nums">{formatUptime(check.uptime, 1)}</span>
         </span>
       </td>
-      <td className="py-2 pr-3">{formatUptime(check.uptime, 1)}</td>
-      <td className="py-2 pr-3">{latency === undefined ? '' : formatLatency(latency)}</td>
+      <td className="py-2 pr-3 tabular-nums">{latency === undefined ? '' : formatLatency(latency)}</td>
       <td className="py-2 pr-3">
         {showsTransitionTime(check.last_transition_time) && (
           <RowAge value={check.last_transition_time!} formatAge={formatAge} />
@@ -145,9 +155,14 @@ const GroupRow = memo(function GroupRow({
         {row.name} <span className="text-xs text-gray-500">({row.checks.length})</span>
       </td>
       <td className="py-2 pr-3">
-        <GroupStatusDot label={`${row.name} status`}>{row.checks.map(isHealthy)}</GroupStatusDot>
+        <StatusBadge status={groupStatus(row.checks.map(isHealthy))} />
       </td>
-      <td className="py-2 pr-3">{`${uptime.passed}/${row.checks.length}`}</td>
+      <td className="py-2 pr-3">
+        <span className="flex items-center gap-2">
+          <UptimeBar passed={uptime.passed} failed={uptime.failed} label={`${row.name} uptime`} />
+          <span className="tabular-nums">{`${uptime.passed}/${row.checks.length}`}</span>
+        </span>
+      </td>
       <td />
       <td />
     </tr>
@@ -253,61 +268,65 @@ export const HealthTable = memo(function HealthTable({
   );
   if (rows.length === 0) return <EmptyState />;
   return (
-    <table
-      className="w-full table-fixed text-left text-sm"
-      aria-label="Health checks"
-      aria-rowcount={lines.length + 1}
-    >
-      <colgroup>
-        <col className="w-8" />
-        <col />
-        <col className="w-36" />
-        <col className="w-24" />
-        <col className="w-24" />
-        <col className="w-28" />
-      </colgroup>
-      <thead className="border-b border-gray-200 text-xs text-gray-600 uppercase">
-        <tr>
-          <th aria-label="Expand" />
-          {COLUMNS.map((column) => {
-            const active = sortBy === column.id;
-            return (
-              <th
-                key={column.id}
-                className="py-2 pr-3"
-                aria-sort={active ? (sortDesc ? 'descending' : 'ascending') : 'none'}
-              >
-                <button
-                  type="button"
-                  onClick={() => handlers.current.onSort(column.id)}
-                  className="flex items-center gap-1 uppercase"
+    // Below its minimum width (an 800 px window with the sidebar open) the table scrolls sideways
+    // instead of squeezing the Checks column to nothing.
+    <div className="overflow-x-auto">
+      <table
+        className="w-full min-w-[600px] table-fixed text-left text-sm"
+        aria-label="Health checks"
+        aria-rowcount={lines.length + 1}
+      >
+        <colgroup>
+          <col className="w-8" />
+          <col />
+          <col className="w-32" />
+          <col className="w-32" />
+          <col className="w-20" />
+          <col className="w-24" />
+        </colgroup>
+        <thead className="border-b border-gray-200 text-xs text-gray-600 uppercase">
+          <tr>
+            <th aria-label="Expand" />
+            {COLUMNS.map((column) => {
+              const active = sortBy === column.id;
+              return (
+                <th
+                  key={column.id}
+                  className="py-2 pr-3"
+                  aria-sort={active ? (sortDesc ? 'descending' : 'ascending') : 'none'}
                 >
-                  {column.header}
-                  {active &&
-                    (sortDesc ? <ChevronDown className="size-3" /> : <ChevronUp className="size-3" />)}
-                </button>
-              </th>
-            );
-          })}
-        </tr>
-      </thead>
-      <tbody ref={bodyRef}>
-        {visible.top > 0 && <tr aria-hidden style={{ height: visible.top }} />}
-        {visible.items.map((line) =>
-          line.kind === 'check' ? (
-            <CheckRow
-              key={line.key}
-              check={line.check}
-              nested={line.nested}
-              onOpen={openCheck}
-              formatAge={formatAge}
-            />
-          ) : (
-            <GroupRow key={line.key} row={line.row} open={line.open} onToggle={toggle} />
-          ),
-        )}
-        {visible.bottom > 0 && <tr aria-hidden style={{ height: visible.bottom }} />}
-      </tbody>
-    </table>
+                  <button
+                    type="button"
+                    onClick={() => handlers.current.onSort(column.id)}
+                    className="flex items-center gap-1 uppercase"
+                  >
+                    {column.header}
+                    {active &&
+                      (sortDesc ? <ChevronDown className="size-3" /> : <ChevronUp className="size-3" />)}
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody ref={bodyRef}>
+          {visible.top > 0 && <tr aria-hidden style={{ height: visible.top }} />}
+          {visible.items.map((line) =>
+            line.kind === 'check' ? (
+              <CheckRow
+                key={line.key}
+                check={line.check}
+                nested={line.nested}
+                onOpen={openCheck}
+                formatAge={formatAge}
+              />
+            ) : (
+              <GroupRow key={line.key} row={line.row} open={line.open} onToggle={toggle} />
+            ),
+          )}
+          {visible.bottom > 0 && <tr aria-hidden style={{ height: visible.bottom }} />}
+        </tbody>
+      </table>
+    </div>
   );
 });

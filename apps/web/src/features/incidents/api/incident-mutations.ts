@@ -84,6 +84,32 @@ export const addEvidence = (input: {
     relationRowSchemas.evidences.pick({ id: true }),
   );
 
+/** The resources an evidence can point at, and the evidence type and column of each. */
+export type ResourceEvidenceKind = 'check' | 'config' | 'component';
+const RESOURCE_EVIDENCE: Record<ResourceEvidenceKind, { type: string; column: string }> = {
+  check: { type: 'check', column: 'check_id' },
+  config: { type: 'config', column: 'config_id' },
+  component: { type: 'topology', column: 'component_id' },
+};
+
+/** Links a check, config or component to a hypothesis; the resource's name is the description. */
+export const addResourceEvidence = (input: {
+  hypothesisId: string;
+  kind: ResourceEvidenceKind;
+  id: string;
+  name: string;
+}) =>
+  insertRow(
+    'evidences',
+    {
+      hypothesis_id: input.hypothesisId,
+      type: RESOURCE_EVIDENCE[input.kind].type,
+      [RESOURCE_EVIDENCE[input.kind].column]: input.id,
+      description: input.name,
+    },
+    relationRowSchemas.evidences.pick({ id: true }),
+  );
+
 export const updateEvidence = (input: {
   id: string;
   changes: { done?: boolean; definition_of_done?: boolean };

@@ -1,12 +1,12 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import { INCIDENT_SEVERITY_LEVELS, INCIDENT_TYPES } from '@opsdeck/contracts';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { useCreateIncident } from '../api/incident-mutations';
@@ -23,6 +23,7 @@ const FORM_ID = 'create-incident-form';
 export function CreateIncidentDialog({ open, onClose }: { open: boolean; onClose(): void }) {
   const {
     register,
+    control,
     handleSubmit,
     reset,
     formState: { errors },
@@ -68,24 +69,38 @@ export function CreateIncidentDialog({ open, onClose }: { open: boolean; onClose
           <Input {...register('title')} />
         </FormField>
         <FormField label="Severity" error={errors.severity?.message}>
-          <Select {...register('severity')}>
-            <option value="">Select severity</option>
-            {INCIDENT_SEVERITY_LEVELS.map((severity) => (
-              <option key={severity} value={severity}>
-                {severity}
-              </option>
-            ))}
-          </Select>
+          <Controller
+            control={control}
+            name="severity"
+            render={({ field }) => (
+              <SelectMenu
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                placeholder="Select severity"
+                options={optionsOf(INCIDENT_SEVERITY_LEVELS)}
+                className="w-full"
+                floating
+              />
+            )}
+          />
         </FormField>
         <FormField label="Type" error={errors.type?.message}>
-          <Select {...register('type')}>
-            <option value="">Select type</option>
-            {INCIDENT_TYPES.map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </Select>
+          <Controller
+            control={control}
+            name="type"
+            render={({ field }) => (
+              <SelectMenu
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                placeholder="Select type"
+                options={optionsOf(INCIDENT_TYPES)}
+                className="w-full"
+                floating
+              />
+            )}
+          />
         </FormField>
         <FormField label="Description">
           <Textarea rows={4} {...register('description')} />

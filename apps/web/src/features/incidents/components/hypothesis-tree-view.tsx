@@ -5,7 +5,7 @@ import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormattedDate } from '../../../components/date/age';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import type { Evidence, Hypothesis, IncidentComment, NamedRef } from '../api/incident-detail';
 import {
@@ -20,6 +20,7 @@ import {
 import { buildHypothesisTree, childTypeOf, type HypothesisNode } from '../lib/hypothesis-tree';
 import { requiredText } from '../lib/incident-form';
 import { CommentText, MentionInput } from './mention-input';
+import { ResourceEvidenceAdder } from './resource-evidence-adder';
 
 /** A one-line text form: trims, refuses blank text, clears after a successful save. */
 function TextAdder(props: { label: string; button: string; onAdd(text: string): Promise<unknown> }) {
@@ -149,6 +150,9 @@ function EvidenceList({ hypothesisId, ctx }: { hypothesisId: string; ctx: TreeCo
           </label>
         </div>
       )}
+      {ctx.canWrite && (
+        <ResourceEvidenceAdder hypothesisId={hypothesisId} onAdd={(write) => ctx.write.mutateAsync(write)} />
+      )}
     </div>
   );
 }
@@ -193,25 +197,18 @@ function HypothesisItem({ node, ctx }: { node: HypothesisNode<Hypothesis>; ctx: 
       <div className="flex flex-wrap items-center gap-2">
         <span className="rounded bg-gray-100 px-1.5 text-xs uppercase text-gray-700">{node.type}</span>
         <span className="font-medium">{node.title}</span>
-        <Select
+        <SelectMenu
           compact
           aria-label={`Status of ${node.title}`}
           value={node.status}
           disabled={!ctx.canWrite}
-          onChange={(e) => {
-            // Read now: React resets a controlled select once the handler returns.
-            const status = e.target.value;
+          options={HYPOTHESIS_STATUSES.map((status) => ({ value: status, label: status }))}
+          onChange={(status) =>
             ctx.write.mutate(() => updateHypothesisStatus({ id: node.id, status }), {
               onError: (error) => showErrorToast(error),
-            });
-          }}
-        >
-          {HYPOTHESIS_STATUSES.map((status) => (
-            <option key={status} value={status}>
-              {status}
-            </option>
-          ))}
-        </Select>
+            })
+          }
+        />
         {ctx.canWrite && (
           <Button size="sm" onClick={() => ctx.askDelete(node)} aria-label={`Delete ${node.title}`}>
             Delete

@@ -10,7 +10,10 @@ import { Button } from '../../../components/button/button';
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { Avatar } from '../../../components/avatar/avatar';
+import { Badge } from '../../../components/badge/badge';
+import { Card } from '../../../components/card/card';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions';
@@ -56,19 +59,15 @@ function ValueSelect(props: {
   onChange(value: string): void;
 }) {
   return (
-    <Select
+    <SelectMenu
       compact
       aria-label={props.label}
       value={props.value}
+      options={props.options}
       disabled={props.disabled}
-      onChange={(e) => props.onChange(e.target.value)}
-    >
-      {props.options.map((option) => (
-        <option key={option.value} value={option.value}>
-          {option.label}
-        </option>
-      ))}
-    </Select>
+      onChange={props.onChange}
+      className="w-full"
+    />
   );
 }
 
@@ -162,6 +161,7 @@ function Responders(props: {
       <ul aria-label="Responders" className="flex flex-col gap-1">
         {props.responders.map((responder) => (
           <li key={responder.id} className="flex items-center gap-2 text-sm">
+            <Avatar name={nameOf(responder)} size="sm" />
             <span>{nameOf(responder)}</span>
             <span className="text-xs text-gray-500">{responder.team_id ? 'team' : 'person'}</span>
             {props.canWrite && (
@@ -182,28 +182,18 @@ function Responders(props: {
       </ul>
       {props.canWrite && (
         <form onSubmit={add} className="flex items-center gap-2">
-          <Select
+          <SelectMenu
             compact
             aria-label="New responder"
             value={choice}
-            onChange={(e) => setChoice(e.target.value)}
-          >
-            <option value="">Select a person or team</option>
-            <optgroup label="People">
-              {props.people.map((person) => (
-                <option key={person.id} value={`person:${person.id}`}>
-                  {person.name}
-                </option>
-              ))}
-            </optgroup>
-            <optgroup label="Teams">
-              {props.teams.map((team) => (
-                <option key={team.id} value={`team:${team.id}`}>
-                  {team.name}
-                </option>
-              ))}
-            </optgroup>
-          </Select>
+            placeholder="Select a person or team"
+            options={[
+              ...props.people.map((person) => ({ value: `person:${person.id}`, label: person.name })),
+              ...props.teams.map((team) => ({ value: `team:${team.id}`, label: `Team: ${team.name}` })),
+            ]}
+            onChange={setChoice}
+            className="min-w-48"
+          />
           <Button size="sm" type="submit" disabled={!choice}>
             Add responder
           </Button>
@@ -252,13 +242,13 @@ function StatusUpdates(props: {
       </ul>
       {props.canWrite && (
         <form onSubmit={post} className="flex flex-wrap items-center gap-2">
-          <Select compact aria-label="New status" value={status} onChange={(e) => setStatus(e.target.value)}>
-            {INCIDENT_STATUSES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </Select>
+          <SelectMenu
+            compact
+            aria-label="New status"
+            value={status}
+            options={INCIDENT_STATUSES.map((value) => ({ value, label: value }))}
+            onChange={setStatus}
+          />
           <Input
             compact
             aria-label="Status update"
@@ -274,6 +264,45 @@ function StatusUpdates(props: {
         </form>
       )}
     </section>
+  );
+}
+
+/** A stage the incident reached, with how long it took; grey while not reached. */
+function StageBadge({ stage, seconds }: { stage: string; seconds: number | null | undefined }) {
+  const reached = seconds !== null && seconds !== undefined && Number.isFinite(seconds) && seconds >= 0;
+  return (
+    <Badge tone={reached ? 'green' : 'gray'}>
+      {reached ? `${stage} in ${formatSeconds(seconds)}` : `Not ${stage.toLowerCase()}`}
+    </Badge>
+  );
+}
+
+/** The commander or communicator: their avatar and name, and a picker for writers. */
+function PersonRole(props: {
+  label: string;
+  name: string | null | undefined;
+  value: string;
+  options: readonly { value: string; label: string }[];
+  canWrite: boolean;
+  onChange(value: string): void;
+}) {
+  return (
+    <span className="flex min-w-0 items-center gap-2">
+      <Avatar name={props.name || undefined} size="sm" />
+      {props.canWrite ? (
+        <span className="min-w-0 flex-1">
+          <ValueSelect
+            label={props.label}
+            value={props.value}
+            options={props.options}
+            disabled={false}
+            onChange={props.onChange}
+          />
+        </span>
+      ) : (
+        <span>{props.name || 'Nobody'}</span>
+      )}
+    </span>
   );
 }
 
@@ -311,119 +340,145 @@ export function IncidentDetailPage() {
   ];
 
   return (
-    <div className="flex flex-col gap-6">
-      <header className="flex flex-col gap-2">
-        <div className="flex items-center gap-3">
+    <div className="flex flex-col gap-4">
+      <Card as="header">
+        <div className="flex flex-wrap items-center gap-3">
           <span className="font-mono text-sm text-gray-500">{incident.incident_id}</span>
           <EditableTitle key={incident.title} incident={incident} canWrite={canWrite} write={write} />
         </div>
-        <div className="flex items-center gap-2">
+        <div className="flex flex-wrap items-center gap-2">
           <SeverityBadge severity={incident.severity} />
           <StatusBadge status={incident.status} />
+          <Badge tone="blue">{incident.type}</Badge>
+          <StageBadge stage="Acknowledged" seconds={incident.time_to_acknowledge} />
+          <StageBadge stage="Mitigated" seconds={incident.time_to_mitigate} />
+          <StageBadge stage="Resolved" seconds={incident.time_to_resolve} />
+          <span className="ml-auto flex items-center gap-1 text-xs text-gray-500">
+            Opened <FormattedDate value={incident.created_at} />
+          </span>
         </div>
         {incident.description && <p className="text-sm text-gray-700">{incident.description}</p>}
-      </header>
-      <dl className="grid grid-cols-2 gap-4 md:grid-cols-4">
-        <Field label="Status">
-          <ValueSelect
-            label="Status"
-            value={incident.status}
-            options={asOptions(INCIDENT_STATUSES)}
-            disabled={!canWrite}
-            onChange={(status) => change({ status })}
-          />
-        </Field>
-        <Field label="Severity">
-          <ValueSelect
-            label="Severity"
-            value={incident.severity}
-            options={asOptions(INCIDENT_SEVERITY_LEVELS)}
-            disabled={!canWrite}
-            onChange={(severity) => change({ severity })}
-          />
-        </Field>
-        <Field label="Type">
-          <ValueSelect
-            label="Type"
-            value={incident.type}
-            options={asOptions(INCIDENT_TYPES)}
-            disabled={!canWrite}
-            onChange={(type) => change({ type })}
-          />
-        </Field>
-        <Field label="Created">
-          <FormattedDate value={incident.created_at} />
-        </Field>
-        <Field label="Commander">
-          {canWrite ? (
-            <ValueSelect
-              label="Commander"
-              value={incident.commander_id ?? ''}
-              options={personOptions}
-              disabled={false}
-              onChange={(value) => change({ commander_id: value || null })}
+      </Card>
+      {/* The workspace: the investigation in the wide column, who and what on the side. */}
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,1fr)_20rem]">
+        <div className="flex min-w-0 flex-col gap-4">
+          <Card>
+            <HypothesisTreeView
+              incidentId={incident.id}
+              canWrite={canWrite}
+              hypotheses={hypotheses}
+              comments={comments}
+              evidences={evidences}
+              people={peopleList}
+              personName={personName}
             />
-          ) : (
-            (incident.commander?.name ?? '')
-          )}
-        </Field>
-        <Field label="Communicator">
-          {canWrite ? (
-            <ValueSelect
-              label="Communicator"
-              value={incident.communicator_id ?? ''}
-              options={personOptions}
-              disabled={false}
-              onChange={(value) => change({ communicator_id: value || null })}
+          </Card>
+          <Card>
+            <StatusUpdates
+              key={incident.status}
+              incident={incident}
+              updates={comments.filter((comment) => comment.status)}
+              canWrite={canWrite}
+              personName={personName}
+              write={write}
             />
-          ) : (
-            (incident.communicator?.name ?? '')
-          )}
-        </Field>
-        <Field label="Time to acknowledge">{formatSeconds(incident.time_to_acknowledge)}</Field>
-        <Field label="Time to mitigate">{formatSeconds(incident.time_to_mitigate)}</Field>
-        <Field label="Time to resolve">{formatSeconds(incident.time_to_resolve)}</Field>
-      </dl>
-      <StatusUpdates
-        key={incident.status}
-        incident={incident}
-        updates={comments.filter((comment) => comment.status)}
-        canWrite={canWrite}
-        personName={personName}
-        write={write}
-      />
-      <Responders
-        incidentId={incident.id}
-        responders={responders}
-        people={peopleList}
-        teams={teams.data ?? []}
-        canWrite={canWrite}
-        write={write}
-      />
-      <HypothesisTreeView
-        incidentId={incident.id}
-        canWrite={canWrite}
-        hypotheses={hypotheses}
-        comments={comments}
-        evidences={evidences}
-        people={peopleList}
-        personName={personName}
-      />
-      <section aria-labelledby="changelog-heading" className="flex flex-col gap-2">
-        <h2 id="changelog-heading" className="text-lg font-semibold">
-          Changelog
-        </h2>
-        <ul aria-label="Changelog" className="flex flex-col gap-1">
-          {histories.map((entry) => (
-            <li key={entry.id} className="flex flex-wrap items-center gap-2 text-sm">
-              <FormattedDate value={entry.created_at} className="text-xs text-gray-500" />
-              <span className="font-medium">{personName(entry.created_by)}</span>
-              <span className="text-gray-600">{entryLabel(entry, comments)}</span>
-              {entry.description && <CommentText comment={entry.description} />}
-            </li>
-          ))}
-        </ul>
-      </section>
+          </Card>
+          <Card as="section" aria-labelledby="changelog-heading">
+            <h2 id="changelog-heading" className="text-lg font-semibold">
+              Changelog
+            </h2>
+            <ol
+              aria-label="Changelog"
+              className="relative ml-2 flex flex-col gap-3 border-l border-gray-200 pl-4"
+            >
+              {histories.map((entry) => (
+                <li key={entry.id} className="relative flex flex-col gap-0.5 text-sm">
+                  <span
+                    aria-hidden
+                    className="absolute top-1.5 -left-[21px] size-2.5 rounded-full border-2 border-white bg-blue-500"
+                  />
+                  <span className="flex flex-wrap items-center gap-2">
+                    <Avatar name={personName(entry.created_by)} size="sm" />
+                    <span className="font-medium">{personName(entry.created_by)}</span>
+                    <span className="text-gray-600">{entryLabel(entry, comments)}</span>
+                    <FormattedDate value={entry.created_at} className="text-xs text-gray-500" />
+                  </span>
+                  {entry.description && <CommentText comment={entry.description} />}
+                </li>
+              ))}
+            </ol>
+          </Card>
+        </div>
+        <aside aria-label="Incident details" className="flex flex-col gap-4">
+          <Card>
+            <dl className="flex flex-col gap-3">
+              <Field label="Status">
+                <ValueSelect
+                  label="Status"
+                  value={incident.status}
+                  options={asOptions(INCIDENT_STATUSES)}
+                  disabled={!canWrite}
+                  onChange={(status) => change({ status })}
+                />
+              </Field>
+              <Field label="Severity">
+                <ValueSelect
+                  label="Severity"
+                  value={incident.severity}
+                  options={asOptions(INCIDENT_SEVERITY_LEVELS)}
+                  disabled={!canWrite}
+                  onChange={(severity) => change({ severity })}
+                />
+              </Field>
+              <Field label="Type">
+                <ValueSelect
+                  label="Type"
+                  value={incident.type}
+                  options={asOptions(INCIDENT_TYPES)}
+                  disabled={!canWrite}
+                  onChange={(type) => change({ type })}
+                />
+              </Field>
+              <Field label="Commander">
+                <PersonRole
+                  label="Commander"
+                  name={incident.commander?.name}
+                  value={incident.commander_id ?? ''}
+                  options={personOptions}
+                  canWrite={canWrite}
+                  onChange={(value) => change({ commander_id: value || null })}
+                />
+              </Field>
+              <Field label="Communicator">
+                <PersonRole
+                  label="Communicator"
+                  name={incident.communicator?.name}
+                  value={incident.communicator_id ?? ''}
+                  options={personOptions}
+                  canWrite={canWrite}
+                  onChange={(value) => change({ communicator_id: value || null })}
+                />
+              </Field>
+              <Field label="Created">
+                <FormattedDate value={incident.created_at} />
+              </Field>
+              <Field label="Time to acknowledge">{formatSeconds(incident.time_to_acknowledge)}</Field>
+              <Field label="Time to mitigate">{formatSeconds(incident.time_to_mitigate)}</Field>
+              <Field label="Time to resolve">{formatSeconds(incident.time_to_resolve)}</Field>
+            </dl>
+          </Card>
+          <Card>
+            <Responders
+              incidentId={incident.id}
+              responders={responders}
+              people={peopleList}
+              teams={teams.data ?? []}
+              canWrite={canWrite}
+              write={write}
+            />
+          </Card>
+        </aside>
+      </div>
     </div>
   );
 }

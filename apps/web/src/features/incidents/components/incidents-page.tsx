@@ -6,7 +6,7 @@ import { DataTable, type DataTableColumn } from '../../../components/data-table/
 import { useDataTableState } from '../../../components/data-table/use-data-table-state';
 import { Age } from '../../../components/date/age';
 import { SearchInput } from '../../../components/search-input/search-input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { useCan } from '../../../lib/permissions';
 import { TABLE_PARAMS, useUpdateSearchParams } from '../../../lib/url-state';
 import { usePeople } from '../api/incident-detail';
@@ -114,25 +114,21 @@ function FilterSelect(props: {
   onChange(value: string): void;
 }) {
   return (
-    <label className="flex items-center gap-2 text-sm text-gray-700">
-      {props.label}
-      <Select
+    <span className="flex items-center gap-2 text-sm text-gray-700">
+      <span aria-hidden>{props.label}</span>
+      <SelectMenu
         compact
         aria-label={props.label}
         value={props.value ?? ''}
-        onChange={(e) => props.onChange(e.target.value)}
-      >
-        <option value="">All</option>
-        {props.options.map((option) => {
-          const { value, label } = typeof option === 'string' ? { value: option, label: option } : option;
-          return (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          );
-        })}
-      </Select>
-    </label>
+        onChange={props.onChange}
+        options={[
+          { value: '', label: 'All' },
+          ...props.options.map((option) =>
+            typeof option === 'string' ? { value: option, label: option } : option,
+          ),
+        ]}
+      />
+    </span>
   );
 }
 

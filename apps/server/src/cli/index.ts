@@ -11,7 +11,9 @@ import type { Pool } from '../platform/db/pool.js';
  * platform config (and zod) for `--help`: src/cli and dist/cli are both four levels down.
  */
 const OPSDECK_VERSION = (
-  JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
 ).version;
 
 const HELP = `Opsdeck ${OPSDECK_VERSION}: a self-hosted operations console.

@@ -90,8 +90,11 @@ export function createCanaryScheduler(options: CanarySchedulerOptions): CanarySc
         )
       ).rows,
     loadByIds: async (ids) =>
-      (await pool.query<CanaryRow>(`SELECT ${CANARY_COLUMNS} FROM canaries WHERE id = ANY($1::uuid[])`, [ids]))
-        .rows,
+      (
+        await pool.query<CanaryRow>(`SELECT ${CANARY_COLUMNS} FROM canaries WHERE id = ANY($1::uuid[])`, [
+          ids,
+        ])
+      ).rows,
     notify: listen === false ? undefined : { pool, channel: CANARY_CHANGES_CHANNEL },
     runChangedAtOnce: true,
     idOf: (canary) => canary.id,

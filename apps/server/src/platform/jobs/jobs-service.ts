@@ -5,7 +5,12 @@ import { EventConsumers, enqueueEvent, type ConsumerOptions, type EventHandler }
 import { EventQueueWorker, type EventQueueWorkerOptions } from './event-queue-worker.js';
 import { JobHistory, type JobRun, type StartJobOptions } from './job-history.js';
 import { createJobsMetrics } from './metrics.js';
-import { Scheduler, type RegisterOptions, type ScheduleDefinition, type SchedulerOptions } from './schedules.js';
+import {
+  Scheduler,
+  type RegisterOptions,
+  type ScheduleDefinition,
+  type SchedulerOptions,
+} from './schedules.js';
 import { createWorkerId, errorMessage, type JobsLogger } from './support.js';
 
 type EventTuning = Omit<EventQueueWorkerOptions, 'pool' | 'logger' | 'consumers' | 'workerId' | 'metrics'>;

@@ -450,7 +450,12 @@ export class Scheduler {
     }
   }
 
-  private unlock(name: string, tick: Date, status: JobStatus, durationMillis: number | undefined): Promise<void> {
+  private unlock(
+    name: string,
+    tick: Date,
+    status: JobStatus,
+    durationMillis: number | undefined,
+  ): Promise<void> {
     return this.unlocks.add({ name, tick, status, durationMillis });
   }
 

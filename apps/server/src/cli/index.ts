@@ -2,7 +2,7 @@
 // loads this file and the version, and no command loads the server it does not start.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import type { loadConfig } from '../config.js';
+import type { PlatformConfig } from '../platform/config.js';
 import type { Logger } from '../platform/logger.js';
 import type { Pool } from '../platform/db/pool.js';
 
@@ -52,21 +52,19 @@ class UsageError extends Error {}
  * server's), not a database to create.
  */
 async function withDatabase<T>(
-  work: (
-    pool: Pool,
-    context: { config: ReturnType<typeof loadConfig>; logger: Logger; applied: string[] },
-  ) => Promise<T>,
+  work: (pool: Pool, context: { config: PlatformConfig; logger: Logger; applied: string[] }) => Promise<T>,
   options: { createEmbedded?: boolean } = {},
 ): Promise<T> {
-  const [{ loadConfig }, { openDatabase }, { runMigrations }, { createPool }, { createLogger }] =
+  // The platform's settings only: no command but serve needs the modules' (auth) configuration.
+  const [{ loadPlatformConfig }, { openDatabase }, { runMigrations }, { createPool }, { createLogger }] =
     await Promise.all([
-      import('../config.js'),
+      import('../platform/config.js'),
       import('../platform/db/database.js'),
       import('../platform/db/migrate.js'),
       import('../platform/db/pool.js'),
       import('../platform/logger.js'),
     ]);
-  const config = loadConfig();
+  const config = loadPlatformConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const database = await openDatabase(config, logger, 'cli', {
     createEmbedded: options.createEmbedded ?? false,
@@ -97,6 +95,10 @@ async function migrateCommand(): Promise<number> {
 }
 
 /** Every module's resource kinds, registered before a command reads or applies resources. */
+async function loadKinds(): Promise<void> {
+  await import('./kinds.js');
+}
+
 async function loadModules(): Promise<void> {
   await import('../modules.js');
 }
@@ -135,7 +137,7 @@ async function serveCommand(): Promise<void> {
 async function isExpectedError(error: unknown): Promise<boolean> {
   const [{ ConfigError }, { InstanceLockedError }, { NoDatabaseError }, { MigrationError }] =
     await Promise.all([
-      import('../config.js'),
+      import('../platform/config.js'),
       import('../platform/instance-lock.js'),
       import('../platform/db/database.js'),
       import('../platform/db/migrate.js'),
@@ -193,9 +195,9 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'apply': {
         const files = values.file ?? [];
         if (files.length === 0) throw new UsageError('apply needs at least one -f FILE|DIR');
-        await loadModules();
+        await loadKinds();
         const [{ applyCommand }, { createSecretBox, loadSecretKey }] = await Promise.all([
-          import('../modules/resources/index.js'),
+          import('../modules/resources/cli-commands.js'),
           import('../platform/secrets.js'),
         ]);
         return await withDatabase(async (pool, { config }) => {
@@ -206,8 +208,8 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'get': {
         const kind = positionals[1];
         if (!kind) throw new UsageError('get needs a kind, e.g. opsdeck get canaries');
-        await loadModules();
-        const { getCommand } = await import('../modules/resources/index.js');
+        await loadKinds();
+        const { getCommand } = await import('../modules/resources/cli-commands.js');
         return await withDatabase((pool) => getCommand(pool, kind, process.stdout));
       }
       case 'token': {

@@ -53,6 +53,9 @@ export interface ResourceScheduleSync {
   stop(): Promise<void>;
 }
 
+/** Rows applied at once by a refresh. */
+const REFRESH_CONCURRENCY = 8;
+
 interface Known {
   updatedAt: number;
   schedule: string | null;
@@ -119,15 +122,23 @@ export function createResourceScheduleSync<Row>(
 
   const refreshOnce = async (): Promise<void> => {
     const { rows, seen } = await read();
-    for (const row of rows) {
-      const id = options.idOf(row);
-      seen.add(id);
-      try {
-        await apply(row);
-      } catch (error) {
-        logger.error({ [kind]: id, err: errorMessage(error) }, `syncing a ${kind} failed`);
+    // Rows are independent: a few at once, so thousands of them (a first start) do not wait on
+    // one round trip after another.
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < rows.length) {
+        const row = rows[next];
+        next += 1;
+        const id = options.idOf(row);
+        seen.add(id);
+        try {
+          await apply(row);
+        } catch (error) {
+          logger.error({ [kind]: id, err: errorMessage(error) }, `syncing a ${kind} failed`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, rows.length) }, lane));
     // Rows removed outright (not soft-deleted).
     for (const [id, entry] of known) {
       if (seen.has(id)) continue;

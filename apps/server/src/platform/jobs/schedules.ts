@@ -44,6 +44,11 @@ export interface ScheduleDefinition {
   agentId?: string;
   /** Time zone of cron expressions without CRON_TZ=. Default UTC. */
   timezone?: string;
+  /**
+   * Write the run's job history row once, when it ends, instead of RUNNING at start and the
+   * outcome at the end: for frequent short runs (canary ticks). Default false.
+   */
+  historyAtEnd?: boolean;
 }
 
 export interface SchedulerOptions {
@@ -68,7 +73,7 @@ export interface SchedulerOptions {
   /**
    * Shortest gap between two claims. Ticks falling due within it are claimed, run and recorded
    * together (one claim, one job history insert, one unlock), at the cost of starting up to this
-   * late. Default 100 ms.
+   * late. Default 250 ms.
    */
   claimIntervalMs?: number;
 }
@@ -154,7 +159,7 @@ export class Scheduler {
     const timing = claimTiming(options.leaseMs, options.renewIntervalMs);
     this.leaseMs = timing.leaseMs;
     this.concurrency = options.concurrency ?? 50;
-    this.claimIntervalMs = options.claimIntervalMs ?? 100;
+    this.claimIntervalMs = options.claimIntervalMs ?? 250;
     this.unlocks = new Batcher((items) => this.unlockMany(items));
     this.renewal = new RepeatingTask(() => this.renewClaims(), timing.renewIntervalMs);
   }
@@ -422,12 +427,15 @@ export class Scheduler {
     const { definition, jobName, timeoutMs } = registered;
     let status: JobStatus = 'FAILED';
     try {
-      const job = await this.jobHistory.startJob({
+      const startOptions = {
         name: jobName,
         resourceType: definition.resource?.type,
         resourceId: definition.resource?.id,
         agentId: definition.agentId,
-      });
+      };
+      const job = definition.historyAtEnd
+        ? this.jobHistory.startDeferredJob(startOptions)
+        : await this.jobHistory.startJob(startOptions);
       run.job = job;
       try {
         await runWithTimeout(

@@ -146,6 +146,8 @@ export class Scheduler {
   private readonly registry = new Map<string, Registered>();
   private readonly runs = new Map<string, Run>();
   private wakeSignal = new WakeSignal();
+  /** The registered names as one array, rebuilt after a change to the registry. */
+  private registryNamesCache: string[] | undefined;
   private started = false;
   private stopping = false;
   private loopDone: Promise<void> | undefined;
@@ -184,6 +186,7 @@ export class Scheduler {
       timeoutMs,
     };
     this.registry.set(definition.name, registered);
+    this.registryNamesCache = undefined;
     if (this.started) {
       await this.upsert([registered]);
       if (options.dueNowUnlessRunSince) {
@@ -200,6 +203,7 @@ export class Scheduler {
   /** Removes a schedule here and from the database (a run in progress finishes). */
   async unregister(name: string): Promise<void> {
     this.registry.delete(name);
+    this.registryNamesCache = undefined;
     if (this.started) await this.pool.query('DELETE FROM job_schedules WHERE name = $1', [name]);
   }
 
@@ -311,13 +315,9 @@ export class Scheduler {
     };
   }
 
-  private registryNamesCache: string[] | undefined;
-
   /** The registered names, as one array reused until the registry changes. */
   private registryNames(): string[] {
-    if (!this.registryNamesCache || this.registryNamesCache.length !== this.registry.size) {
-      this.registryNamesCache = [...this.registry.keys()];
-    }
+    this.registryNamesCache ??= [...this.registry.keys()];
     return this.registryNamesCache;
   }
 

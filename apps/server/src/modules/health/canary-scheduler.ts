@@ -113,8 +113,6 @@ export function createCanaryScheduler(options: CanarySchedulerOptions): CanarySc
     definition: (canary) => ({
       jobName: CANARY_JOB_NAME,
       timeoutMs: runTimeoutMs,
-      // One job history row per tick, written when it ends (ticks are frequent and short).
-      historyAtEnd: true,
       resource: { type: CANARY_RESOURCE_TYPE, id: canary.id },
       agentId: canary.agent_id,
       handler: async ({ signal, job }) => {

@@ -13,8 +13,6 @@ interface JobStart {
 
 interface JobEnd {
   id: string;
-  /** Set for a job written once, at its end: the row is inserted then, with this start. */
-  started?: { at: Date; start: JobStart };
   status: JobStatus;
   successes: number;
   errors: number;
@@ -85,7 +83,6 @@ export class JobHistory {
   /** Jobs started (or ended) at about the same time are written in one statement. */
   private readonly starts: Batcher<JobStart, string>;
   private readonly ends: Batcher<JobEnd, number | undefined>;
-  private readonly finishedRows: Batcher<JobEnd, number | undefined>;
 
   constructor(options: JobHistoryOptions) {
     this.pool = options.pool;
@@ -94,58 +91,6 @@ export class JobHistory {
     this.metrics = options.metrics;
     this.starts = new Batcher((items) => this.insertStarts(items));
     this.ends = new Batcher((items) => this.writeEnds(items));
-    this.finishedRows = new Batcher((items) => this.insertFinished(items));
-  }
-
-  /**
-   * A job whose row is written once, when it ends (no RUNNING row meanwhile): for frequent short
-   * runs (canary ticks), where the RUNNING row would double the writes of every run. Jobs ending
-   * at about the same time are inserted in one statement.
-   */
-  startDeferredJob(options: StartJobOptions): JobRun {
-    if (options.name.trim() === '') throw new TypeError('A job needs a name');
-    const start: JobStart = {
-      name: options.name,
-      agentId: options.agentId ?? NIL_AGENT_ID,
-      resourceId: options.resourceId ?? null,
-      resourceType: options.resourceType ?? null,
-    };
-    const at = new Date();
-    return new JobRunRecord(randomUUID(), options.name, this.metrics, (end) =>
-      this.finishedRows.add({ ...end, started: { at, start } }),
-    );
-  }
-
-  private async insertFinished(items: JobEnd[]): Promise<Array<number | undefined>> {
-    const now = Date.now();
-    const durations = items.map((item) => Math.max(0, now - (item.started?.at.getTime() ?? now)));
-    await this.pool.query(
-      `INSERT INTO job_history (id, name, agent_id, resource_id, resource_type, status, hostname, worker_id,
-                               time_start, time_end, duration_millis, success_count, error_count, details)
-       SELECT u.id, u.name, u.agent_id, u.resource_id, u.resource_type, u.status, $12, $13,
-              u.time_start, u.time_start + u.duration * interval '1 millisecond', u.duration,
-              u.successes, u.errors, u.details
-       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[],
-                   $7::timestamptz[], $8::integer[], $9::integer[], $10::integer[], $11::jsonb[])
-            AS u(id, name, agent_id, resource_id, resource_type, status, time_start, duration, successes,
-                 errors, details)`,
-      [
-        items.map((item) => item.id),
-        items.map((item) => item.started!.start.name),
-        items.map((item) => item.started!.start.agentId),
-        items.map((item) => item.started!.start.resourceId),
-        items.map((item) => item.started!.start.resourceType),
-        items.map((item) => item.status),
-        items.map((item) => item.started!.at),
-        durations,
-        items.map((item) => item.successes),
-        items.map((item) => item.errors),
-        items.map((item) => item.details),
-        this.hostname,
-        this.workerId,
-      ],
-    );
-    return durations;
   }
 
   async startJob(options: StartJobOptions): Promise<JobRun> {

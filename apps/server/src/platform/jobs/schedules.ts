@@ -44,11 +44,6 @@ export interface ScheduleDefinition {
   agentId?: string;
   /** Time zone of cron expressions without CRON_TZ=. Default UTC. */
   timezone?: string;
-  /**
-   * Write the run's job history row once, when it ends, instead of RUNNING at start and the
-   * outcome at the end: for frequent short runs (canary ticks). Default false.
-   */
-  historyAtEnd?: boolean;
 }
 
 export interface SchedulerOptions {
@@ -427,15 +422,12 @@ export class Scheduler {
     const { definition, jobName, timeoutMs } = registered;
     let status: JobStatus = 'FAILED';
     try {
-      const startOptions = {
+      const job = await this.jobHistory.startJob({
         name: jobName,
         resourceType: definition.resource?.type,
         resourceId: definition.resource?.id,
         agentId: definition.agentId,
-      };
-      const job = definition.historyAtEnd
-        ? this.jobHistory.startDeferredJob(startOptions)
-        : await this.jobHistory.startJob(startOptions);
+      });
       run.job = job;
       try {
         await runWithTimeout(

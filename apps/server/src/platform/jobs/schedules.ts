@@ -63,7 +63,7 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** How often running claims are renewed. Default a third of leaseMs; must be shorter. */
   renewIntervalMs?: number;
-  /** Runs at once in this process. Default 50. */
+  /** Runs at once in this process. Default 200: runs mostly wait on I/O, and their writes are batched. */
   concurrency?: number;
   /**
    * Shortest gap between two claims. Ticks falling due within it are claimed, run and recorded
@@ -155,7 +155,7 @@ export class Scheduler {
     this.pollIntervalMs = options.pollIntervalMs ?? 5000;
     const timing = claimTiming(options.leaseMs, options.renewIntervalMs);
     this.leaseMs = timing.leaseMs;
-    this.concurrency = options.concurrency ?? 50;
+    this.concurrency = options.concurrency ?? 200;
     this.claimIntervalMs = options.claimIntervalMs ?? 250;
     this.unlocks = new Batcher((items) => this.unlockMany(items));
     this.renewal = new RepeatingTask(() => this.renewClaims(), timing.renewIntervalMs);

@@ -1,18 +1,20 @@
-// Every module's resource kinds registered before any command reads or applies resources.
-import '../modules.js';
+// Startup cost (issue 22): each command imports only what it needs, when it runs, so `--help`
+// loads this file and the version, and no command loads the server it does not start.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../config.js';
-import { NoDatabaseError, openDatabase } from '../platform/db/database.js';
-import { MigrationError, runMigrations } from '../platform/db/migrate.js';
-import { createPool } from '../platform/db/pool.js';
-import { InstanceLockedError } from '../platform/instance-lock.js';
-import { createLogger, type Logger } from '../platform/logger.js';
-import { createSecretBox, loadSecretKey } from '../platform/secrets.js';
-import { applyCommand, getCommand } from '../modules/resources/index.js';
-import { createTokenForUser, TokenInputError } from '../modules/auth/index.js';
+import type { PlatformConfig } from '../platform/config.js';
+import type { Logger } from '../platform/logger.js';
 import type { Pool } from '../platform/db/pool.js';
-import { OPSDECK_VERSION } from '../platform/version.js';
-import { serve } from '../main.js';
+
+/**
+ * The root package.json's version, as platform/version.ts reads it, without importing the
+ * platform config (and zod) for `--help`: src/cli and dist/cli are both four levels down.
+ */
+const OPSDECK_VERSION = (
+  JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  }
+).version;
 
 const HELP = `Opsdeck ${OPSDECK_VERSION}: a self-hosted operations console.
 
@@ -50,13 +52,19 @@ class UsageError extends Error {}
  * server's), not a database to create.
  */
 async function withDatabase<T>(
-  work: (
-    pool: Pool,
-    context: { config: ReturnType<typeof loadConfig>; logger: Logger; applied: string[] },
-  ) => Promise<T>,
+  work: (pool: Pool, context: { config: PlatformConfig; logger: Logger; applied: string[] }) => Promise<T>,
   options: { createEmbedded?: boolean } = {},
 ): Promise<T> {
-  const config = loadConfig();
+  // The platform's settings only: no command but serve needs the modules' (auth) configuration.
+  const [{ loadPlatformConfig }, { openDatabase }, { runMigrations }, { createPool }, { createLogger }] =
+    await Promise.all([
+      import('../platform/config.js'),
+      import('../platform/db/database.js'),
+      import('../platform/db/migrate.js'),
+      import('../platform/db/pool.js'),
+      import('../platform/logger.js'),
+    ]);
+  const config = loadPlatformConfig();
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const database = await openDatabase(config, logger, 'cli', {
     createEmbedded: options.createEmbedded ?? false,
@@ -86,7 +94,22 @@ async function migrateCommand(): Promise<number> {
   );
 }
 
+/** Every module's resource kinds, registered before a command reads or applies resources. */
+async function loadKinds(): Promise<void> {
+  await import('./kinds.js');
+}
+
+async function loadModules(): Promise<void> {
+  await import('../modules.js');
+}
+
 async function serveCommand(): Promise<void> {
+  await loadModules();
+  const [{ loadConfig }, { createLogger }, { serve }] = await Promise.all([
+    import('../config.js'),
+    import('../platform/logger.js'),
+    import('../main.js'),
+  ]);
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const server = await serve(config, logger);
@@ -108,6 +131,23 @@ async function serveCommand(): Promise<void> {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+}
+
+/** Errors said in one line, without a stack (their modules are loaded by then, if they can occur). */
+async function isExpectedError(error: unknown): Promise<boolean> {
+  const [{ ConfigError }, { InstanceLockedError }, { NoDatabaseError }, { MigrationError }] =
+    await Promise.all([
+      import('../platform/config.js'),
+      import('../platform/instance-lock.js'),
+      import('../platform/db/database.js'),
+      import('../platform/db/migrate.js'),
+    ]);
+  return (
+    error instanceof ConfigError ||
+    error instanceof InstanceLockedError ||
+    error instanceof NoDatabaseError ||
+    error instanceof MigrationError
+  );
 }
 
 export async function runCli(argv: string[]): Promise<number> {
@@ -155,6 +195,11 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'apply': {
         const files = values.file ?? [];
         if (files.length === 0) throw new UsageError('apply needs at least one -f FILE|DIR');
+        await loadKinds();
+        const [{ applyCommand }, { createSecretBox, loadSecretKey }] = await Promise.all([
+          import('../modules/resources/cli-commands.js'),
+          import('../platform/secrets.js'),
+        ]);
         return await withDatabase(async (pool, { config }) => {
           const secrets = createSecretBox((await loadSecretKey(config)).key);
           return applyCommand(pool, files, process.stdout, { force: values.force ?? false, secrets });
@@ -163,6 +208,8 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'get': {
         const kind = positionals[1];
         if (!kind) throw new UsageError('get needs a kind, e.g. opsdeck get canaries');
+        await loadKinds();
+        const { getCommand } = await import('../modules/resources/cli-commands.js');
         return await withDatabase((pool) => getCommand(pool, kind, process.stdout));
       }
       case 'token': {
@@ -171,6 +218,8 @@ export async function runCli(argv: string[]): Promise<number> {
         if (!values.user) throw new UsageError('token create needs --user EMAIL');
         if (!values.name) throw new UsageError('token create needs --name NAME');
         const { user, name, scope, expiry } = values;
+        await loadModules();
+        const { createTokenForUser, TokenInputError } = await import('../modules/auth/index.js');
         return await withDatabase(async (pool) => {
           try {
             const token = await createTokenForUser(pool, { email: user, name, scopes: scope ?? [], expiry });
@@ -190,13 +239,8 @@ export async function runCli(argv: string[]): Promise<number> {
       process.stderr.write(`opsdeck: ${(error as Error).message}\nRun "opsdeck --help" for usage.\n`);
       return 2;
     }
-    if (
-      error instanceof ConfigError ||
-      error instanceof InstanceLockedError ||
-      error instanceof NoDatabaseError ||
-      error instanceof MigrationError
-    ) {
-      process.stderr.write(`opsdeck: ${error.message}\n`);
+    if (await isExpectedError(error)) {
+      process.stderr.write(`opsdeck: ${(error as Error).message}\n`);
       return 1;
     }
     process.stderr.write(`opsdeck: ${(error as Error).stack ?? String(error)}\n`);

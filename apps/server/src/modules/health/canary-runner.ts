@@ -136,10 +136,12 @@ export async function runCanaryChecks(
     nextRuntime?: Date | null;
     /** Runs only the declared checks this accepts (and the checks they depend on). */
     filter?: (check: SyncedCheck) => boolean;
+    /** The canary's checks rows, already synced from this very row; synced here without it. */
+    synced?: SyncedCheck[];
   },
 ): Promise<CanaryRunSummary> {
   const summary: CanaryRunSummary = { total: 0, success: 0, failed: 0, errors: [] };
-  const synced = await syncCanaryChecks(options.pool, canary);
+  const synced = options.synced ?? (await syncCanaryChecks(options.pool, canary));
   // Webhook checks get their results from pushes (POST /webhook/{id}), never from a run.
   const runnable = synced.filter((check) => !isPushedCheckType(check.entry.type));
   const plan = planCanaryRun(runnable, options.filter);

@@ -1,7 +1,8 @@
 import type { CheckStatus } from '@opsdeck/contracts';
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { withTransaction } from '../../platform/db/pool.js';
-import { enqueueEvent } from '../../platform/jobs/index.js';
+import { enqueueEvent, enqueueEvents, type EventToEnqueue } from '../../platform/jobs/index.js';
+import { Batcher } from '../../platform/jobs/support.js';
 import type { CheckResult, CheckRun, DerivedCheckResult } from './checks/index.js';
 
 export const CHECK_PASSED_EVENT = 'check.passed';
@@ -94,7 +95,166 @@ async function recordInTransaction(
   return recorded;
 }
 
-/** Records the result of a check that has a checks row. */
+interface PendingResult {
+  checkId: string;
+  canaryId: string;
+  startedAt: Date;
+  result: CheckResult;
+  options: RecordOptions;
+}
+
+/** How long a result waits for others to be written with it (results of one batch of runs). */
+const RECORD_BATCH_DELAY_MS = 10;
+
+const recorders = new WeakMap<Pool, Batcher<PendingResult, RecordedCheck | Error>>();
+
+function recorderOf(pool: Pool): Batcher<PendingResult, RecordedCheck | Error> {
+  let recorder = recorders.get(pool);
+  if (!recorder) {
+    recorder = new Batcher((items) => recordBatch(pool, items), { delayMs: RECORD_BATCH_DELAY_MS });
+    recorders.set(pool, recorder);
+  }
+  return recorder;
+}
+
+/**
+ * Writes results of several checks in one transaction with one statement per kind of write (lock
+ * and read the checks rows, insert the status rows, update the checks rows, queue the
+ * transition events), with the same outcome as writing each in its own transaction: the event
+ * exists if and only if the status row does. A check id twice in the batch goes to a later
+ * round. When the batch fails as a whole, each result is written on its own, so one bad result
+ * does not lose the others.
+ */
+async function recordBatch(pool: Pool, items: PendingResult[]): Promise<Array<RecordedCheck | Error>> {
+  if (items.length === 1) return [await recordSingle(pool, items[0])];
+  const answers: Array<RecordedCheck | Error> = new Array(items.length);
+  // Rounds of distinct check ids, in arrival order.
+  let remaining = items.map((item, index) => ({ item, index }));
+  try {
+    await withTransaction(pool, async (client) => {
+      while (remaining.length > 0) {
+        const seen = new Set<string>();
+        const round: typeof remaining = [];
+        const later: typeof remaining = [];
+        for (const entry of remaining) {
+          if (seen.has(entry.item.checkId)) later.push(entry);
+          else {
+            seen.add(entry.item.checkId);
+            round.push(entry);
+          }
+        }
+        await recordRound(client, round, answers);
+        remaining = later;
+      }
+    });
+    return answers;
+  } catch {
+    return Promise.all(items.map((item) => recordSingle(pool, item)));
+  }
+}
+
+async function recordSingle(pool: Pool, item: PendingResult): Promise<RecordedCheck | Error> {
+  try {
+    return await withTransaction(pool, (client) =>
+      recordInTransaction(client, item.checkId, item.canaryId, item.startedAt, item.result, item.options),
+    );
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+async function recordRound(
+  client: PoolClient,
+  round: Array<{ item: PendingResult; index: number }>,
+  answers: Array<RecordedCheck | Error>,
+): Promise<void> {
+  // Locked in id order, so concurrent batches sharing checks cannot deadlock.
+  const { rows } = await client.query<{ id: string; status: CheckStatus | null; name: string; type: string }>(
+    'SELECT id, status, name, type FROM checks WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+    [round.map((entry) => entry.item.checkId)],
+  );
+  const current = new Map(rows.map((row) => [row.id, row]));
+  const present = round.filter((entry) => {
+    if (current.has(entry.item.checkId)) return true;
+    answers[entry.index] = new Error(`check ${entry.item.checkId} does not exist`);
+    return false;
+  });
+  if (present.length === 0) return;
+  const writes = present.map(({ item }) => {
+    const status: CheckStatus = item.result.pass ? 'healthy' : 'unhealthy';
+    const previous = current.get(item.checkId)!.status;
+    return { item, status, previous, changed: previous !== status };
+  });
+  await client.query(
+    `INSERT INTO check_statuses_recent (check_id, time, duration, status, message, error, details)
+     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::boolean[], $5::text[],
+                          $6::text[], $7::jsonb[])
+     ON CONFLICT (check_id, time) DO UPDATE
+     SET duration = EXCLUDED.duration, status = EXCLUDED.status, message = EXCLUDED.message,
+         error = EXCLUDED.error, details = EXCLUDED.details`,
+    [
+      writes.map(({ item }) => item.checkId),
+      writes.map(({ item }) => item.startedAt),
+      writes.map(({ item }) => Math.max(0, Math.round(item.result.duration))),
+      writes.map(({ item }) => item.result.pass),
+      writes.map(({ item }) => clip(item.result.message)),
+      writes.map(({ item }) => clip(item.result.error)),
+      writes.map(({ item }) =>
+        item.result.detail === undefined || item.result.detail === null
+          ? null
+          : JSON.stringify(item.result.detail),
+      ),
+    ],
+  );
+  await client.query(
+    `UPDATE checks AS c
+     SET status = u.status,
+         last_runtime = u.started_at,
+         next_runtime = u.next_runtime,
+         last_transition_time = CASE WHEN u.changed THEN u.started_at ELSE c.last_transition_time END
+     FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::boolean[])
+          AS u(id, status, started_at, next_runtime, changed)
+     WHERE c.id = u.id`,
+    [
+      writes.map(({ item }) => item.checkId),
+      writes.map((write) => write.status),
+      writes.map(({ item }) => item.startedAt),
+      writes.map(({ item }) => item.options.nextRuntime ?? null),
+      writes.map((write) => write.changed),
+    ],
+  );
+  const events: EventToEnqueue[] = [];
+  for (const [position, write] of writes.entries()) {
+    const { item, status, previous, changed } = write;
+    const recorded: RecordedCheck = { checkId: item.checkId, status };
+    if (changed && previous !== null) {
+      const row = current.get(item.checkId)!;
+      events.push({
+        name: status === 'healthy' ? CHECK_PASSED_EVENT : CHECK_FAILED_EVENT,
+        properties: {
+          id: item.checkId,
+          canary_id: item.canaryId,
+          check_id: item.checkId,
+          name: row.name,
+          type: row.type,
+          status,
+          previous_status: previous,
+          last_runtime: item.startedAt.toISOString(),
+          message: item.result.message,
+          error: item.result.error,
+        },
+      });
+      recorded.transition = status;
+    }
+    answers[present[position].index] = recorded;
+  }
+  await enqueueEvents(client, events);
+}
+
+/**
+ * Records the result of a check that has a checks row. Results recorded at about the same time
+ * (by the runs of one batch of canaries) are written together in one transaction.
+ */
 export async function recordCheckResult(
   pool: Pool,
   checkId: string,
@@ -102,9 +262,15 @@ export async function recordCheckResult(
   run: Pick<CheckRun, 'startedAt' | 'result'>,
   options: RecordOptions = {},
 ): Promise<RecordedCheck> {
-  return withTransaction(pool, (client) =>
-    recordInTransaction(client, checkId, canaryId, new Date(run.startedAt), run.result, options),
-  );
+  const answer = await recorderOf(pool).add({
+    checkId,
+    canaryId,
+    startedAt: new Date(run.startedAt),
+    result: run.result,
+    options,
+  });
+  if (answer instanceof Error) throw answer;
+  return answer;
 }
 
 /**

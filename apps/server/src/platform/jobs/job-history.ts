@@ -1,7 +1,23 @@
+import { randomUUID } from 'node:crypto';
 import { NIL_AGENT_ID, type JobStatus } from '@opsdeck/contracts';
 import type pg from 'pg';
 import type { JobsMetrics } from './metrics.js';
-import { errorMessage } from './support.js';
+import { Batcher, errorMessage } from './support.js';
+
+interface JobStart {
+  name: string;
+  agentId: string;
+  resourceId: string | null;
+  resourceType: string | null;
+}
+
+interface JobEnd {
+  id: string;
+  status: JobStatus;
+  successes: number;
+  errors: number;
+  details: string;
+}
 
 export interface StartJobOptions {
   /** The job's name in the history list ("Job Name" filter). */
@@ -64,30 +80,74 @@ export class JobHistory {
   private readonly hostname: string;
   private readonly workerId: string;
   private readonly metrics: JobsMetrics | undefined;
+  /** Jobs started (or ended) at about the same time are written in one statement. */
+  private readonly starts: Batcher<JobStart, string>;
+  private readonly ends: Batcher<JobEnd, number | undefined>;
 
   constructor(options: JobHistoryOptions) {
     this.pool = options.pool;
     this.hostname = options.hostname;
     this.workerId = options.workerId;
     this.metrics = options.metrics;
+    this.starts = new Batcher((items) => this.insertStarts(items));
+    this.ends = new Batcher((items) => this.writeEnds(items));
   }
 
   async startJob(options: StartJobOptions): Promise<JobRun> {
     if (options.name.trim() === '') throw new TypeError('A job needs a name');
-    const { rows } = await this.pool.query<{ id: string }>(
-      `INSERT INTO job_history (name, agent_id, resource_id, resource_type, status, hostname, worker_id)
-       VALUES ($1, $2, $3, $4, 'RUNNING', $5, $6)
-       RETURNING id`,
+    const id = await this.starts.add({
+      name: options.name,
+      agentId: options.agentId ?? NIL_AGENT_ID,
+      resourceId: options.resourceId ?? null,
+      resourceType: options.resourceType ?? null,
+    });
+    return new JobRunRecord(id, options.name, this.metrics, (end) => this.ends.add(end));
+  }
+
+  private async insertStarts(items: JobStart[]): Promise<string[]> {
+    const ids = items.map(() => randomUUID());
+    const { rowCount } = await this.pool.query(
+      `INSERT INTO job_history (id, name, agent_id, resource_id, resource_type, status, hostname, worker_id)
+       SELECT u.id, u.name, u.agent_id, u.resource_id, u.resource_type, 'RUNNING', $6, $7
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[])
+            AS u(id, name, agent_id, resource_id, resource_type)`,
       [
-        options.name,
-        options.agentId ?? NIL_AGENT_ID,
-        options.resourceId ?? null,
-        options.resourceType ?? null,
+        ids,
+        items.map((item) => item.name),
+        items.map((item) => item.agentId),
+        items.map((item) => item.resourceId),
+        items.map((item) => item.resourceType),
         this.hostname,
         this.workerId,
       ],
     );
-    return new JobRunRecord(this.pool, rows[0].id, options.name, this.metrics);
+    if (rowCount !== items.length) throw new Error('job history rows were not all written');
+    return ids;
+  }
+
+  private async writeEnds(items: JobEnd[]): Promise<Array<number | undefined>> {
+    const { rows } = await this.pool.query<{ id: string; duration_millis: number }>(
+      `UPDATE job_history AS h
+       SET status = u.status,
+           time_end = now(),
+           duration_millis = greatest(0, round(extract(epoch FROM now() - h.time_start) * 1000))::integer,
+           success_count = u.successes,
+           error_count = u.errors,
+           details = u.details
+       FROM unnest($1::uuid[], $2::text[], $3::integer[], $4::integer[], $5::jsonb[])
+            AS u(id, status, successes, errors, details)
+       WHERE h.id = u.id
+       RETURNING h.id, h.duration_millis`,
+      [
+        items.map((item) => item.id),
+        items.map((item) => item.status),
+        items.map((item) => item.successes),
+        items.map((item) => item.errors),
+        items.map((item) => item.details),
+      ],
+    );
+    const durations = new Map(rows.map((row) => [row.id, row.duration_millis]));
+    return items.map((item) => durations.get(item.id));
   }
 
   /** Records that this process is alive (and registers it on first call). */
@@ -147,10 +207,10 @@ class JobRunRecord implements JobRun {
   private finished: Promise<JobStatus> | undefined;
 
   constructor(
-    private readonly pool: pg.Pool,
     readonly id: string,
     readonly name: string,
     private readonly metrics: JobsMetrics | undefined,
+    private readonly writeEnd: (end: JobEnd) => Promise<number | undefined>,
   ) {}
 
   get successCount(): number {
@@ -210,19 +270,13 @@ class JobRunRecord implements JobRun {
     for (const [key, value] of this.extraDetails) {
       if (value !== undefined && value !== null) details[key] = value;
     }
-    const { rows } = await this.pool.query<{ duration_millis: number }>(
-      `UPDATE job_history
-       SET status = $2,
-           time_end = now(),
-           duration_millis = greatest(0, round(extract(epoch FROM now() - time_start) * 1000))::integer,
-           success_count = $3,
-           error_count = $4,
-           details = $5::jsonb
-       WHERE id = $1
-       RETURNING duration_millis`,
-      [this.id, status, this.successes, this.errorTotal, JSON.stringify(details)],
-    );
-    this.duration = rows[0]?.duration_millis;
+    this.duration = await this.writeEnd({
+      id: this.id,
+      status,
+      successes: this.successes,
+      errors: this.errorTotal,
+      details: JSON.stringify(details),
+    });
     this.metrics?.recordJobRun(this.name, status);
     return status;
   }

@@ -5,7 +5,12 @@ import { EventConsumers, enqueueEvent, type ConsumerOptions, type EventHandler }
 import { EventQueueWorker, type EventQueueWorkerOptions } from './event-queue-worker.js';
 import { JobHistory, type JobRun, type StartJobOptions } from './job-history.js';
 import { createJobsMetrics } from './metrics.js';
-import { Scheduler, type ScheduleDefinition, type SchedulerOptions } from './schedules.js';
+import {
+  Scheduler,
+  type RegisterOptions,
+  type ScheduleDefinition,
+  type SchedulerOptions,
+} from './schedules.js';
 import { createWorkerId, errorMessage, type JobsLogger } from './support.js';
 
 type EventTuning = Omit<EventQueueWorkerOptions, 'pool' | 'logger' | 'consumers' | 'workerId' | 'metrics'>;
@@ -20,7 +25,7 @@ export interface JobsServiceOptions {
   metrics?: Registry;
   /** Event queue tuning: concurrency, pollIntervalMs, handlerTimeoutMs, leaseMs, maxAttempts, backoff … */
   events?: EventTuning;
-  /** Scheduler tuning: pollIntervalMs, leaseMs, renewIntervalMs, concurrency. */
+  /** Scheduler tuning: pollIntervalMs, leaseMs, renewIntervalMs, concurrency, claimIntervalMs. */
   schedules?: ScheduleTuning;
   /** How often this process proves it is alive. Default 10 s. */
   heartbeatIntervalMs?: number;
@@ -34,7 +39,7 @@ export interface JobsService {
   /** This process in locked_by columns and job_history.worker_id. */
   readonly workerId: string;
   readonly schedules: {
-    register(definition: ScheduleDefinition): Promise<void>;
+    register(definition: ScheduleDefinition, options?: RegisterOptions): Promise<void>;
     unregister(name: string): Promise<void>;
     triggerNow(name: string): Promise<boolean>;
     names(): string[];
@@ -93,7 +98,7 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
   return {
     workerId,
     schedules: {
-      register: (definition) => scheduler.register(definition),
+      register: (definition, registerOptions) => scheduler.register(definition, registerOptions),
       unregister: (name) => scheduler.unregister(name),
       triggerNow: (name) => scheduler.triggerNow(name),
       names: () => scheduler.names(),

@@ -1,4 +1,6 @@
+import type pg from 'pg';
 import type { JobsService } from './jobs-service.js';
+import { listenForNotifications, type NotificationListener } from './notification-listener.js';
 import type { ScheduleDefinition } from './schedules.js';
 import { errorMessage, type JobsLogger } from './support.js';
 
@@ -17,6 +19,22 @@ export interface ResourceScheduleSyncOptions<Row> {
   pollIntervalMs: number;
   /** The rows to look at: every live one, plus those with ids in `knownIds` (deleted since). */
   load(knownIds: string[]): Promise<Row[]>;
+  /**
+   * With loadByIds, lets a refresh read only the ids and versions of the rows `load` would answer,
+   * and then the full rows of the new and changed ones.
+   */
+  versions?(knownIds: string[]): Promise<Array<{ id: string; updatedAt: Date }>>;
+  loadByIds?(ids: string[]): Promise<Row[]>;
+  /**
+   * A channel the table's changes are NOTIFYed on (by a trigger, so every way in and every
+   * process is covered): a notification refreshes at once. Polling stays the guarantee.
+   */
+  notify?: { pool: pg.Pool; channel: string };
+  /**
+   * A row created or changed after the first refresh has its schedule made due at once (unless
+   * it ran since the change, in any process), instead of waiting for its next tick.
+   */
+  runChangedAtOnce?: boolean;
   idOf(row: Row): string;
   updatedAtOf(row: Row): Date;
   scheduleName(id: string): string;
@@ -34,6 +52,9 @@ export interface ResourceScheduleSync {
   /** Stops polling. Schedules stay registered in the database: other processes keep running them. */
   stop(): Promise<void>;
 }
+
+/** Rows applied at once by a refresh. */
+const REFRESH_CONCURRENCY = 8;
 
 interface Known {
   updatedAt: number;
@@ -54,6 +75,8 @@ export function createResourceScheduleSync<Row>(
   let timer: NodeJS.Timeout | undefined;
   let chain: Promise<void> = Promise.resolve();
   let stopped = false;
+  let initialised = false;
+  let listener: NotificationListener | undefined;
 
   const apply = async (row: Row): Promise<void> => {
     const id = options.idOf(row);
@@ -70,7 +93,11 @@ export function createResourceScheduleSync<Row>(
       return;
     }
     try {
-      await jobs.schedules.register({ ...options.definition(row, schedule), name, schedule });
+      const runAtOnce = options.runChangedAtOnce === true && initialised;
+      await jobs.schedules.register(
+        { ...options.definition(row, schedule), name, schedule },
+        runAtOnce ? { dueNowUnlessRunSince: options.updatedAtOf(row) } : undefined,
+      );
       known.set(id, { updatedAt, schedule });
     } catch (error) {
       logger.warn({ [kind]: id, schedule, err: errorMessage(error) }, `${kind} schedule not registered`);
@@ -79,24 +106,46 @@ export function createResourceScheduleSync<Row>(
     }
   };
 
-  const refreshOnce = async (): Promise<void> => {
-    const rows = await options.load([...known.keys()]);
-    const seen = new Set<string>();
-    for (const row of rows) {
-      const id = options.idOf(row);
-      seen.add(id);
-      try {
-        await apply(row);
-      } catch (error) {
-        logger.error({ [kind]: id, err: errorMessage(error) }, `syncing a ${kind} failed`);
-      }
+  /** The rows to apply (new and changed ones when versions can be read) and every id seen. */
+  const read = async (): Promise<{ rows: Row[]; seen: Set<string> }> => {
+    if (options.versions && options.loadByIds) {
+      const versions = await options.versions([...known.keys()]);
+      const changed = versions
+        .filter((version) => known.get(version.id)?.updatedAt !== version.updatedAt.getTime())
+        .map((version) => version.id);
+      const rows = changed.length > 0 ? await options.loadByIds(changed) : [];
+      return { rows, seen: new Set(versions.map((version) => version.id)) };
     }
+    const rows = await options.load([...known.keys()]);
+    return { rows, seen: new Set(rows.map((row) => options.idOf(row))) };
+  };
+
+  const refreshOnce = async (): Promise<void> => {
+    const { rows, seen } = await read();
+    // Rows are independent: a few at once, so thousands of them (a first start) do not wait on
+    // one round trip after another.
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < rows.length) {
+        const row = rows[next];
+        next += 1;
+        const id = options.idOf(row);
+        seen.add(id);
+        try {
+          await apply(row);
+        } catch (error) {
+          logger.error({ [kind]: id, err: errorMessage(error) }, `syncing a ${kind} failed`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, rows.length) }, lane));
     // Rows removed outright (not soft-deleted).
     for (const [id, entry] of known) {
       if (seen.has(id)) continue;
       if (entry.schedule) await jobs.schedules.unregister(options.scheduleName(id));
       known.delete(id);
     }
+    initialised = true;
   };
 
   const refresh = (): Promise<void> => {
@@ -116,6 +165,26 @@ export function createResourceScheduleSync<Row>(
   };
   poll();
 
+  if (options.notify) {
+    // Notifications of one transaction (or a burst) are taken in by one refresh.
+    let pending: NodeJS.Timeout | undefined;
+    listener = listenForNotifications({
+      pool: options.notify.pool,
+      channel: options.notify.channel,
+      logger,
+      onWake: () => {
+        if (stopped || pending) return;
+        pending = setTimeout(() => {
+          pending = undefined;
+          if (stopped) return;
+          refresh().catch((error: unknown) =>
+            logger.error({ err: errorMessage(error) }, `reading ${kind}s failed`),
+          );
+        }, 20);
+      },
+    });
+  }
+
   return {
     refresh,
     registered: () =>
@@ -125,6 +194,7 @@ export function createResourceScheduleSync<Row>(
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      await listener?.close();
       await chain;
     },
   };

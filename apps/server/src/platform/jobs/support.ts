@@ -186,3 +186,49 @@ export async function settleWithin(running: Iterable<Promise<unknown>>, graceMs:
     clearTimeout(timer);
   }
 }
+
+/**
+ * Coalesces single-item writes into one multi-row statement: items added while a flush is
+ * pending (or within delayMs of the first) are flushed together, so N runs finishing at about
+ * the same time cost one round trip and one transaction instead of N. `flush` answers one result
+ * per item, in order; when it throws, every item of that flush rejects with the error.
+ */
+export class Batcher<T, R> {
+  private pending: Array<{ item: T; resolve: (result: R) => void; reject: (error: unknown) => void }> = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly flush: (items: T[]) => Promise<R[]>,
+    private readonly options: { delayMs?: number; maxItems?: number } = {},
+  ) {}
+
+  add(item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.pending.push({ item, resolve, reject });
+      if (this.pending.length >= (this.options.maxItems ?? 500)) {
+        this.run();
+        return;
+      }
+      if (this.scheduled) return;
+      this.scheduled = true;
+      const delay = this.options.delayMs ?? 0;
+      if (delay > 0) setTimeout(() => this.run(), delay);
+      else setImmediate(() => this.run());
+    });
+  }
+
+  private run(): void {
+    this.scheduled = false;
+    const batch = this.pending;
+    if (batch.length === 0) return;
+    this.pending = [];
+    this.flush(batch.map((entry) => entry.item)).then(
+      (results) => {
+        batch.forEach((entry, index) => entry.resolve(results[index]));
+      },
+      (error: unknown) => {
+        for (const entry of batch) entry.reject(error);
+      },
+    );
+  }
+}

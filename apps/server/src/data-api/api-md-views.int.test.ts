@@ -308,7 +308,8 @@ describe('catalog, people and settings views', () => {
       { description: 'playbook subject', subject_name: 'restart', playbook: null },
       {
         description: 'run it',
-        subject_name: TEAM,
+        // A team named by id in `subject` alone is resolved to its name (0190).
+        subject_name: 'sre',
         playbook: { id: PLAYBOOK, name: 'restart', namespace: 'default' },
       },
     ]);

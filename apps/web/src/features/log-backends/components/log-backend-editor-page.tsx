@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
+import { readResourceForm } from '../../../components/resource-editor/read-resource-form';
 import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { Textarea } from '../../../components/textarea/textarea';
@@ -25,36 +26,6 @@ export const NEW_LOG_BACKEND_ID = 'new';
 
 const NEW_SPEC = { file: { path: '/var/log/*.log', format: 'text' } };
 
-export interface LogBackendForm {
-  ok: boolean;
-  labels?: Record<string, string>;
-  spec?: Record<string, unknown>;
-  problems: { name?: string; labels?: string; spec?: string };
-}
-
-/** The form's values checked as they are typed (settings §5: validates on mount, change and blur). */
-export function readLogBackendForm(name: string, labelsText: string, specText: string): LogBackendForm {
-  const problems: LogBackendForm['problems'] = {};
-  if (name.trim() === '') problems.name = 'Name is required';
-  let labels: Record<string, string> | undefined;
-  try {
-    const value = JSON.parse(labelsText.trim() === '' ? '{}' : labelsText) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
-    labels = value as Record<string, string>;
-  } catch {
-    problems.labels = 'Labels must be a JSON object';
-  }
-  let spec: Record<string, unknown> | undefined;
-  try {
-    const value = parse(specText) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
-    spec = value as Record<string, unknown>;
-  } catch {
-    problems.spec = 'Spec must be a YAML mapping';
-  }
-  return { ok: Object.keys(problems).length === 0, labels, spec, problems };
-}
-
 function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined }) {
   const navigate = useNavigate();
   const canWrite = useCan('logging_backends', 'write');
@@ -66,7 +37,7 @@ function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined })
   const [specText, setSpecText] = useState(stringify(backend?.spec ?? NEW_SPEC));
   const [problem, setProblem] = useState<string>();
   const readOnly = !canWrite;
-  const form = readLogBackendForm(name, labelsText, specText);
+  const form = readResourceForm(name, labelsText, specText);
 
   const submit = () => {
     if (!form.ok || !form.labels || !form.spec) return;

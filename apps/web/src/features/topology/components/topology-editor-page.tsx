@@ -1,12 +1,13 @@
 import { useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
+import { readResourceForm } from '../../../components/resource-editor/read-resource-form';
 import { ResourceEditor, useResourceEditorTab } from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { Textarea } from '../../../components/textarea/textarea';
@@ -41,35 +42,6 @@ const NEW_SPEC = {
   components: [{ name: 'component', type: 'Service' }],
 };
 
-interface Parsed {
-  ok: boolean;
-  labels?: Record<string, string>;
-  spec?: Record<string, unknown>;
-  problems: { name?: string; labels?: string; spec?: string };
-}
-
-function readForm(name: string, labelsText: string, specText: string): Parsed {
-  const problems: Parsed['problems'] = {};
-  if (name.trim() === '') problems.name = 'Name is required';
-  let labels: Record<string, string> | undefined;
-  try {
-    const value = JSON.parse(labelsText.trim() === '' ? '{}' : labelsText) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
-    labels = value as Record<string, string>;
-  } catch {
-    problems.labels = 'Labels must be a JSON object';
-  }
-  let spec: Record<string, unknown> | undefined;
-  try {
-    const value = parse(specText) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
-    spec = value as Record<string, unknown>;
-  } catch {
-    problems.spec = 'Spec must be a YAML mapping';
-  }
-  return { ok: Object.keys(problems).length === 0, labels, spec, problems };
-}
-
 function TopologyForm({ topology }: { topology: TopologyRow | undefined }) {
   const navigate = useNavigate();
   // A new topology returns where it was started from (the Add Integration wizard sets it).
@@ -90,7 +62,7 @@ function TopologyForm({ topology }: { topology: TopologyRow | undefined }) {
   const [submitted, setSubmitted] = useState(false);
   const [problem, setProblem] = useState<string>();
   const readOnly = !canWrite;
-  const form = readForm(name, labelsText, specText);
+  const form = readResourceForm(name, labelsText, specText);
 
   const submit = () => {
     setSubmitted(true);

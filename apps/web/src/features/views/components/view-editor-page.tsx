@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { parse, stringify } from 'yaml';
+import { stringify } from 'yaml';
 import { Link } from 'react-router';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
+import { readResourceForm } from '../../../components/resource-editor/read-resource-form';
 import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { Textarea } from '../../../components/textarea/textarea';
@@ -27,35 +28,6 @@ const NEW_SPEC = {
   mapping: { name: 'row.name', health: 'row.health' },
 };
 
-interface Parsed {
-  ok: boolean;
-  labels?: Record<string, string>;
-  spec?: Record<string, unknown>;
-  problems: { name?: string; labels?: string; spec?: string };
-}
-
-function readForm(name: string, labelsText: string, specText: string): Parsed {
-  const problems: Parsed['problems'] = {};
-  if (name.trim() === '') problems.name = 'Name is required';
-  let labels: Record<string, string> | undefined;
-  try {
-    const value = JSON.parse(labelsText.trim() === '' ? '{}' : labelsText) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
-    labels = value as Record<string, string>;
-  } catch {
-    problems.labels = 'Labels must be a JSON object';
-  }
-  let spec: Record<string, unknown> | undefined;
-  try {
-    const value = parse(specText) as unknown;
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new Error();
-    spec = value as Record<string, unknown>;
-  } catch {
-    problems.spec = 'Spec must be a YAML mapping';
-  }
-  return { ok: Object.keys(problems).length === 0, labels, spec, problems };
-}
-
 function ViewForm({ view }: { view: ViewRow | undefined }) {
   const navigate = useNavigate();
   const canWrite = useCan('views', 'write');
@@ -69,7 +41,7 @@ function ViewForm({ view }: { view: ViewRow | undefined }) {
   const [submitted, setSubmitted] = useState(false);
   const [problem, setProblem] = useState<string>();
   const readOnly = !canWrite;
-  const form = readForm(name, labelsText, specText);
+  const form = readResourceForm(name, labelsText, specText);
 
   const submit = () => {
     setSubmitted(true);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { readLogBackendForm } from './log-backend-editor-page';
+import { readResourceForm } from './read-resource-form';
 
-describe('readLogBackendForm (settings §5: name required, Add/Update disabled while invalid)', () => {
+describe('readResourceForm (settings §5: name required, Add/Update disabled while invalid)', () => {
   it('accepts a name, JSON labels and a YAML mapping', () => {
-    expect(readLogBackendForm('shop', '{"team":"shop"}', 'file:\n  path: /var/log/x.log\n')).toEqual({
+    expect(readResourceForm('shop', '{"team":"shop"}', 'file:\n  path: /var/log/x.log\n')).toEqual({
       ok: true,
       labels: { team: 'shop' },
       spec: { file: { path: '/var/log/x.log' } },
@@ -12,7 +12,7 @@ describe('readLogBackendForm (settings §5: name required, Add/Update disabled w
   });
 
   it('names each problem', () => {
-    const form = readLogBackendForm('  ', '[1]', '- a list');
+    const form = readResourceForm('  ', '[1]', '- a list');
     expect(form.ok).toBe(false);
     expect(form.problems).toEqual({
       name: 'Name is required',

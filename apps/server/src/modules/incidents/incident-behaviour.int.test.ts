@@ -336,6 +336,44 @@ describe('incidents through the data API', () => {
     ]);
   });
 
+  it('stores one canonical form of the enums an ecosystem client sends in its own case', async () => {
+    const created = await write('POST', '/api/db/incidents', people.responder.token, {
+      title: 'Checkout slow',
+      severity: 'Medium',
+      status: 'Open',
+      type: 'TechnicalDebt',
+    });
+    expect(created.statusCode).toBe(201);
+    const [incident] = created.json<{ id: string; severity: string; status: string; type: string }[]>();
+    expect(incident).toMatchObject({ severity: 'medium', status: 'open', type: 'technicalDebt' });
+
+    const patched = await write('PATCH', `/api/db/incidents?id=eq.${incident.id}`, people.responder.token, {
+      status: 'Mitigated',
+    });
+    expect(patched.statusCode).toBe(200);
+    expect(patched.json<{ status: string }[]>()[0].status).toBe('mitigated');
+    // The canonical value is what the history and filters see.
+    expect((await histories(incident.id)).map((row) => row.description)).toContain('mitigated');
+
+    const hypothesis = await write('POST', '/api/db/hypotheses', people.responder.token, {
+      incident_id: incident.id,
+      title: 'A slow query',
+      type: 'Root',
+      status: 'Likely',
+    });
+    expect(hypothesis.statusCode).toBe(201);
+    expect(hypothesis.json<{ type: string; status: string }[]>()[0]).toMatchObject({
+      type: 'root',
+      status: 'likely',
+    });
+
+    const unknown = await write('PATCH', `/api/db/incidents?id=eq.${incident.id}`, people.responder.token, {
+      severity: 'Severe',
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({ code: '23514' });
+  });
+
   it('deletes a hypothesis with its comments and evidence', async () => {
     const incident = await createIncident(db.pool, { created_by: people.responder.id });
     const created = await write('POST', '/api/db/hypotheses', people.responder.token, {

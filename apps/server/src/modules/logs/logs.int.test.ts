@@ -160,8 +160,9 @@ beforeAll(async () => {
   });
   await insertBackend('missing-file', { file: { path: path.join(dir, 'nothing-*.log') } });
   await insertBackend('opsdeck', { opsdeck: {} });
-  // A file outside LOG_FILE_ROOTS (/var/log and the temporary folder by default) is never read.
-  await insertBackend('outside-roots', { file: { path: path.resolve('package.json') } });
+  // A file outside LOG_FILE_ROOTS (/var/log and the temporary folder by default) is never read:
+  // /etc/passwd, which exists everywhere (the checkout itself may be below the temporary folder).
+  await insertBackend('outside-roots', { file: { path: '/etc/passwd' } });
   await insertBackend('postgres', { postgres: {} });
   await insertBackend('loki', {
     loki: { url: peerUrl, labels: { app: 'web' } },

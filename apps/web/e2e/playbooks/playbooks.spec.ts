@@ -80,6 +80,13 @@ test('runs a playbook from a check menu with parameters and follows the run to c
   await diagnostics.getByRole('button', { name: 'Run' }).click();
   const fromList = page.getByRole('dialog', { name: 'Diagnose port' });
   await expect(fromList.getByText('Please select a resource to see the parameters.')).toBeVisible();
+  // The resource is found through POST /api/resources/search as it is typed.
+  await fromList.getByRole('combobox', { name: 'Check' }).fill('closed-port');
+  await page
+    .getByRole('option', { name: /closed-port/ })
+    .first()
+    .click();
+  await expect(fromList.getByLabel('Reason')).toBeVisible();
   await fromList.getByRole('button', { name: 'Close' }).first().click();
 
   await page.goto(`/health?checkId=${checkId}&timeRange=1h`);

@@ -190,20 +190,3 @@ export function useDeletePlaybook(id: string) {
     onSuccess: () => void client.invalidateQueries({ queryKey: ['playbooks'] }),
   });
 }
-
-const nameRowSchema = z.object({ id: z.string(), name: z.string().nullable(), type: z.string().nullable() });
-
-/** Resources to choose in the run dialog: name search on checks, configs or components. */
-export async function searchResources(
-  kind: 'check' | 'config' | 'component',
-  query: string,
-  signal: AbortSignal,
-): Promise<{ id: string; name: string; type?: string }[]> {
-  const table = kind === 'check' ? 'checks' : kind === 'config' ? 'config_items' : 'components';
-  const rows = await fetchRows(
-    `/api/db/${table}?select=id,name,type&deleted_at=is.null&name=ilike.*${encodeURIComponent(query)}*&order=name.asc&limit=50`,
-    signal,
-    nameRowSchema,
-  );
-  return rows.map((row) => ({ id: row.id, name: row.name ?? row.id, type: row.type ?? undefined }));
-}

@@ -10,17 +10,12 @@ import {
   ResourceSelector,
   type ResourceOption,
 } from '../../../components/resource-selector/resource-selector';
+import { resourceSearchOf } from '../../../components/resource-selector/search-resources';
 import { Select } from '../../../components/select/select';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast } from '../../../components/toasts/toasts';
-import {
-  hasTarget,
-  searchResources,
-  usePlaybookParams,
-  useRunPlaybook,
-  type PlaybookTarget,
-} from '../api/playbooks';
+import { hasTarget, usePlaybookParams, useRunPlaybook, type PlaybookTarget } from '../api/playbooks';
 import {
   BYTE_UNITS,
   formatOf,
@@ -47,6 +42,9 @@ export interface PresetResource {
 }
 
 type ResourceKind = PresetResource['kind'];
+
+/** The run dialog's resource kinds as POST /api/resources/search names its lists (core §7). */
+const SEARCH_KINDS = { check: 'checks', config: 'configs', component: 'components' } as const;
 
 const KIND_LABELS: Record<ResourceKind, string> = {
   config: 'Config',
@@ -277,7 +275,7 @@ export function RunPlaybookDialog({
                   label={KIND_LABELS[kind]}
                   value={chosen}
                   onChange={setChosen}
-                  search={(query, signal) => searchResources(kind, query, signal)}
+                  search={resourceSearchOf(SEARCH_KINDS[kind])}
                 />
               </div>
             )}

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { e2ePorts, peerSettings } from './e2e/peers/ports';
@@ -66,6 +67,8 @@ export default defineConfig({
         OIDC_NAME: peer.oidc.name,
         // Every browser of the run comes from 127.0.0.1: allow more emails per client than the default.
         EMAIL_THROTTLE_CLIENT_MAX: '1000',
+        // The logs journey writes its log files below the temporary folder (default /var/log only).
+        LOG_FILE_ROOTS: `/var/log:${os.tmpdir()}`,
       },
     },
   ],

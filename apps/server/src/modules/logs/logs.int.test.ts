@@ -124,6 +124,8 @@ async function insertBackend(name: string, spec: Record<string, unknown>) {
 beforeAll(async () => {
   db = await createTestDatabase();
   dir = await fs.mkdtemp(path.join(os.tmpdir(), 'opsdeck-logs-'));
+  // File backends read only below LOG_FILE_ROOTS (default /var/log): this test's folder too.
+  process.env.LOG_FILE_ROOTS = `/var/log:${dir}`;
   await fs.mkdir(path.join(dir, 'web'));
   await fs.writeFile(
     path.join(dir, 'web', 'app.log'),
@@ -160,9 +162,8 @@ beforeAll(async () => {
   });
   await insertBackend('missing-file', { file: { path: path.join(dir, 'nothing-*.log') } });
   await insertBackend('opsdeck', { opsdeck: {} });
-  // A file outside LOG_FILE_ROOTS (/var/log and the temporary folder by default) is never read:
-  // /etc/passwd, which exists everywhere (the checkout itself may be below the temporary folder).
-  await insertBackend('outside-roots', { file: { path: '/etc/passwd' } });
+  // A file outside LOG_FILE_ROOTS is never read: the checkout's package.json.
+  await insertBackend('outside-roots', { file: { path: path.resolve('package.json') } });
   await insertBackend('postgres', { postgres: {} });
   await insertBackend('loki', {
     loki: { url: peerUrl, labels: { app: 'web' } },
@@ -184,6 +185,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  delete process.env.LOG_FILE_ROOTS;
   await app?.close();
   await db?.close();
   await new Promise((resolve) => peer?.close(resolve));

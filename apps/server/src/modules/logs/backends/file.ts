@@ -1,5 +1,4 @@
 import { open, readdir, realpath, stat } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import type { LogLine } from '@opsdeck/contracts';
 import { parseJsonLine, parseRegexLine, parseTextLine, selectLines } from '../line-filter.js';
@@ -11,14 +10,13 @@ export const MAX_FILES = 50;
 
 /**
  * The folders file backends may read below: `LOG_FILE_ROOTS` (colon-separated absolute paths),
- * by default `/var/log` and the system's temporary folder. Every reader of logs sees what a
- * backend reads, so a backend must not reach the data directory, keys or other secrets.
+ * by default `/var/log` only. Every reader of logs sees what a backend reads, so a backend must
+ * not reach the data directory, keys or other secrets (a checkout or data directory may well sit
+ * below the temporary folder, so it is never a default).
  */
 export function allowedLogRoots(env: NodeJS.ProcessEnv = process.env): string[] {
   const configured = env.LOG_FILE_ROOTS?.split(':').filter((root) => root.trim() !== '');
-  return (configured && configured.length > 0 ? configured : ['/var/log', os.tmpdir()]).map((root) =>
-    path.resolve(root),
-  );
+  return (configured && configured.length > 0 ? configured : ['/var/log']).map((root) => path.resolve(root));
 }
 
 async function underRoots(file: string, roots: string[]): Promise<boolean> {

@@ -758,8 +758,19 @@ describe('database schema (migrations 0001-0009)', () => {
         await sqlState(db.pool.query(`UPDATE incidents SET status = 'paused' WHERE id = $1`, [incident])),
       ).toBe('23514');
       expect(
-        await sqlState(db.pool.query(`UPDATE incidents SET severity = 'Medium' WHERE id = $1`, [incident])),
+        await sqlState(db.pool.query(`UPDATE incidents SET severity = 'Severe' WHERE id = $1`, [incident])),
       ).toBe('23514');
+      // The ecosystem's clients' case is accepted and stored in the canonical form (0230).
+      expect(
+        await sqlState(db.pool.query(`UPDATE incidents SET severity = 'Medium' WHERE id = $1`, [incident])),
+      ).toBeUndefined();
+      expect(
+        (
+          await db.pool.query<{ severity: string }>(`SELECT severity FROM incidents WHERE id = $1`, [
+            incident,
+          ])
+        ).rows[0].severity,
+      ).toBe('medium');
       expect(
         await sqlState(db.pool.query(`UPDATE incidents SET status = 'mitigated' WHERE id = $1`, [incident])),
       ).toBeUndefined();

@@ -106,7 +106,9 @@ for (const width of [800, 1440]) {
     const boxes = [];
     for (let index = 0; index < (await headers.count()); index += 1) {
       const box = await headers.nth(index).boundingBox();
-      if (box && box.width > 0) boxes.push({ text: (await headers.nth(index).innerText()).trim(), ...box });
+      const text = (await headers.nth(index).innerText()).trim();
+      // The labelled headers; the textless expand column's box is not part of what a reader sees.
+      if (box && box.width > 0 && text !== '') boxes.push({ text, ...box });
     }
     const checks = boxes.find((box) => /^checks/i.test(box.text));
     expect(checks?.width ?? 0).toBeGreaterThan(160);

@@ -65,7 +65,7 @@ test('a file log backend is added, searched on the logs page, updated and delete
 
   // The logs page: the backend as source, a query, newest first, the histogram and a level filter.
   await page.goto('/logs');
-  await page.getByLabel('Source').selectOption(`backend:${name}`);
+  await page.getByLabel('Source', { exact: true }).selectOption(`backend:${name}`);
   await page.getByRole('textbox', { name: 'Query' }).fill('payment');
   await page.getByRole('button', { name: 'Search' }).click();
   await expect(page).toHaveURL(/query=payment/);
@@ -118,10 +118,12 @@ test("the logs page offers the demo backends and reads Opsdeck's own log", async
   test.setTimeout(120_000);
   await signIn(page, ADMIN.email, ADMIN.password, '/logs');
   await expect(
-    page.getByLabel('Source').locator('option', { hasText: 'opsdeck-server (opsdeck)' }),
+    page.getByLabel('Source', { exact: true }).locator('option', { hasText: 'opsdeck-server (opsdeck)' }),
   ).toHaveCount(1);
-  await expect(page.getByLabel('Source').locator('option', { hasText: 'system-logs (file)' })).toHaveCount(1);
-  await page.getByLabel('Source').selectOption('backend:opsdeck-server');
+  await expect(
+    page.getByLabel('Source', { exact: true }).locator('option', { hasText: 'system-logs (file)' }),
+  ).toHaveCount(1);
+  await page.getByLabel('Source', { exact: true }).selectOption('backend:opsdeck-server');
   await expect(page).toHaveURL(/source=backend%3Aopsdeck-server|source=backend:opsdeck-server/);
   // The server runs at LOG_LEVEL=warn here: the count shows whatever it wrote, and nothing failed.
   await expect(page.getByText(/^\d+ (newest of \d+ )?lines/)).toBeVisible();

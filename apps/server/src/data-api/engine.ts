@@ -446,13 +446,12 @@ export class DataApiEngine {
   }
 
   /** PostgreSQL says an object the cache believed in is gone: the schema changed under us. */
-  private maybeInvalidate(code: string): boolean {
-    if (code !== '42P01' && code !== '42703' && code !== '0A000') return false;
+  private maybeInvalidate(code: string): void {
+    if (code !== '42P01' && code !== '42703' && code !== '0A000') return;
     const now = Date.now();
-    if (now - this.lastInvalidation < 2000) return false;
+    if (now - this.lastInvalidation < 2000) return;
     this.lastInvalidation = now;
     this.options.catalog.invalidate();
-    return true;
   }
 
   /** Writes that break the singular Accept, max-affected or a row restriction are rolled back. */

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { selectMenu } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession, createViewer, csrfHeader } from '../shell/api';
 
@@ -118,7 +119,7 @@ test('an admin creates an HTTP check with the form, edits it as YAML, sees valid
   // The form follows the code.
   await page.getByRole('tab', { name: 'Form' }).click();
   await expect(specTab(page).getByLabel('Description')).toHaveValue('edited as YAML');
-  await expect(specTab(page).getByLabel('Schedule')).toHaveValue('@every 30s');
+  await expect(selectMenu(specTab(page), 'Schedule')).toHaveText('@every 30s');
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   // The first update's toast may still show (toasts last 5 s); the list page below proves this one.
   await expect(page.getByText(`${name} updated successfully`).last()).toBeVisible();

@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { chooseOption } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession, createViewer } from '../shell/api';
 import { FIRST_LOAD, configIds, runScraper, scraperId } from './catalog-api';
@@ -23,9 +24,9 @@ test('attach a config item to a new incident and see it as evidence there', asyn
   await page.getByRole('button', { name: 'Attach as Evidence' }).click();
   const dialog = page.getByRole('dialog', { name: 'Link to incident' });
   await expect(dialog).toContainText('@opsdeck/contracts');
-  await dialog.getByLabel('Incident', { exact: true }).selectOption({ label: 'Create new incident' });
+  await chooseOption(dialog, 'Incident', 'Create new incident');
   await dialog.getByLabel('New incident title').fill(title);
-  await dialog.getByLabel('Severity').selectOption('high');
+  await chooseOption(dialog, 'Severity', 'High');
   await dialog.getByLabel('Description').fill('The contracts package changed');
   await dialog.getByRole('button', { name: 'Link' }).click();
   await expect(dialog).toHaveCount(0);

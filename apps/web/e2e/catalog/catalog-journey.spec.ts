@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { chooseOption } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
 import { FIRST_LOAD, createFileScraper, deleteScraper, runScraper } from './catalog-api';
@@ -82,7 +83,7 @@ test('summary → type list → filter → item → changes diff → relationshi
   await expect(page).toHaveURL(/\/relationships$/);
   const graph = page.getByRole('figure', { name: 'Relationship graph' });
   await expect(graph.getByRole('link', { name: /svc-b/ })).toHaveAttribute('data-layer', '1');
-  await page.getByLabel('Depth').selectOption('1');
+  await chooseOption(page, 'Depth', '1');
   await expect(page).toHaveURL(/depth=1/);
   await expect(graph.getByRole('link', { name: /svc-b/ })).toBeVisible();
 

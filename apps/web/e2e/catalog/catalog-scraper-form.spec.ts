@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { chooseOption, selectMenu } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
 import { FIRST_LOAD, deleteScraper, scraperId } from './catalog-api';
@@ -31,13 +32,13 @@ test('create a file scraper with the Form tab, kept in sync with the Code tab, a
     await expect(tabs.getByRole('tab', { name: 'Form' })).toHaveAttribute('aria-selected', 'true');
     const form = page.getByRole('form', { name: 'File scraper' });
     await page.getByRole('textbox', { name: 'Name', exact: true }).fill(name);
-    await form.getByLabel('Schedule').selectOption('@hourly');
+    await chooseOption(form, 'Schedule', '@hourly');
     await form.getByLabel('Config type').fill('E2E::Form');
     await form.getByLabel('Class').fill('E2E');
     await form.getByLabel('ID (JSONPath)').fill('$.key');
     await form.getByLabel('Name (JSONPath)').fill('$.label');
     await form.getByLabel('Paths (one per line, globs allowed)').fill(path.join(dir, '*.json'));
-    await form.getByLabel('Format').selectOption('json');
+    await chooseOption(form, 'Format', 'json');
 
     // The Code tab shows what the form wrote; an edit there shows up in the form.
     await tabs.getByRole('tab', { name: 'Code' }).click();
@@ -84,7 +85,7 @@ test('create a file scraper with the Form tab, kept in sync with the Code tab, a
     await expect(
       page.getByRole('tablist', { name: 'Spec editor' }).getByRole('tab', { name: 'Form' }),
     ).toHaveAttribute('aria-selected', 'true');
-    await expect(form.getByLabel('Schedule')).toHaveValue('@hourly');
+    await expect(selectMenu(form, 'Schedule')).toHaveText('@hourly');
     await expect(form.getByLabel('Config type')).toHaveValue('E2E::Form');
     await page.getByRole('button', { name: 'Run Now' }).click();
     await expect(page).toHaveURL(/tab=job-history/);

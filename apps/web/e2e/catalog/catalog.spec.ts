@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { chooseOption } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession } from '../shell/api';
 import {
@@ -155,10 +156,10 @@ test('health, status and tag filters include and exclude through the tri-state l
       .filter({ hasText: 'bravo' });
     await expect(outgoing).toContainText('Outgoing');
     // Incoming only: nothing points to alpha.
-    await page.getByLabel('Direction').selectOption('incoming');
+    await chooseOption(page, 'Direction', 'Incoming');
     await expect(page).toHaveURL(/direction=incoming/);
     await expect(page.getByRole('region', { name: 'Relationships' })).toContainText('No data available');
-    await page.getByLabel('Direction').selectOption('all');
+    await chooseOption(page, 'Direction', 'All');
     await outgoing.getByRole('link', { name: 'bravo' }).click();
     await expect(page).toHaveURL(new RegExp(`/catalog/${ids.bravo}$`));
     await expect(page.getByRole('heading', { name: 'bravo', level: 2 })).toBeVisible();

@@ -1,6 +1,7 @@
 import clsx from 'clsx';
 import { ChevronLeft, ChevronRight, ChevronsLeft, ChevronsRight } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
+import { SelectMenu } from '../select-menu/select-menu';
 
 export interface DataTablePaginationProps {
   /** Zero-based. */
@@ -49,20 +50,17 @@ export function DataTablePagination({
       )}
     >
       <div className="flex items-center gap-2">
-        <label className="flex items-center gap-2">
-          <span>Rows per page</span>
-          <select
-            value={pageSize}
-            onChange={(event) => onPageSizeChange(Number(event.target.value))}
-            className="rounded-md border border-gray-300 bg-white px-2 py-1"
-          >
-            {options.map((option) => (
-              <option key={option} value={option}>
-                {option}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="flex items-center gap-2">
+          <span aria-hidden>Rows per page</span>
+          <SelectMenu
+            compact
+            floating
+            aria-label="Rows per page"
+            value={String(pageSize)}
+            onChange={(choice) => onPageSizeChange(Number(choice))}
+            options={options.map((option) => ({ value: String(option), label: String(option) }))}
+          />
+        </div>
         {totalRowCount !== undefined && (
           <span className="text-gray-500">
             {firstRow}–{lastRow} of {totalRowCount}

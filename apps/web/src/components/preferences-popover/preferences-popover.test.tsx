@@ -3,6 +3,11 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPreferencesStore, type PreferencesStore } from '../../lib/preferences/preferences-store';
 import { PreferencesProvider } from '../../lib/preferences/use-preferences';
+import {
+  chooseMenuOption,
+  selectMenuOptions,
+  selectMenuText,
+} from '../select-menu/select-menu-test-helpers';
 import { PreferencesPopover } from './preferences-popover';
 
 function Query() {
@@ -63,36 +68,32 @@ describe('PreferencesPopover', () => {
 
   it('offers the date/time formats with timestamp as default', async () => {
     await openPopover();
-    const select = screen.getByRole('combobox', { name: 'Date/Time Format' }) as HTMLSelectElement;
-    expect([...select.options].map((option) => option.value)).toEqual([
-      'short',
-      'medium',
-      'full',
-      'timestamp',
+    expect(await selectMenuOptions(document.body, 'Date/Time Format')).toEqual([
+      'Short (relative)',
+      'Medium',
+      'Full',
+      'Timestamp',
     ]);
-    expect(select.value).toBe('timestamp');
-    fireEvent.change(select, { target: { value: 'medium' } });
+    expect(selectMenuText(document.body, 'Date/Time Format')).toBe('Timestamp');
+    await chooseMenuOption(document.body, 'Date/Time Format', 'Medium');
     expect(store.getSnapshot().dateTimeFormat).toBe('medium');
   });
 
   it('offers the browser default, then every zone sorted by UTC offset', async () => {
     await openPopover();
-    const select = screen.getByRole('combobox', { name: 'Timezone' }) as HTMLSelectElement;
-    const options = [...select.options];
-    expect(options[0].textContent).toBe('Browser default');
-    expect(select.value).toBe('browser');
+    const options = await selectMenuOptions(document.body, 'Timezone');
+    expect(options[0]).toBe('Browser default');
+    expect(selectMenuText(document.body, 'Timezone')).toBe('Browser default');
     expect(options.length).toBeGreaterThan(300);
-    expect(options[1].textContent).toMatch(/^\(UTC-1[12]:00\)/);
-    expect(options[options.length - 1].textContent).toMatch(/^\(UTC\+1[34]:00\)/);
-    fireEvent.change(select, { target: { value: 'Europe/Paris' } });
+    expect(options[1]).toMatch(/^\(UTC-1[12]:00\)/);
+    expect(options[options.length - 1]).toMatch(/^\(UTC\+1[34]:00\)/);
+    await chooseMenuOption(document.body, 'Timezone', /Europe\/Paris/);
     expect(store.getSnapshot().timezone).toBe('Europe/Paris');
   });
 
   it('keeps a stored zone the runtime lists under another name', async () => {
     store.update({ timezone: 'Asia/Kolkata' });
     await openPopover();
-    expect((screen.getByRole('combobox', { name: 'Timezone' }) as HTMLSelectElement).value).toBe(
-      'Asia/Kolkata',
-    );
+    expect(selectMenuText(document.body, 'Timezone')).toMatch(/Asia\/Kolkata/);
   });
 });

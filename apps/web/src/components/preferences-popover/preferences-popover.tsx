@@ -1,4 +1,4 @@
-import { Field, Input, Label, Popover, PopoverButton, PopoverPanel, Select, Switch } from '@headlessui/react';
+import { Field, Input, Label, Popover, PopoverButton, PopoverPanel, Switch } from '@headlessui/react';
 import clsx from 'clsx';
 import { Settings2 } from 'lucide-react';
 import { useMemo } from 'react';
@@ -8,6 +8,7 @@ import { CARD_WIDTH } from '../../lib/preferences/preferences';
 import { listTimezones } from '../../lib/preferences/timezones';
 import { usePreferences, useShowHiddenComponents } from '../../lib/preferences/use-preferences';
 import { iconButtonClasses } from '../icon-button/icon-button';
+import { SelectMenu } from '../select-menu/select-menu';
 
 const FORMAT_LABELS: Record<DateTimeFormat, string> = {
   short: 'Short (relative)',
@@ -74,36 +75,34 @@ function PreferencesForm() {
           className="w-full accent-blue-600"
         />
       </Field>
-      <Field className="flex flex-col gap-1">
-        <Label className="font-medium text-gray-700">Date/Time Format</Label>
-        <Select
+      <div className="flex flex-col gap-1">
+        <span className="font-medium text-gray-700" aria-hidden>
+          Date/Time Format
+        </span>
+        <SelectMenu
+          aria-label="Date/Time Format"
+          className="w-full"
           value={dateTimeFormat}
-          onChange={(event) => setPreference('dateTimeFormat', event.target.value as DateTimeFormat)}
-          className="rounded-md border border-gray-300 bg-white px-2 py-1.5"
-        >
-          {DATE_TIME_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {FORMAT_LABELS[format]}
-            </option>
-          ))}
-        </Select>
-      </Field>
-      <Field className="flex flex-col gap-1">
-        <Label className="font-medium text-gray-700">Timezone</Label>
-        <Select
+          onChange={(value) => setPreference('dateTimeFormat', value)}
+          options={DATE_TIME_FORMATS.map((format) => ({ value: format, label: FORMAT_LABELS[format] }))}
+        />
+      </div>
+      <div className="flex flex-col gap-1">
+        <span className="font-medium text-gray-700" aria-hidden>
+          Timezone
+        </span>
+        <SelectMenu
+          aria-label="Timezone"
+          className="w-full"
           value={timezone}
-          onChange={(event) => setPreference('timezone', event.target.value)}
-          className="rounded-md border border-gray-300 bg-white px-2 py-1.5"
-        >
-          <option value={BROWSER_TIMEZONE}>Browser default</option>
-          {storedElsewhere && <option value={timezone}>{timezone}</option>}
-          {timezones.map((option) => (
-            <option key={option.zone} value={option.zone}>
-              {option.label}
-            </option>
-          ))}
-        </Select>
-      </Field>
+          onChange={(value) => setPreference('timezone', value)}
+          options={[
+            { value: BROWSER_TIMEZONE, label: 'Browser default' },
+            ...(storedElsewhere ? [{ value: timezone, label: timezone }] : []),
+            ...timezones.map((option) => ({ value: option.zone, label: option.label })),
+          ]}
+        />
+      </div>
     </div>
   );
 }

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { MemoryRouter } from 'react-router';
 import { stringify } from 'yaml';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { chooseMenuOption } from '../../../components/select-menu/select-menu-test-helpers';
 import { AccessProvider } from '../../../lib/permissions';
 import type { CanarySpec } from '../lib/check-forms';
 import { CanariesPage } from './canaries-page';
@@ -35,7 +36,7 @@ afterEach(() => {
 });
 
 describe('CheckForm', () => {
-  it('writes what is typed into the spec and keeps the rest of it', () => {
+  it('writes what is typed into the spec and keeps the rest of it', async () => {
     render(
       <Harness
         typeKey="elasticsearch"
@@ -45,7 +46,7 @@ describe('CheckForm', () => {
     fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'http://es:9200' } });
     fireEvent.change(screen.getByLabelText('Index'), { target: { value: 'logs' } });
     fireEvent.change(screen.getByLabelText('Results'), { target: { value: '3' } });
-    fireEvent.change(screen.getByLabelText('Schedule'), { target: { value: '@hourly' } });
+    await chooseMenuOption(document.body, 'Schedule', '@hourly');
     const yaml = screen.getByRole('status', { name: 'yaml' }).textContent ?? '';
     expect(yaml).toContain('schedule: "@hourly"');
     expect(yaml).toContain('url: http://es:9200');
@@ -54,10 +55,10 @@ describe('CheckForm', () => {
     expect(yaml).toContain('custom: kept');
   });
 
-  it('hides the HTTP body for GET and shows it for POST', () => {
+  it('hides the HTTP body for GET and shows it for POST', async () => {
     render(<Harness typeKey="http" initial={{ http: [{ name: 'a', url: 'u' }] }} />);
     expect(screen.queryByLabelText('Body')).toBeNull();
-    fireEvent.change(screen.getByLabelText('Method'), { target: { value: 'POST' } });
+    await chooseMenuOption(document.body, 'Method', 'POST');
     expect(screen.getByLabelText('Body')).toBeTruthy();
     expect(screen.getByRole('status', { name: 'yaml' }).textContent).toContain('method: POST');
   });

@@ -2,7 +2,7 @@ import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { useId } from 'react';
 import { FieldError, FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import {
   CHECK_FORMS,
@@ -81,18 +81,23 @@ function Field({ field, required, value, error, readOnly, onChange, onBlur }: Fi
           placeholder={field.placeholder}
         />
       ) : field.kind === 'select' || field.kind === 'flag' ? (
-        <Select {...common} compact value={value as string}>
-          {field.options?.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-          {field.kind === 'select' &&
-            value !== '' &&
-            !field.options?.some((option) => option.value === value) && (
-              <option value={value as string}>{value as string}</option>
-            )}
-        </Select>
+        <SelectMenu
+          compact
+          floating
+          className="w-full"
+          disabled={readOnly}
+          value={value as string}
+          onChange={(choice) => {
+            onChange(choice);
+            onBlur();
+          }}
+          options={[
+            ...(field.options ?? []).map((option) => ({ value: option.value, label: option.label })),
+            ...(field.kind === 'select' && value !== '' && !field.options?.some((option) => option.value === value)
+              ? [{ value: value as string, label: value as string }]
+              : []),
+          ]}
+        />
       ) : (
         <Input
           {...common}
@@ -131,22 +136,21 @@ export function CheckForm({ typeKey, spec, onChange, errors, touched, onTouch, r
   return (
     <div className="grid grid-cols-2 gap-3" data-testid="check-form">
       <FormField label="Schedule">
-        <Select
+        <SelectMenu
           compact
+          floating
+          className="w-full"
           value={schedule}
           disabled={readOnly}
-          onChange={(event) => onChange(setSchedule(spec, event.target.value))}
-        >
-          <option value="">None</option>
-          {SCHEDULE_PRESETS.map((preset) => (
-            <option key={preset} value={preset}>
-              {preset}
-            </option>
-          ))}
-          {schedule && !(SCHEDULE_PRESETS as readonly string[]).includes(schedule) && (
-            <option value={schedule}>{schedule}</option>
-          )}
-        </Select>
+          onChange={(choice) => onChange(setSchedule(spec, choice))}
+          options={[
+            { value: '', label: 'None' },
+            ...SCHEDULE_PRESETS.map((preset) => ({ value: preset, label: preset })),
+            ...(schedule && !(SCHEDULE_PRESETS as readonly string[]).includes(schedule)
+              ? [{ value: schedule, label: schedule }]
+              : []),
+          ]}
+        />
       </FormField>
       <div />
       {fields

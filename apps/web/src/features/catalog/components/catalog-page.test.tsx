@@ -1,7 +1,11 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  chooseMenuOption,
+  selectMenuOptions,
+} from '../../../components/select-menu/select-menu-test-helpers';
 import { CatalogPage } from './catalog-page';
 
 function Search() {
@@ -148,10 +152,12 @@ describe('CatalogPage', () => {
   it('groups by a tag or label key chosen in Group By, with counts and costs, kept in the URL', async () => {
     renderAt('/catalog');
     await screen.findByRole('table', { name: 'Catalog summary' });
-    const groupBy = screen.getByRole('combobox', { name: 'Group By' }) as HTMLSelectElement;
-    await within(groupBy).findByRole('option', { name: 'Tag: env' });
-    expect(within(groupBy).getByRole('option', { name: 'Label: app' })).toBeTruthy();
-    fireEvent.change(groupBy, { target: { value: 'tag:env' } });
+    await waitFor(async () =>
+      expect(await selectMenuOptions(document.body, 'Group By')).toEqual(
+        expect.arrayContaining(['Config type', 'Tag: env', 'Label: app']),
+      ),
+    );
+    await chooseMenuOption(document.body, 'Group By', 'Tag: env');
     const groups = await screen.findByRole('table', { name: 'Catalog groups' });
     expect(screen.getByRole('status', { name: 'query' }).textContent).toBe('?groupBy=tag:env');
     const grouped = requests.filter((request) => request.body?.includes('tag:env'));
@@ -161,7 +167,7 @@ describe('CatalogPage', () => {
     expect(prod.textContent).toContain('$1,234.50');
     expect(within(groups).getByRole('row', { name: /\(none\)/ }).textContent).toContain('1 unhealthy');
 
-    fireEvent.change(groupBy, { target: { value: '' } });
+    await chooseMenuOption(document.body, 'Group By', 'Config type');
     await screen.findByRole('table', { name: 'Catalog summary' });
     expect(screen.getByRole('status', { name: 'query' }).textContent).toBe('');
   });

@@ -1,7 +1,7 @@
 import type { HealthState } from '@opsdeck/contracts';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { formatCost } from '../../../lib/format/cost';
@@ -80,18 +80,20 @@ function GroupBySelect({ value, onChange }: { value: string; onChange(value: str
   const keys = useTagAndLabelKeys();
   const options = keys.data ?? [];
   return (
-    <label className="flex items-center gap-2 text-sm text-gray-700">
-      Group By
-      <Select compact value={value} onChange={(event) => onChange(event.target.value || undefined)}>
-        <option value="">Config type</option>
-        {value && !options.includes(value) && <option value={value}>{groupKeyLabel(value)}</option>}
-        {options.map((key) => (
-          <option key={key} value={key}>
-            {groupKeyLabel(key)}
-          </option>
-        ))}
-      </Select>
-    </label>
+    <div className="flex items-center gap-2 text-sm text-gray-700">
+      <span aria-hidden>Group By</span>
+      <SelectMenu
+        compact
+        aria-label="Group By"
+        value={value}
+        onChange={(choice) => onChange(choice || undefined)}
+        options={[
+          { value: '', label: 'Config type' },
+          ...(value && !options.includes(value) ? [{ value, label: groupKeyLabel(value) }] : []),
+          ...options.map((key) => ({ value: key, label: groupKeyLabel(key) })),
+        ]}
+      />
+    </div>
   );
 }
 

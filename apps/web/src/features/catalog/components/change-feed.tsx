@@ -6,7 +6,7 @@ import { useDataTableState } from '../../../components/data-table/use-data-table
 import { Age } from '../../../components/date/age';
 import { Input } from '../../../components/input/input';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { resolveTimeRange } from '../../../components/time-range-picker/time-range';
 import { UrlTimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
@@ -204,20 +204,16 @@ export function ChangeFeed({ configId }: { configId?: string }) {
         <div className="flex flex-wrap items-center gap-3">
           <UrlTimeRangePicker />
           {configId && (
-            <label className="flex items-center gap-2 text-sm">
-              Scope
-              <Select
+            <div className="flex items-center gap-2 text-sm">
+              <span aria-hidden>Scope</span>
+              <SelectMenu
                 compact
+                aria-label="Scope"
                 value={recursive}
-                onChange={(event) => setRecursive(event.target.value as (typeof RECURSIONS)[number])}
-              >
-                {RECURSIONS.map((value) => (
-                  <option key={value} value={value}>
-                    {RECURSION_LABELS[value]}
-                  </option>
-                ))}
-              </Select>
-            </label>
+                onChange={(choice) => setRecursive(choice)}
+                options={RECURSIONS.map((value) => ({ value, label: RECURSION_LABELS[value] }))}
+              />
+            </div>
           )}
           {summary.length > 0 && (
             <ul aria-label="Changes by type" className="flex flex-wrap gap-2 text-xs text-gray-700">

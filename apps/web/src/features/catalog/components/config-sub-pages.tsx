@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import { Age, FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { usePreferences } from '../../../lib/preferences/use-preferences';
@@ -281,30 +281,26 @@ export function ConfigRelationshipsPage() {
   return (
     <section aria-label="Relationships" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-center gap-4 text-sm">
-        <label className="flex items-center gap-2">
-          Direction
-          <Select
+        <div className="flex items-center gap-2">
+          <span aria-hidden>Direction</span>
+          <SelectMenu
             compact
+            aria-label="Direction"
             value={direction}
-            onChange={(event) => setDirection(event.target.value as RelationshipDirection)}
-          >
-            {DIRECTIONS.map((value) => (
-              <option key={value} value={value}>
-                {DIRECTION_LABELS[value]}
-              </option>
-            ))}
-          </Select>
-        </label>
-        <label className="flex items-center gap-2">
-          Depth
-          <Select compact value={depth} onChange={(event) => setDepth(Number(event.target.value))}>
-            {DEPTHS.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </Select>
-        </label>
+            onChange={(choice) => setDirection(choice)}
+            options={DIRECTIONS.map((value) => ({ value, label: DIRECTION_LABELS[value] }))}
+          />
+        </div>
+        <div className="flex items-center gap-2">
+          <span aria-hidden>Depth</span>
+          <SelectMenu
+            compact
+            aria-label="Depth"
+            value={String(depth)}
+            onChange={(choice) => setDepth(Number(choice))}
+            options={DEPTHS.map((value) => ({ value: String(value), label: String(value) }))}
+          />
+        </div>
         <ToggleGroup
           label="View"
           options={VIEWS}

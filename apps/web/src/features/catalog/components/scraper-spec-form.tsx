@@ -2,7 +2,7 @@ import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import {
   readScraperForm,
@@ -64,19 +64,18 @@ export function ScraperSpecForm({
       className="grid grid-cols-1 gap-3 text-sm md:grid-cols-2"
     >
       <FormField label="Schedule">
-        <Select
+        <SelectMenu
           compact
+          floating
+          className="w-full"
           value={form.schedule}
           disabled={readOnly}
-          onChange={(event) => onChange(writeScraperForm(specText, type, undefined, event.target.value))}
-        >
-          <option value="">No schedule (run on demand)</option>
-          {scheduleOptions.map((schedule) => (
-            <option key={schedule} value={schedule}>
-              {schedule}
-            </option>
-          ))}
-        </Select>
+          onChange={(choice) => onChange(writeScraperForm(specText, type, undefined, choice))}
+          options={[
+            { value: '', label: 'No schedule (run on demand)' },
+            ...scheduleOptions.map((schedule) => ({ value: schedule, label: schedule })),
+          ]}
+        />
       </FormField>
       {(type.fields ?? []).map((field) => {
         const value = form.values[field.key] ?? '';
@@ -85,20 +84,17 @@ export function ScraperSpecForm({
         return (
           <FormField key={field.key} label={field.label} className={wide ? 'md:col-span-2' : undefined}>
             {field.input === 'select' ? (
-              <Select
+              <SelectMenu
                 compact
+                floating
+                className="w-full"
                 value={value}
                 disabled={readOnly}
-                onChange={(event) => change(event.target.value)}
-              >
-                {[...(value && !field.options?.includes(value) ? [value] : []), ...(field.options ?? [])].map(
-                  (option) => (
-                    <option key={option} value={option}>
-                      {option || 'Default'}
-                    </option>
-                  ),
+                onChange={change}
+                options={[...(value && !field.options?.includes(value) ? [value] : []), ...(field.options ?? [])].map(
+                  (option) => ({ value: option, label: option || 'Default' }),
                 )}
-              </Select>
+              />
             ) : wide ? (
               <Textarea
                 code

@@ -1,8 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  chooseMenuOption,
+  selectMenuOptions,
+  selectMenuText,
+} from '../../../components/select-menu/select-menu-test-helpers';
 import { AppToaster } from '../../../components/toasts/app-toaster';
 import { AccessProvider } from '../../../lib/permissions';
 import type { IncidentLinkTarget } from '../lib/incident-link-form';
@@ -108,17 +114,28 @@ function renderWith(ui: React.ReactNode, roles: string[] = ['responder']) {
   );
 }
 
+/** The dialog as its owner shows it: closing it unmounts it (and the page behind is live again). */
+function OwnedDialog({ onClose, onLinked }: { onClose(): void; onLinked(linked: boolean, id?: string): void }) {
+  const [open, setOpen] = useState(true);
+  const close = () => {
+    setOpen(false);
+    onClose();
+  };
+  return <IncidentLinkDialog open={open} onClose={close} target={CHECK} onLinked={onLinked} />;
+}
+
 function renderDialog(onLinked = vi.fn(), onClose = vi.fn()) {
-  renderWith(<IncidentLinkDialog open onClose={onClose} target={CHECK} onLinked={onLinked} />);
+  renderWith(<OwnedDialog onClose={onClose} onLinked={onLinked} />);
   return { onLinked, onClose, dialog: screen.getByRole('dialog', { name: 'Link to incident' }) };
 }
 
 const posts = () => calls.filter((call) => call.method === 'POST');
 
-async function chooseIncident(dialog: HTMLElement, value: string) {
-  const select = within(dialog).getByLabelText('Incident') as HTMLSelectElement;
-  await waitFor(() => expect(within(select).queryByText('Loading..')).toBeNull());
-  fireEvent.change(select, { target: { value } });
+const CREATE_INCIDENT = 'Create new incident';
+
+async function chooseIncident(dialog: HTMLElement, option: string) {
+  await waitFor(() => expect(selectMenuText(dialog, 'Incident')).not.toContain('Loading..'));
+  await chooseMenuOption(dialog, 'Incident', option);
 }
 
 describe('IncidentLinkDialog', () => {
@@ -131,37 +148,29 @@ describe('IncidentLinkDialog', () => {
 
   it('asks a new incident for a severity and a type, defaulting them to Low and availability', async () => {
     const { dialog } = renderDialog();
-    await chooseIncident(dialog, '__create__');
-    const severity = within(dialog).getByLabelText('Severity') as HTMLSelectElement;
-    const type = within(dialog).getByLabelText('Type') as HTMLSelectElement;
-    expect(severity.value).toBe('low');
-    expect(severity.selectedOptions[0]!.textContent).toBe('Low');
-    expect(type.value).toBe('availability');
-    expect([...severity.options].map((o) => o.value)).toEqual([
-      '',
-      'info',
-      'warning',
-      'low',
-      'medium',
-      'high',
-      'blocker',
-      'critical',
+    await chooseIncident(dialog, CREATE_INCIDENT);
+    expect(selectMenuText(dialog, 'Severity')).toBe('Low');
+    expect(selectMenuText(dialog, 'Type')).toBe('availability');
+    expect(await selectMenuOptions(dialog, 'Severity')).toEqual([
+      'Info',
+      'Warning',
+      'Low',
+      'Medium',
+      'High',
+      'Blocker',
+      'Critical',
     ]);
-    fireEvent.change(severity, { target: { value: '' } });
-    fireEvent.change(type, { target: { value: '' } });
+    // Without a title the new incident is refused at its title field, and nothing is written.
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link' }));
     expect(await within(dialog).findByText('Must select or create an incident')).toBeTruthy();
-    expect(within(dialog).getByText('Please select incident severity')).toBeTruthy();
-    expect(within(dialog).getByText('Please select an incident type')).toBeTruthy();
     expect(posts()).toEqual([]);
   });
 
   it('asks for a hypothesis with an existing incident that has several', async () => {
     const { dialog } = renderDialog();
-    await chooseIncident(dialog, 'inc-two');
-    const hypothesis = (await within(dialog).findByLabelText('Hypothesis')) as HTMLSelectElement;
-    await within(hypothesis).findByText('Idea B');
-    expect(hypothesis.value).toBe('');
+    await chooseIncident(dialog, 'Two ideas (open)');
+    await waitFor(() => expect(selectMenuText(dialog, 'Hypothesis')).toBe('Select a hypothesis'));
+    expect(await selectMenuOptions(dialog, 'Hypothesis')).toEqual(['Idea A', 'Idea B', 'Create new hypothesis']);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link' }));
     expect(await within(dialog).findByText('Must select or create a hypothesis')).toBeTruthy();
     expect(posts()).toEqual([]);
@@ -169,14 +178,13 @@ describe('IncidentLinkDialog', () => {
 
   it('selects the only hypothesis, clears it when the incident changes, and links', async () => {
     const { dialog, onLinked, onClose } = renderDialog();
-    await chooseIncident(dialog, 'inc-one');
-    const hypothesis = () => within(dialog).getByLabelText('Hypothesis') as HTMLSelectElement;
-    await waitFor(() => expect(hypothesis().value).toBe('h-only'));
-    await chooseIncident(dialog, 'inc-two');
-    await within(hypothesis()).findByText('Idea A');
-    expect(hypothesis().value).toBe('');
-    await chooseIncident(dialog, 'inc-one');
-    await waitFor(() => expect(hypothesis().value).toBe('h-only'));
+    const hypothesis = () => selectMenuText(dialog, 'Hypothesis');
+    await chooseIncident(dialog, 'One idea (investigating)');
+    await waitFor(() => expect(hypothesis()).toBe('Only idea'));
+    await chooseIncident(dialog, 'Two ideas (open)');
+    await waitFor(() => expect(hypothesis()).toBe('Select a hypothesis'));
+    await chooseIncident(dialog, 'One idea (investigating)');
+    await waitFor(() => expect(hypothesis()).toBe('Only idea'));
 
     let release: () => void = () => {};
     holdEvidence = new Promise((resolve) => (release = resolve));
@@ -208,9 +216,9 @@ describe('IncidentLinkDialog', () => {
 
   it('creates the incident and its root hypothesis, then the evidence', async () => {
     const { dialog, onLinked } = renderDialog();
-    await chooseIncident(dialog, '__create__');
+    await chooseIncident(dialog, CREATE_INCIDENT);
     fireEvent.change(within(dialog).getByLabelText('New incident title'), { target: { value: 'Port down' } });
-    fireEvent.change(within(dialog).getByLabelText('Severity'), { target: { value: 'critical' } });
+    await chooseMenuOption(dialog, 'Severity', 'Critical');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link' }));
     await waitFor(() => expect(onLinked).toHaveBeenCalledWith(true, 'inc-new'));
     expect(posts().map((call) => [call.url, call.body])).toEqual([
@@ -238,10 +246,9 @@ describe('IncidentLinkDialog', () => {
   it('reports a failed link to the callback with false and keeps the dialog open', async () => {
     failEvidence = true;
     const { dialog, onLinked, onClose } = renderDialog();
-    await chooseIncident(dialog, 'inc-two');
-    const hypothesis = (await within(dialog).findByLabelText('Hypothesis')) as HTMLSelectElement;
-    await within(hypothesis).findByText('Idea A');
-    fireEvent.change(hypothesis, { target: { value: '__create__' } });
+    await chooseIncident(dialog, 'Two ideas (open)');
+    await waitFor(() => expect(selectMenuText(dialog, 'Hypothesis')).toBe('Select a hypothesis'));
+    await chooseMenuOption(dialog, 'Hypothesis', 'Create new hypothesis');
     fireEvent.change(within(dialog).getByLabelText('New hypothesis'), { target: { value: 'Firewall' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link' }));
     await waitFor(() => expect(onLinked).toHaveBeenCalledWith(false));

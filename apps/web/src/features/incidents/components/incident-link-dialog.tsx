@@ -10,7 +10,7 @@ import { validationResolver } from '../../../components/form-field/validation-re
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
 import { SearchInput } from '../../../components/search-input/search-input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import { TOAST_DURATION_MS, toastErrorMessage } from '../../../components/toasts/toasts';
 import { useCan, useFeatureFlags } from '../../../lib/permissions';
@@ -94,15 +94,15 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
     handleSubmit,
     setValue,
     reset,
-    formState: { errors },
+    formState: { errors, isSubmitted: submitted },
   } = useForm<IncidentLinkValues, IncidentLinkTarget, IncidentLinkPlan>({
     resolver: incidentLinkResolver,
     context: target,
     defaultValues: EMPTY_LINK_FORM,
   });
-  const [incidentId, creatingIncident, hypothesisId, creatingHypothesis] = useWatch({
+  const [incidentId, creatingIncident, hypothesisId, creatingHypothesis, severity, type] = useWatch({
     control,
-    name: ['incidentId', 'creatingIncident', 'hypothesisId', 'creatingHypothesis'],
+    name: ['incidentId', 'creatingIncident', 'hypothesisId', 'creatingHypothesis', 'severity', 'type'],
   });
   const [failure, setFailure] = useState<string>();
   const [linking, setLinking] = useState(false);
@@ -168,6 +168,14 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
   const incidentChoice = creatingIncident ? CREATE : incidentId;
   const hypothesisChoice = creatingHypothesis ? CREATE : hypothesisId;
   const selectedMissing = incidentId && !incidents.data?.some((incident) => incident.id === incidentId);
+  const incidentOptions: SelectMenuOption[] = [
+    ...(selectedMissing ? [{ value: incidentId, label: 'Selected incident' }] : []),
+    ...(incidents.data ?? []).map((incident) => ({
+      value: incident.id,
+      label: `${incident.title} (${incident.status})`,
+    })),
+    { value: CREATE, label: 'Create new incident' },
+  ];
   const incidentError = errors.incidentId?.message;
 
   let hypothesisField: ReactNode = null;
@@ -181,15 +189,17 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
     hypothesisField = (
       <>
         <FormField label="Hypothesis" error={errors.hypothesisId?.message}>
-          <Select value={hypothesisChoice} onChange={(e) => chooseHypothesis(e.target.value)}>
-            <option value="">{hypotheses.isPending ? 'Loading..' : 'Select a hypothesis'}</option>
-            {(hypotheses.data ?? []).map((hypothesis) => (
-              <option key={hypothesis.id} value={hypothesis.id}>
-                {hypothesis.title}
-              </option>
-            ))}
-            <option value={CREATE}>Create new hypothesis</option>
-          </Select>
+          <SelectMenu
+            floating
+            className="w-full"
+            value={hypothesisChoice}
+            onChange={chooseHypothesis}
+            placeholder={hypotheses.isPending ? 'Loading..' : 'Select a hypothesis'}
+            options={[
+              ...(hypotheses.data ?? []).map((hypothesis) => ({ value: hypothesis.id, label: hypothesis.title })),
+              { value: CREATE, label: 'Create new hypothesis' },
+            ]}
+          />
         </FormField>
         {creatingHypothesis && (
           <FormField label="New hypothesis">
@@ -239,16 +249,14 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
         </FormField>
         {/* A new incident's missing title is reported under its title field instead. */}
         <FormField label="Incident" error={creatingIncident ? undefined : incidentError}>
-          <Select value={incidentChoice} onChange={(e) => chooseIncident(e.target.value)}>
-            <option value="">{incidents.isPending ? 'Loading..' : 'Select an incident'}</option>
-            {selectedMissing && <option value={incidentId}>Selected incident</option>}
-            {(incidents.data ?? []).map((incident) => (
-              <option key={incident.id} value={incident.id}>
-                {incident.title} ({incident.status})
-              </option>
-            ))}
-            <option value={CREATE}>Create new incident</option>
-          </Select>
+          <SelectMenu
+            floating
+            className="w-full"
+            value={incidentChoice}
+            onChange={chooseIncident}
+            placeholder={incidents.isPending ? 'Loading..' : 'Select an incident'}
+            options={incidentOptions}
+          />
         </FormField>
         {creatingIncident && (
           <>
@@ -256,24 +264,24 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
               <Input {...register('newIncidentTitle')} />
             </FormField>
             <FormField label="Severity" error={errors.severity?.message}>
-              <Select {...register('severity')}>
-                <option value="">Select severity</option>
-                {LINK_SEVERITIES.map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </Select>
+              <SelectMenu
+                floating
+                className="w-full"
+                value={severity}
+                onChange={(value) => setValue('severity', value, { shouldValidate: submitted })}
+                placeholder="Select severity"
+                options={LINK_SEVERITIES.map((option) => ({ value: option.value, label: option.label }))}
+              />
             </FormField>
             <FormField label="Type" error={errors.type?.message}>
-              <Select {...register('type')}>
-                <option value="">Select type</option>
-                {INCIDENT_TYPES.map((type) => (
-                  <option key={type} value={type}>
-                    {type}
-                  </option>
-                ))}
-              </Select>
+              <SelectMenu
+                floating
+                className="w-full"
+                value={type}
+                onChange={(value) => setValue('type', value, { shouldValidate: submitted })}
+                placeholder="Select type"
+                options={INCIDENT_TYPES.map((value) => ({ value, label: value }))}
+              />
             </FormField>
           </>
         )}

@@ -186,3 +186,10 @@ ALTER TABLE playbooks ENABLE TRIGGER playbooks_set_updated_at;
 
 COMMENT ON COLUMN playbooks.icon IS 'spec.icon (null when none); follows the spec';
 COMMENT ON COLUMN playbooks.category IS 'spec.category ('''' when none); follows the spec';
+
+-- people.organization -----------------------------------------------------------------------------
+
+-- The ecosystem's people rows carry the organization a person belongs to (free text, as an
+-- identity provider or a team sync reports it); written and read like title and phone.
+ALTER TABLE people ADD COLUMN organization text;
+COMMENT ON COLUMN people.organization IS 'Organization the person belongs to (free text)';

@@ -108,7 +108,10 @@ describe('the upstream columns clients select', () => {
     for (const [relation, columns] of Object.entries(UPSTREAM_COLUMNS)) {
       expect(new Set(columns).size, relation).toBe(columns.length);
       const leftOut = [...(LEFT_OUT[relation] ?? []), ...(LEFT_OUT['*'] ?? [])];
-      expect(columns.filter((column) => leftOut.includes(column)), relation).toEqual([]);
+      expect(
+        columns.filter((column) => leftOut.includes(column)),
+        relation,
+      ).toEqual([]);
     }
   });
 
@@ -116,7 +119,8 @@ describe('the upstream columns clients select', () => {
     const columns = UPSTREAM_COLUMNS[relation] as readonly string[];
     const answer = await send(admin, 'GET', `/${relation}?select=${columns.join(',')}&limit=5`);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    for (const row of answer.body as Array<Record<string, unknown>>) expect(Object.keys(row)).toEqual(columns);
+    for (const row of answer.body as Array<Record<string, unknown>>)
+      expect(Object.keys(row)).toEqual(columns);
   });
 
   it('explains every left-out column in docs/upstream-schema-audit.md', async () => {
@@ -132,7 +136,10 @@ describe('the upstream columns clients select', () => {
 
 describe('the columns issue 21 added', () => {
   it('configs carries change counts per type and severity and the open analyses, null when none', async () => {
-    const list = await rows(admin, `/configs?select=id,name,changes,analysis&id=in.(${CONFIG.pod},${CONFIG.bare})&order=name`);
+    const list = await rows(
+      admin,
+      `/configs?select=id,name,changes,analysis&id=in.(${CONFIG.pod},${CONFIG.bare})&order=name`,
+    );
     const parsed = list.map((row) =>
       relationRowSchemas.configs.pick({ id: true, name: true, changes: true, analysis: true }).parse(row),
     );
@@ -156,7 +163,10 @@ describe('the columns issue 21 added', () => {
   });
 
   async function canaryRows(headers: Record<string, string>): Promise<Array<Record<string, unknown>>> {
-    const list = await rows(headers, `/canaries_with_status?select=*&id=in.(${CANARY.run},${CANARY.never})&order=name`);
+    const list = await rows(
+      headers,
+      `/canaries_with_status?select=*&id=in.(${CANARY.run},${CANARY.never})&order=name`,
+    );
     return list.map((row) => relationRowSchemas.canaries_with_status.parse(row));
   }
 
@@ -250,10 +260,15 @@ describe('the columns issue 21 added', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const [row] = created.body as Array<Record<string, unknown>>;
-    expect(relationRowSchemas.playbooks.parse(row)).toMatchObject({ icon: 'kubernetes', category: 'Kubernetes' });
+    expect(relationRowSchemas.playbooks.parse(row)).toMatchObject({
+      icon: 'kubernetes',
+      category: 'Kubernetes',
+    });
     const id = row!.id as string;
 
-    const respec = await send(admin, 'PATCH', `/playbooks?id=eq.${id}`, { spec: { actions: [{ name: 'restart' }] } });
+    const respec = await send(admin, 'PATCH', `/playbooks?id=eq.${id}`, {
+      spec: { actions: [{ name: 'restart' }] },
+    });
     expect(respec.status, JSON.stringify(respec.body)).toBe(200);
     expect((respec.body as Array<Record<string, unknown>>)[0]).toMatchObject({ icon: null, category: '' });
 

@@ -302,6 +302,8 @@ export const personRowSchema = z.object({
   properties: z.unknown(),
   external_id: z.string().nullable(),
   team_id: z.string().nullable(),
+  /** Organization the person belongs to (free text). */
+  organization: z.string().nullable(),
   last_login: isoTime.nullable(),
   created_at: isoTime,
   updated_at: isoTime,

@@ -58,11 +58,39 @@ describe('relationRowSchemas', () => {
       checks: { healthy: 1, unhealthy: 0, unknown: 2 },
       status: 'unknown',
       last_runtime: null,
+      interval: '60',
+      job_name: 'Canary',
+      job_success_count: 1,
+      job_error_count: 0,
+      job_details: { errors: [] },
+      job_hostname: 'opsdeck-1',
+      job_duration_millis: 812,
+      job_resource_type: 'canary',
+      job_status: 'SUCCESS',
+      job_time_start: '2026-11-27T10:00:00.123456+00:00',
+      job_time_end: '2026-11-27T10:00:01.123456+00:00',
+      job_created_at: '2026-11-27T10:00:00.123456+00:00',
+      job_last_failed: null,
+      agent: { id: '00000000-0000-0000-0000-000000000000', name: 'local' },
     };
     expect(relationRowSchemas.canaries_with_status.parse(row)).toEqual(row);
     expect(paths(relationRowSchemas.canaries_with_status.safeParse({ ...row, status: 'ok' }))).toEqual([
       'status',
     ]);
+    expect(paths(relationRowSchemas.canaries_with_status.safeParse({ ...row, job_status: 'done' }))).toEqual([
+      'job_status',
+    ]);
+    // A canary that never ran: every job column null, the agent still named.
+    const never = {
+      ...row,
+      interval: null,
+      ...Object.fromEntries(
+        Object.keys(row)
+          .filter((key) => key.startsWith('job_'))
+          .map((key) => [key, null]),
+      ),
+    };
+    expect(relationRowSchemas.canaries_with_status.parse(never)).toEqual(never);
   });
 
   it('lists each relation under its own name', () => {

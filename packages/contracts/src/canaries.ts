@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CHECK_STATUSES } from './health.js';
+import { latestJobColumnsSchema } from './jobs.js';
 
 const isoTime = z.iso.datetime({ offset: true });
 const stringLabels = z.object({}).catchall(z.string());
@@ -69,5 +70,8 @@ export const canaryWithStatusRowSchema = z.object({
   status: canaryStatusSchema,
   /** The latest run of any of its checks. */
   last_runtime: isoTime.nullable(),
+  /** The deprecated `spec.interval` as written (the ecosystem's column), null when absent. */
+  interval: z.string().nullable(),
+  ...latestJobColumnsSchema.shape,
 });
 export type CanaryWithStatusRow = z.infer<typeof canaryWithStatusRowSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobStatusSchema } from './jobs.js';
+import { jobStatusSchema, latestJobColumnsSchema } from './jobs.js';
 import { timeParameterSchema } from './time.js';
 
 /**
@@ -352,7 +352,28 @@ export const configItemRowSchema = z.object({
 export type ConfigItemRow = z.infer<typeof configItemRowSchema>;
 
 /** `configs`: the items without their `config` document, for lists. */
-export const configsRowSchema = configItemRowSchema.omit({ config: true });
+export const configsRowSchema = configItemRowSchema.omit({ config: true }).extend({
+  /** Counts of the item's changes per change_type and severity (migration 0260); null when none. */
+  changes: z
+    .array(
+      z.object({
+        change_type: z.string().nullable(),
+        severity: z.string().nullable(),
+        total: z.number().int(),
+      }),
+    )
+    .nullable(),
+  /** The item's open analyses (migration 0260); null when none. */
+  analysis: z
+    .array(
+      z.object({
+        analyzer: z.string(),
+        analysis_type: z.string().nullable(),
+        severity: z.string().nullable(),
+      }),
+    )
+    .nullable(),
+});
 
 /** `config_changes` (core §3 "Config change"). */
 export const configChangeRowSchema = z.object({
@@ -428,6 +449,13 @@ export const configScraperWithStatusRowSchema = configScraperRowSchema.extend({
   job_details: z.object({ errors: z.unknown().optional() }).loose().nullable(),
   job_success_count: z.number().nullable(),
   job_error_count: z.number().nullable(),
+  ...latestJobColumnsSchema.omit({
+    job_status: true,
+    job_time_start: true,
+    job_details: true,
+    job_success_count: true,
+    job_error_count: true,
+  }).shape,
 });
 
 /** `check_summary_for_config`: a health check linked to a config item. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobStatusSchema } from './jobs.js';
+import { jobStatusSchema, latestJobColumnsSchema } from './jobs.js';
 
 /**
  * Integrations (spec settings §2.6, core §2 `/settings/integrations`): catalog scrapers,
@@ -33,6 +33,17 @@ export const integrationWithStatusRowSchema = z.object({
   job_time_start: isoTime.nullable(),
   job_time_end: isoTime.nullable(),
   job_last_failed: isoTime.nullable(),
+  ...latestJobColumnsSchema.omit({
+    job_status: true,
+    job_details: true,
+    job_time_start: true,
+    job_time_end: true,
+    job_last_failed: true,
+  }).shape,
+  creator_name: z.string().nullable(),
+  creator_avatar: z.string().nullable(),
+  creator_title: z.string().nullable(),
+  creator_email: z.string().nullable(),
 });
 export type IntegrationWithStatusRow = z.infer<typeof integrationWithStatusRowSchema>;
 

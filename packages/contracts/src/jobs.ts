@@ -40,5 +40,27 @@ export const jobHistoryRowSchema = z.object({
 });
 export type JobHistoryRow = z.infer<typeof jobHistoryRowSchema>;
 
+/**
+ * The newest job of a resource as the ecosystem's `*_with_status` views carry it (issue 21,
+ * migrations 0260/0261): every job_* column of that job_history row, the time of the newest
+ * failed one (`job_last_failed`) and the resource's agent. All null before the first job.
+ */
+export const latestJobColumnsSchema = z.object({
+  job_name: z.string().nullable(),
+  job_success_count: z.number().int().nullable(),
+  job_error_count: z.number().int().nullable(),
+  job_details: jobDetailsSchema.loose().nullable(),
+  job_hostname: z.string().nullable(),
+  job_duration_millis: z.number().int().nullable(),
+  job_resource_type: z.string().nullable(),
+  job_status: jobStatusSchema.nullable(),
+  job_time_start: isoTime.nullable(),
+  job_time_end: isoTime.nullable(),
+  job_created_at: isoTime.nullable(),
+  job_last_failed: isoTime.nullable(),
+  agent: z.object({ id: z.string().nullable(), name: z.string().nullable() }),
+});
+export type LatestJobColumns = z.infer<typeof latestJobColumnsSchema>;
+
 /** A row of `job_history_names`: each job name once, for the Job Name filter. */
 export const jobHistoryNameRowSchema = z.object({ name: z.string() });

@@ -256,5 +256,9 @@ export const playbookRowSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
   deleted_at: z.string().nullable(),
+  /** `spec.icon`, null when none (migration 0260: follows the spec). */
+  icon: z.string().nullable(),
+  /** `spec.category`, '' when none (migration 0260: follows the spec). */
+  category: z.string(),
 });
 export type PlaybookRow = z.infer<typeof playbookRowSchema>;

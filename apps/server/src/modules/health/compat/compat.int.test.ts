@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import {
   mkdirSync,
   mkdtempSync,
@@ -28,6 +29,7 @@ import { openSealedStrings } from '../../../platform/secret-fields.js';
 import { createSecretBox, keyFromSecret } from '../../../platform/secrets.js';
 import { createTokenForUser } from '../../auth/index.js';
 import { runCanaryChecks } from '../canary-runner.js';
+import { parseAuthenticateMessage, verifyNtlmv2Response } from '../checks/ntlm.js';
 import { loadCanary } from '../canary-sync.js';
 
 /**
@@ -84,6 +86,53 @@ let token = '';
 let work = '';
 let peer: http.Server;
 const lastSeen: string[] = [];
+/** The NTLM CHALLENGE each connection was sent: NTLM authenticates the connection. */
+const ntlmChallenges = new WeakMap<net.Socket, Buffer>();
+const NTLM_PASSWORD = 'Winter2026!';
+const NTLM_TARGET_INFO = Buffer.concat([
+  Buffer.from([2, 0, 8, 0]),
+  Buffer.from('CORP', 'utf16le'),
+  Buffer.from([1, 0, 8, 0]),
+  Buffer.from('IIS1', 'utf16le'),
+  Buffer.alloc(4),
+]);
+
+/** The CHALLENGE message (type 2) a Windows server sends, with a fresh server challenge. */
+function ntlmChallengeMessage(serverChallenge: Buffer): string {
+  const head = Buffer.alloc(48);
+  head.write('NTLMSSP\0', 0, 'latin1');
+  head.writeUInt32LE(2, 8);
+  head.writeUInt32LE(0x00898205, 20);
+  serverChallenge.copy(head, 24);
+  head.writeUInt16LE(NTLM_TARGET_INFO.length, 40);
+  head.writeUInt16LE(NTLM_TARGET_INFO.length, 42);
+  head.writeUInt32LE(48, 44);
+  return Buffer.concat([head, NTLM_TARGET_INFO]).toString('base64');
+}
+
+/** A Windows-style NTLM endpoint: NEGOTIATE gets a CHALLENGE, AUTHENTICATE is verified. */
+function answerNtlm(request: http.IncomingMessage, response: http.ServerResponse): unknown {
+  const header = request.headers.authorization ?? '';
+  const token = /^NTLM (.+)$/.exec(header)?.[1];
+  const refuse = () => response.writeHead(401, { 'www-authenticate': 'NTLM' }).end();
+  if (!token) return refuse();
+  const message = Buffer.from(token, 'base64');
+  if (message.length >= 12 && message.readUInt32LE(8) === 1) {
+    const challenge = randomBytes(8);
+    ntlmChallenges.set(request.socket, challenge);
+    response.writeHead(401, { 'www-authenticate': `NTLM ${ntlmChallengeMessage(challenge)}` }).end();
+    return;
+  }
+  const challenge = ntlmChallenges.get(request.socket);
+  ntlmChallenges.delete(request.socket);
+  if (!challenge) return refuse();
+  const answer = parseAuthenticateMessage(token);
+  const ok =
+    answer.domain === 'CORP' &&
+    answer.user === 'ops' &&
+    verifyNtlmv2Response(answer, NTLM_PASSWORD, challenge);
+  return ok ? response.writeHead(200).end('welcome') : refuse();
+}
 
 function startPeer(): Promise<string> {
   peer = http.createServer((request, response) => {
@@ -106,6 +155,8 @@ function startPeer(): Promise<string> {
             request.headers.authorization === `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
           return response.writeHead(ok ? 200 : 401).end();
         }
+        case '/ntlm':
+          return answerNtlm(request, response);
         case '/token':
           return response.writeHead(request.headers['x-token'] === 'abc123' ? 200 : 403).end();
         case '/ua':

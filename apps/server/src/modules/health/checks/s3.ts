@@ -21,9 +21,17 @@ import {
 } from './spec-fields.js';
 import { type CheckContext, type CheckResult, type CheckType } from './types.js';
 
-const s3SpecSchema = z.looseObject({
+const bucketSchema = z.looseObject({
+  name: textField.pipe(z.string().min(1, 'a bucket name is required')),
+  region: textField.optional(),
+  endpoint: textField.optional(),
+});
+
+const s3FieldsSchema = z.looseObject({
   ...baseSpecShape,
-  bucketName: textField.pipe(z.string().min(1, 'a bucket name is required')),
+  bucketName: textField.pipe(z.string().min(1, 'a bucket name is required')).optional(),
+  /** The older form: `bucket: {name, region, endpoint}` (always addressed path style). */
+  bucket: bucketSchema.optional(),
   objectPath: textField.pipe(z.string().min(1, 'an object path is required')),
   connection: textField.optional(),
   accessKey: valueSourceField.optional(),
@@ -34,7 +42,15 @@ const s3SpecSchema = z.looseObject({
   skipTLSVerify: booleanField.optional(),
   usePathStyle: booleanField.optional(),
 });
+const s3SpecSchema = s3FieldsSchema.superRefine((spec, context) => {
+  if (spec.bucketName === undefined && spec.bucket === undefined)
+    context.addIssue({ code: 'custom', path: ['bucketName'], message: 'a bucket name is required' });
+});
 export type S3CheckSpec = z.infer<typeof s3SpecSchema>;
+
+function bucketOf(spec: S3CheckSpec): string {
+  return spec.bucketName ?? spec.bucket?.name ?? '';
+}
 
 const MAX_BODY_BYTES = 1024 * 1024;
 
@@ -77,8 +93,8 @@ async function runS3Check(spec: S3CheckSpec, ctx: CheckContext): Promise<CheckRe
   let accessKey: string | undefined;
   let secretKey: string | undefined;
   let sessionToken: string | undefined;
-  let region = spec.region ?? '';
-  let endpoint = spec.endpoint ?? '';
+  let region = spec.region ?? spec.bucket?.region ?? '';
+  let endpoint = spec.endpoint ?? spec.bucket?.endpoint ?? '';
   try {
     accessKey = await resolveValue(spec.accessKey, ctx, 'accessKey');
     secretKey = await resolveValue(spec.secretKey, ctx, 'secretKey');
@@ -108,7 +124,10 @@ async function runS3Check(spec: S3CheckSpec, ctx: CheckContext): Promise<CheckRe
   if (endpointUrl.protocol !== 'http:' && endpointUrl.protocol !== 'https:')
     return invalidResult(`invalid endpoint, the scheme must be http or https '${sanitizeUrl(endpoint)}'`);
   // Virtual-hosted buckets need a DNS name: an IP endpoint is addressed path style, as SDKs do.
-  const pathStyle = spec.usePathStyle === true || isIP(endpointUrl.hostname.replace(/^\[|\]$/g, '')) !== 0;
+  const pathStyle =
+    spec.usePathStyle === true ||
+    (spec.bucketName === undefined && spec.bucket !== undefined) ||
+    isIP(endpointUrl.hostname.replace(/^\[|\]$/g, '')) !== 0;
   const credentials = { accessKey, secretKey, sessionToken, region, service: 's3' };
   const insecure = spec.skipTLSVerify === true;
   const httpRequest = endpointUrl.protocol === 'https:' ? https.request : http.request;
@@ -139,7 +158,7 @@ async function runS3Check(spec: S3CheckSpec, ctx: CheckContext): Promise<CheckRe
     });
   };
 
-  const bucket = spec.bucketName;
+  const bucket = bucketOf(spec);
   const where = `s3://${bucket}/${spec.objectPath}`;
   const timings: Record<string, number> = {};
   const started = performance.now();
@@ -160,7 +179,6 @@ async function runS3Check(spec: S3CheckSpec, ctx: CheckContext): Promise<CheckRe
     });
   try {
     const listUrl = s3Url(endpoint, bucket, '', pathStyle);
-    listUrl.searchParams.set('list-type', '2');
     listUrl.searchParams.set('max-keys', '1');
     const listed = await step('list', 'GET', listUrl);
     if (listed.status !== 200)
@@ -199,6 +217,6 @@ export const s3Check: CheckType<S3CheckSpec> = {
   specKey: 's3',
   schema: s3SpecSchema,
   parse: (raw) => parseSpec(s3SpecSchema, raw, 's3'),
-  endpoint: (spec) => `s3://${spec.bucketName}/${spec.objectPath}`,
+  endpoint: (spec) => `s3://${bucketOf(spec)}/${spec.objectPath}`,
   run: runS3Check,
 };

@@ -100,6 +100,8 @@ describe('canary check entries of the types that run', () => {
       path: /var/backups
       minCount: many
   s3:
+    - bucketName: backups
+  kubernetes:
     - anything: goes
 `);
     expect(result.ok).toBe(false);
@@ -108,6 +110,8 @@ describe('canary check entries of the types that run', () => {
       'spec.http[0].responseCodes[1]',
       'spec.tcp[0].name',
       'spec.folder[0].minCount',
+      'spec.s3[0].name',
+      'spec.s3[0].objectPath',
     ]);
   });
 

@@ -268,7 +268,10 @@ export async function runCanaryChecks(
       }
       dependencies[dependency.entry.name] = dependencyView(result);
     }
-    const variables = planned.dependsOn.length > 0 ? { dependsOn: dependencies } : undefined;
+    // Earlier checks' results, as `outputs.<name>` (the ecosystem's name) and `dependsOn.<name>`,
+    // in expressions and in the check's `metrics` alike.
+    const variables =
+      planned.dependsOn.length > 0 ? { dependsOn: dependencies, outputs: dependencies } : undefined;
     const checkSpec = options.openSecrets ? options.openSecrets(check.entry.spec) : check.entry.spec;
     const run = await runCheck(check.entry.type, checkSpec as typeof check.entry.spec, {
       canary: { ...canaryVariables, retries },

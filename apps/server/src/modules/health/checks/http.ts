@@ -15,6 +15,7 @@ import { elapsedSince, errorText, failing, invalidResult, passing } from './chec
 import { renderField } from './field-templates.js';
 import { fetchClientCredentialsToken } from './oauth2.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
+import { authenticateMessage, negotiateMessage, parseChallengeHeader } from './ntlm.js';
 import {
   baseSpecShape,
   booleanField,
@@ -153,6 +154,7 @@ function sendOnce(
   body: Buffer | undefined,
   tls: TlsOptions,
   signal: AbortSignal,
+  agent: http.Agent | false = false,
 ): Promise<HttpResponse> {
   return new Promise((resolve, reject) => {
     const isHttps = url.protocol === 'https:';
@@ -162,8 +164,9 @@ function sendOnce(
       method,
       headers: requestHeaders,
       signal,
-      // A fresh connection per request, so the peer certificate is always the one just presented.
-      agent: false,
+      // A fresh connection per request, so the peer certificate is always the one just presented;
+      // NTLM's one kept-alive connection (it authenticates the connection, not the request).
+      agent,
       ...(isHttps
         ? { rejectUnauthorized: tls.rejectUnauthorized, ca: tls.ca, cert: tls.cert, key: tls.key }
         : {}),
@@ -208,17 +211,85 @@ interface Exchange {
 
 /**
  * Sends the request, answering a Digest challenge once and following redirects unless the
- * spec expects a redirect status itself (a 3xx among `responseCodes`).
+ * spec expects a redirect status itself (a 3xx among `responseCodes`). With `ntlm`, every request
+ * opens with an NTLM NEGOTIATE on one kept-alive connection and answers the server's CHALLENGE
+ * on that same connection.
  */
 async function exchange(
   start: URL,
   method: string,
   headers: Record<string, string>,
   body: Buffer | undefined,
-  credentials: { username: string; password: string },
+  credentials: { username: string; password: string; ntlm?: boolean },
   followRedirects: boolean,
   tls: TlsOptions,
   signal: AbortSignal,
+): Promise<Exchange> {
+  if (!credentials.ntlm) {
+    return exchangeOn(start, method, headers, body, credentials, followRedirects, tls, signal, false);
+  }
+  const agentOptions = { keepAlive: true, maxSockets: 1 };
+  const agent =
+    start.protocol === 'https:'
+      ? new https.Agent({
+          ...agentOptions,
+          rejectUnauthorized: tls.rejectUnauthorized,
+          ca: tls.ca,
+          cert: tls.cert,
+          key: tls.key,
+        })
+      : new http.Agent(agentOptions);
+  try {
+    return await exchangeOn(start, method, headers, body, credentials, followRedirects, tls, signal, agent);
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** Sends the NTLM NEGOTIATE, then the AUTHENTICATE answering the server's CHALLENGE. */
+async function sendNtlm(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  credentials: { username: string; password: string },
+  tls: TlsOptions,
+  signal: AbortSignal,
+  agent: http.Agent,
+): Promise<HttpResponse> {
+  const first = await sendOnce(
+    url,
+    method,
+    { ...headers, authorization: `NTLM ${negotiateMessage()}` },
+    body,
+    tls,
+    signal,
+    agent,
+  );
+  if (first.status !== 401) return first;
+  const challenge = parseChallengeHeader(first.headers['www-authenticate']);
+  if (!challenge) return first;
+  return sendOnce(
+    url,
+    method,
+    { ...headers, authorization: `NTLM ${authenticateMessage(challenge, credentials)}` },
+    body,
+    tls,
+    signal,
+    agent,
+  );
+}
+
+async function exchangeOn(
+  start: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  credentials: { username: string; password: string; ntlm?: boolean },
+  followRedirects: boolean,
+  tls: TlsOptions,
+  signal: AbortSignal,
+  agent: http.Agent | false,
 ): Promise<Exchange> {
   let url = start;
   let currentMethod = method;
@@ -227,8 +298,12 @@ async function exchange(
   const redirects: string[] = [];
   let digestTried = false;
   for (;;) {
-    const response = await sendOnce(url, currentMethod, currentHeaders, currentBody, tls, signal);
+    const response =
+      agent && credentials.ntlm
+        ? await sendNtlm(url, currentMethod, currentHeaders, currentBody, credentials, tls, signal, agent)
+        : await sendOnce(url, currentMethod, currentHeaders, currentBody, tls, signal);
     if (
+      !credentials.ntlm &&
       response.status === 401 &&
       !digestTried &&
       (credentials.username !== '' || credentials.password !== '')
@@ -292,9 +367,10 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   const details = await resolveConnectionDetails({ ...spec, url: spec.url ?? spec.endpoint }, ctx);
   if (details.url === '') return invalidResult('no url or connection specified');
   const properties = details.connection?.properties ?? {};
-  if (spec.ntlm || spec.ntlmv2 || properties.ntlm === 'true' || properties.ntlmv2 === 'true') {
-    return invalidResult('NTLM authentication is not supported yet');
-  }
+  // The ecosystem answers both `ntlm` and `ntlmv2` with an NTLMv2 response (ntlm.ts).
+  const ntlm = Boolean(
+    spec.ntlm || spec.ntlmv2 || properties.ntlm === 'true' || properties.ntlmv2 === 'true',
+  );
   if (spec.crawl) return invalidResult('crawling is not supported yet');
 
   const templateEnv: Record<string, unknown> = {
@@ -347,7 +423,9 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   const password = details.password || decodeURIComponent(url.password);
   url.username = '';
   url.password = '';
-  if ((username !== '' || password !== '') && headers.authorization === undefined) {
+  if (ntlm && spec.oauth2) return invalidResult('ntlm cannot be combined with oauth2');
+  if (ntlm && username === '') return invalidResult('ntlm: username is required (DOMAIN\\user or user)');
+  if (!ntlm && (username !== '' || password !== '') && headers.authorization === undefined) {
     headers.authorization = `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
   }
 
@@ -424,7 +502,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
       method,
       headers,
       requestBody,
-      { username, password },
+      { username, password, ntlm },
       followRedirects,
       tls,
       ctx.signal,

@@ -210,8 +210,8 @@ describe('elasticsearch and opensearch over HTTP', () => {
 });
 
 describe('types refused with a reason', () => {
-  it('reports why mongodb, mssql, s3 and databaseBackup do not run', async () => {
-    for (const type of ['mongodb', 'mssql', 's3', 'databaseBackup']) {
+  it('reports why mongodb, mssql and databaseBackup do not run', async () => {
+    for (const type of ['mongodb', 'mssql', 'databaseBackup']) {
       const run = await runCheck(type, { name: 'x' }, options);
       expect(run.result.invalid, type).toBe(true);
       expect(run.result.error).toMatch(new RegExp(`^${type} checks are not supported: `));

@@ -55,8 +55,9 @@ describe('the registry', () => {
       'restic',
       'elasticsearch',
       'opensearch',
+      's3',
     ]);
-    expect(UNSUPPORTED_CHECK_TYPES).toEqual(expect.arrayContaining(['kubernetes', 's3', 'mongodb']));
+    expect(UNSUPPORTED_CHECK_TYPES).toEqual(expect.arrayContaining(['kubernetes', 'mongodb']));
     expect(SUPPORTED_CHECK_TYPES.filter((type) => UNSUPPORTED_CHECK_TYPES.includes(type))).toEqual([]);
     expect(findCheckType('postgres')?.specKey).toBe('postgres');
     expect(findCheckType('kubernetes')).toBeUndefined();

@@ -8,6 +8,7 @@ import { dnsCheck } from './dns.js';
 import { elasticsearchCheck, opensearchCheck } from './elasticsearch.js';
 import { junitCheck } from './junit.js';
 import { resticCheck } from './restic.js';
+import { s3Check } from './s3.js';
 import { execCheck } from './exec.js';
 import { folderCheck } from './folder.js';
 import { sftpCheck } from './sftp.js';
@@ -42,6 +43,7 @@ export const CHECK_TYPES: readonly CheckType[] = [
   resticCheck,
   elasticsearchCheck,
   opensearchCheck,
+  s3Check,
 ];
 
 /** The types that run, by their type name. */
@@ -75,7 +77,6 @@ export const UNSUPPORTED_CHECK_TYPES: readonly string[] = [
   'namespace',
   'pod',
   'pubsub',
-  's3',
   'smb',
 ];
 
@@ -103,7 +104,6 @@ export const UNSUPPORTED_CHECK_REASONS: Readonly<Record<string, string>> = {
     "mongodb checks are not supported: the MongoDB wire protocol client is not bundled and no MongoDB server can be tested on this product's machines",
   mssql:
     "mssql checks are not supported: the TDS (SQL Server) protocol client is not bundled and no SQL Server can be tested on this product's machines",
-  s3: "s3 checks are not supported: they need an S3 endpoint, which cannot be tested on this product's machines",
   databaseBackup:
     'databaseBackup checks are not supported: they read cloud backup APIs (GCP Cloud SQL), which cannot be reached or tested here',
 };

@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
 import {
   mkdirSync,
   mkdtempSync,
@@ -28,6 +29,8 @@ import { openSealedStrings } from '../../../platform/secret-fields.js';
 import { createSecretBox, keyFromSecret } from '../../../platform/secrets.js';
 import { createTokenForUser } from '../../auth/index.js';
 import { runCanaryChecks } from '../canary-runner.js';
+import { signRequest } from '../checks/aws-sigv4.js';
+import { parseAuthenticateMessage, verifyNtlmv2Response } from '../checks/ntlm.js';
 import { loadCanary } from '../canary-sync.js';
 
 /**
@@ -84,6 +87,143 @@ let token = '';
 let work = '';
 let peer: http.Server;
 const lastSeen: string[] = [];
+/** The NTLM CHALLENGE each connection was sent: NTLM authenticates the connection. */
+const ntlmChallenges = new WeakMap<net.Socket, Buffer>();
+const NTLM_PASSWORD = 'Winter2026!';
+const NTLM_TARGET_INFO = Buffer.concat([
+  Buffer.from([2, 0, 8, 0]),
+  Buffer.from('CORP', 'utf16le'),
+  Buffer.from([1, 0, 8, 0]),
+  Buffer.from('IIS1', 'utf16le'),
+  Buffer.alloc(4),
+]);
+
+/** The CHALLENGE message (type 2) a Windows server sends, with a fresh server challenge. */
+function ntlmChallengeMessage(serverChallenge: Buffer): string {
+  const head = Buffer.alloc(48);
+  head.write('NTLMSSP\0', 0, 'latin1');
+  head.writeUInt32LE(2, 8);
+  head.writeUInt32LE(0x00898205, 20);
+  serverChallenge.copy(head, 24);
+  head.writeUInt16LE(NTLM_TARGET_INFO.length, 40);
+  head.writeUInt16LE(NTLM_TARGET_INFO.length, 42);
+  head.writeUInt32LE(48, 44);
+  return Buffer.concat([head, NTLM_TARGET_INFO]).toString('base64');
+}
+
+/** A Windows-style NTLM endpoint: NEGOTIATE gets a CHALLENGE, AUTHENTICATE is verified. */
+function answerNtlm(request: http.IncomingMessage, response: http.ServerResponse): unknown {
+  const header = request.headers.authorization ?? '';
+  const token = /^NTLM (.+)$/.exec(header)?.[1];
+  const refuse = () => response.writeHead(401, { 'www-authenticate': 'NTLM' }).end();
+  if (!token) return refuse();
+  const message = Buffer.from(token, 'base64');
+  if (message.length >= 12 && message.readUInt32LE(8) === 1) {
+    const challenge = randomBytes(8);
+    ntlmChallenges.set(request.socket, challenge);
+    response.writeHead(401, { 'www-authenticate': `NTLM ${ntlmChallengeMessage(challenge)}` }).end();
+    return;
+  }
+  const challenge = ntlmChallenges.get(request.socket);
+  ntlmChallenges.delete(request.socket);
+  if (!challenge) return refuse();
+  const answer = parseAuthenticateMessage(token);
+  const ok =
+    answer.domain === 'CORP' &&
+    answer.user === 'ops' &&
+    verifyNtlmv2Response(answer, NTLM_PASSWORD, challenge);
+  return ok ? response.writeHead(200).end('welcome') : refuse();
+}
+
+/** The S3-compatible peer's one key pair, bucket and stored objects. */
+const S3_KEYS: Record<string, string> = { COMPATACCESSKEY: 'compat/secret+key' };
+const S3_BUCKET = 'compat-bucket';
+const s3Objects = new Map<string, Buffer>();
+let s3Peer: http.Server;
+/** Requests the S3 peer accepted, as `METHOD path` (the s3 check lists, puts and gets). */
+const s3Accepted: string[] = [];
+
+function s3Answer(response: http.ServerResponse, status: number, code: string, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/xml' })
+    .end(
+      `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${message}</Message></Error>`,
+    );
+}
+
+/**
+ * The SigV4 check an S3 server makes: the signature is computed again over the headers the
+ * client says it signed, with the secret of its access key, and the payload hash is verified.
+ */
+function s3SignatureProblem(request: http.IncomingMessage, body: Buffer): string | undefined {
+  const authorization = request.headers.authorization ?? '';
+  const parts =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(
+      authorization,
+    );
+  if (!parts) return 'AccessDenied';
+  const [, accessKey, , region, signedHeaders] = parts;
+  const secretKey = S3_KEYS[accessKey];
+  if (secretKey === undefined) return 'InvalidAccessKeyId';
+  if (request.headers['x-amz-content-sha256'] !== createHash('sha256').update(body).digest('hex'))
+    return 'XAmzContentSHA256Mismatch';
+  const stamp = String(request.headers['x-amz-date'] ?? '');
+  const at = new Date(
+    `${stamp.slice(0, 4)}-${stamp.slice(4, 6)}-${stamp.slice(6, 8)}T${stamp.slice(9, 11)}:${stamp.slice(11, 13)}:${stamp.slice(13, 15)}Z`,
+  );
+  if (Number.isNaN(at.getTime()) || Math.abs(Date.now() - at.getTime()) > 15 * 60_000)
+    return 'RequestTimeTooSkewed';
+  const headers: Record<string, string> = {};
+  for (const name of signedHeaders.split(';')) headers[name] = String(request.headers[name] ?? '');
+  const url = new URL(request.url ?? '/', `http://${request.headers.host}`);
+  signRequest(
+    { method: request.method ?? 'GET', url, headers, body },
+    { accessKey, secretKey, region, service: 's3' },
+    at,
+  );
+  return headers.authorization === authorization ? undefined : 'SignatureDoesNotMatch';
+}
+
+function startS3Peer(): Promise<string> {
+  s3Peer = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const body = Buffer.concat(chunks);
+      const problem = s3SignatureProblem(request, body);
+      if (problem) return s3Answer(response, 403, problem, 'the request was refused');
+      const url = new URL(request.url ?? '/', 'http://s3');
+      const [, bucket = '', ...keyParts] = url.pathname.split('/').map(decodeURIComponent);
+      const key = keyParts.join('/');
+      if (bucket !== S3_BUCKET)
+        return s3Answer(response, 404, 'NoSuchBucket', 'The specified bucket does not exist');
+      s3Accepted.push(`${request.method} ${key === '' ? `/${bucket}` : `/${bucket}/${key}`}`);
+      if (key === '' && request.method === 'GET') {
+        const keys = [...s3Objects.keys()].slice(0, Number(url.searchParams.get('max-keys') ?? 1000));
+        return response
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(
+            `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${bucket}</Name><KeyCount>${keys.length}</KeyCount>${keys.map((name) => `<Contents><Key>${name}</Key></Contents>`).join('')}</ListBucketResult>`,
+          );
+      }
+      if (request.method === 'PUT') {
+        s3Objects.set(key, body);
+        return response.writeHead(200, { etag: `"${createHash('md5').update(body).digest('hex')}"` }).end();
+      }
+      if (request.method === 'GET') {
+        const stored = s3Objects.get(key);
+        if (!stored) return s3Answer(response, 404, 'NoSuchKey', 'The specified key does not exist.');
+        return response.writeHead(200).end(stored);
+      }
+      return s3Answer(response, 405, 'MethodNotAllowed', 'not supported by this peer');
+    });
+  });
+  return new Promise((resolve) => {
+    s3Peer.listen(0, '127.0.0.1', () =>
+      resolve(`http://127.0.0.1:${(s3Peer.address() as AddressInfo).port}`),
+    );
+  });
+}
 
 function startPeer(): Promise<string> {
   peer = http.createServer((request, response) => {
@@ -106,6 +246,8 @@ function startPeer(): Promise<string> {
             request.headers.authorization === `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
           return response.writeHead(ok ? 200 : 401).end();
         }
+        case '/ntlm':
+          return answerNtlm(request, response);
         case '/token':
           return response.writeHead(request.headers['x-token'] === 'abc123' ? 200 : 403).end();
         case '/ua':
@@ -143,6 +285,7 @@ function startPeer(): Promise<string> {
 beforeAll(async () => {
   db = await createTestDatabase();
   const hostPort = await startPeer();
+  const s3Endpoint = await startS3Peer();
   work = mkdtempSync(path.join(tmpdir(), 'opsdeck-compat-'));
   // The folder checks' files.
   mkdirSync(path.join(work, 'fixtures', 'logs', 'app'), { recursive: true });
@@ -172,6 +315,7 @@ beforeAll(async () => {
   for (const file of runnable) {
     const text = readFileSync(path.join(HERE, file), 'utf8')
       .replaceAll('__PEER_HOSTPORT__', hostPort)
+      .replaceAll('__S3__', s3Endpoint)
       .replaceAll('__PEER__', `http://${hostPort}`)
       .replaceAll('__PGKV__', libpq)
       .replaceAll('__PG__', db.url)
@@ -255,6 +399,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await new Promise((resolve) => peer?.close(resolve));
+  await new Promise((resolve) => s3Peer?.close(resolve));
   await db?.close();
   if (work) rmSync(work, { recursive: true, force: true });
 });
@@ -327,6 +472,17 @@ describe('Canary compatibility suite', () => {
       expect(Date.parse(item.created_at)).not.toBeNaN();
       expect(Date.parse(item.updated_at ?? '')).not.toBeNaN();
     }
+  });
+
+  it('the s3 check listed, wrote and read back its object through signed requests', () => {
+    expect(s3Accepted).toEqual(
+      expect.arrayContaining([
+        `GET /${S3_BUCKET}`,
+        `PUT /${S3_BUCKET}/canary/probe.txt`,
+        `GET /${S3_BUCKET}/canary/probe.txt`,
+      ]),
+    );
+    expect(s3Objects.get('canary/probe.txt')?.length).toBeGreaterThan(0);
   });
 
   it('templated fields saw the previous run as last_result', () => {

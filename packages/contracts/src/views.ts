@@ -75,6 +75,11 @@ export const viewResultSchema = z.object({
   variables: z.array(viewVariableSchema),
   requestFingerprint: z.string(),
   lastRefreshedAt: z.string().nullish(),
+  /**
+   * The rows this fingerprint held at its last refresh: the unfiltered table's total, so its
+   * pages need not count the rows again.
+   */
+  rowCount: z.number().int().nonnegative().nullish(),
   /** The data-API relation holding the rows (`view_<namespace>_<name>`). */
   table: z.string(),
 });

@@ -11,7 +11,15 @@ import { HttpError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/logger.js';
 import { parseDuration } from '../../platform/time/index.js';
 import { viewSpec, viewSpecIssues, type ViewSpec } from './view-kind.js';
-import { prometheusRows, selectRows, type QueryRow, type Selector } from './view-sources.js';
+import {
+  prometheusRows,
+  selectRows,
+  sourceFieldTypes,
+  sourceStatement,
+  type QueryRow,
+  type Selector,
+} from './view-sources.js';
+import { columnsSql, kindOfSqlType } from './view-sql-mapping.js';
 import {
   ensureViewTable,
   PANEL_ROLE,
@@ -20,6 +28,8 @@ import {
   toColumnValue,
   viewTableName,
   writeViewRows,
+  writeViewRowsBySql,
+  type SqlQueryPlan,
   type TableColumn,
 } from './view-table.js';
 
@@ -279,6 +289,37 @@ async function buildRows(
   return out;
 }
 
+const DATABASE_SOURCES = ['configs', 'changes', 'checks', 'components'] as const;
+
+/**
+ * The refresh as SQL statements (view-sql-mapping.ts), or null when a query reads Prometheus or a
+ * mapping needs CEL in Node.
+ */
+export async function sqlPlans(
+  pool: Pool,
+  spec: ViewSpec,
+  columns: readonly TableColumn[],
+  scope: { var: Record<string, string>; config: QueryRow | null },
+): Promise<SqlQueryPlan[] | null> {
+  const plans: SqlQueryPlan[] = [];
+  for (const [name, rawQuery] of Object.entries(spec.queries ?? {})) {
+    const query = fillPlaceholders(rawQuery, scope) as Record<string, unknown>;
+    if (query.prometheus) return null;
+    const source = DATABASE_SOURCES.find((key) => query[key]);
+    if (!source) return null;
+    const statement = sourceStatement(source, query[source] as Selector, `spec.queries.${name}.${source}`);
+    const kinds = new Map<string, NonNullable<ReturnType<typeof kindOfSqlType>>>();
+    for (const [field, dataType] of await sourceFieldTypes(pool, source)) {
+      const kind = kindOfSqlType(dataType);
+      if (kind) kinds.set(field, kind);
+    }
+    const select = columnsSql(columns, spec.mapping ?? {}, kinds);
+    if (!select) return null;
+    plans.push({ ...statement, select });
+  }
+  return plans;
+}
+
 async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
@@ -296,11 +337,12 @@ async function inTransaction<T>(pool: Pool, work: (client: PoolClient) => Promis
 
 interface RefreshState {
   refreshed_at: Date;
+  row_count: number | null;
 }
 
 async function lastRefresh(pool: Pool, viewId: string, fingerprint: string): Promise<RefreshState | null> {
   const { rows } = await pool.query<RefreshState>(
-    `SELECT r.refreshed_at FROM view_refreshes r JOIN view_tables t ON t.view_id = r.view_id
+    `SELECT r.refreshed_at, r.row_count FROM view_refreshes r JOIN view_tables t ON t.view_id = r.view_id
      WHERE r.view_id = $1 AND r.request_fingerprint = $2`,
     [viewId, fingerprint],
   );
@@ -320,7 +362,8 @@ async function refresh(
   now: () => number,
 ): Promise<void> {
   const controller = new AbortController();
-  const rows = await buildRows(pool, spec, columns, scope, controller.signal);
+  const plans = await sqlPlans(pool, spec, columns, scope);
+  const built = plans ? null : await buildRows(pool, spec, columns, scope, controller.signal);
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`view:${view.id}`]);
     const { created, table } = await ensureViewTable(client, view, columns);
@@ -332,13 +375,18 @@ async function refresh(
       );
       if (fresh[0] && now() - fresh[0].refreshed_at.getTime() < maxAgeMs) return;
     }
-    await writeViewRows(client, table, columns, fingerprint, rows);
+    let written = plans ? await writeViewRowsBySql(client, table, columns, fingerprint, plans) : null;
+    if (written === null) {
+      // Prometheus, a mapping only CEL evaluates, or a row value the SQL could not convert.
+      const rows = built ?? (await buildRows(pool, spec, columns, scope, controller.signal));
+      written = await writeViewRows(client, table, columns, fingerprint, rows);
+    }
     await client.query(
       `INSERT INTO view_refreshes (view_id, request_fingerprint, variables, refreshed_at, row_count)
        VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), $5)
        ON CONFLICT (view_id, request_fingerprint) DO UPDATE
          SET variables = EXCLUDED.variables, refreshed_at = EXCLUDED.refreshed_at, row_count = EXCLUDED.row_count`,
-      [view.id, fingerprint, JSON.stringify(scope.var), now(), rows.length],
+      [view.id, fingerprint, JSON.stringify(scope.var), now(), written],
     );
     await client.query('UPDATE views SET last_ran = now(), error = NULL WHERE id = $1', [view.id]);
   });
@@ -508,6 +556,7 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
     variables,
     requestFingerprint: fingerprint,
     lastRefreshedAt: visible ? visible.refreshed_at.toISOString() : null,
+    rowCount: visible?.row_count ?? null,
     table,
   };
 }

@@ -123,13 +123,14 @@ function likePattern(glob: string): string {
   return glob.replace(/[\\%_]/g, (c) => `\\${c}`).replace(/\*/g, '%');
 }
 
-/** Rows of the relation a selector matches, up to its limit (or MAX_QUERY_ROWS). */
-export async function selectRows(
-  db: Queryable,
-  source: keyof typeof SOURCES,
+export type SourceName = keyof typeof SOURCES;
+
+/** The statement reading a selector's rows (its select list is the source's), with its values. */
+export function sourceStatement(
+  source: SourceName,
   selector: Selector,
   path: string,
-): Promise<QueryRow[]> {
+): { text: string; values: unknown[] } {
   const table = SOURCES[source];
   const where: string[] = [];
   const values: unknown[] = [];
@@ -168,12 +169,40 @@ export async function selectRows(
     where.push(`coalesce(${table.labels}, '{}'::jsonb) @> ${bind(JSON.stringify(labels))}::jsonb`);
   }
   const limit = Math.min(selector.limit ?? MAX_QUERY_ROWS, MAX_QUERY_ROWS);
-  const sql =
+  const text =
     `SELECT ${table.select} FROM ${table.relation}` +
     (where.length > 0 ? ` WHERE ${where.join(' AND ')}` : '') +
     ` ORDER BY ${table.order} LIMIT ${bind(limit)}`;
-  const { rows } = await db.query<QueryRow>(sql, values);
+  return { text, values };
+}
+
+/** Rows of the relation a selector matches, up to its limit (or MAX_QUERY_ROWS). */
+export async function selectRows(
+  db: Queryable,
+  source: SourceName,
+  selector: Selector,
+  path: string,
+): Promise<QueryRow[]> {
+  const { rows } = await db.query<QueryRow>(sourceStatement(source, selector, path));
   return rows;
+}
+
+const sourceTypes = new Map<SourceName, Map<string, string>>();
+
+/** The source's selected fields and their PostgreSQL types (information_schema's data_type). */
+export async function sourceFieldTypes(db: Queryable, source: SourceName): Promise<Map<string, string>> {
+  const known = sourceTypes.get(source);
+  if (known) return known;
+  const table = SOURCES[source];
+  const selected = table.select.split(',').map((field) => field.trim());
+  const { rows } = await db.query<{ column_name: string; data_type: string }>(
+    `SELECT column_name, data_type FROM information_schema.columns
+      WHERE table_schema = 'public' AND table_name = $1 AND column_name = ANY($2::text[])`,
+    [table.relation, selected],
+  );
+  const types = new Map(rows.map((row) => [row.column_name, row.data_type]));
+  sourceTypes.set(source, types);
+  return types;
 }
 
 /** Instant-vector results of a PromQL query: each series' labels plus `value` (and `timestamp`). */

@@ -43,15 +43,22 @@ export function quoteIdent(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/**
+ * The layout of a view table's indexes: a table made under an older layout is recreated at its
+ * next refresh (it is a cache). 2: the default order's index and filters ordered by it.
+ */
+const INDEX_LAYOUT = 2;
+
 /** The table's shape: a changed shape means a new table. */
 export function tableShape(columns: readonly TableColumn[]): string {
-  return JSON.stringify(
-    columns.map((column) =>
+  return JSON.stringify([
+    INDEX_LAYOUT,
+    ...columns.map((column) =>
       column.indexed
         ? [column.name, column.type, column.primaryKey, true]
         : [column.name, column.type, column.primaryKey],
     ),
-  );
+  ]);
 }
 
 export { viewTableName };
@@ -94,12 +101,20 @@ export async function ensureViewTable(
   const keys = columns.filter((column) => column.primaryKey).map((column) => quoteIdent(column.name));
   if (keys.length > 0) definitions.push(`PRIMARY KEY (request_fingerprint, ${keys.join(', ')})`);
   await client.query(`CREATE TABLE ${quoteIdent(table)} (${definitions.join(', ')})`);
+  // Pages default to the first column, descending with nulls last (core §7): an index in that
+  // order serves them without sorting the fingerprint's rows, and a filterable column's index
+  // ends with it too, so a filtered page reads its rows in order and its count reads the index.
+  const first = columns[0] ? `${quoteIdent(columns[0].name)} DESC NULLS LAST` : null;
+  if (first)
+    await client.query(
+      `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_order_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${first})`,
+    );
   for (const [index, column] of columns.entries())
-    if (column.indexed && !column.primaryKey)
+    if (column.indexed && index > 0)
       await client.query(
-        `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_c${index}_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${quoteIdent(column.name)})`,
+        `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_c${index}_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${quoteIdent(column.name)}, ${first})`,
       );
-  if (keys.length === 0)
+  if (keys.length === 0 && !first)
     await client.query(
       `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_fp_idx`)} ON ${quoteIdent(table)} (request_fingerprint)`,
     );
@@ -175,9 +190,10 @@ export async function writeViewRows(
   columns: readonly TableColumn[],
   fingerprint: string,
   rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>,
-): Promise<void> {
+): Promise<number> {
   await client.query(`DELETE FROM ${quoteIdent(table)} WHERE request_fingerprint = $1`, [fingerprint]);
-  if (rows.length === 0) return;
+  if (rows.length === 0) return 0;
+  let inserted = 0;
   const names = columns.map((column) => quoteIdent(column.name)).join(', ');
   const conflict = columns.some((column) => column.primaryKey) ? ' ON CONFLICT DO NOTHING' : '';
   const arrayType = (type: ViewColumnType): string => (type === 'datetime' ? 'text' : sqlType(type));
@@ -191,10 +207,53 @@ export async function writeViewRows(
   for (let start = 0; start < rows.length; start += BATCH) {
     const batch = rows.slice(start, start + BATCH);
     const arrays = columns.map((_, index) => batch.map((row) => row[index]));
-    await client.query(
+    const result = await client.query(
       `INSERT INTO ${quoteIdent(table)} (request_fingerprint, ${names})
        SELECT $1, ${selected} FROM unnest(${unnest}) AS u(${aliases})${conflict}`,
       [fingerprint, ...arrays],
     );
+    inserted += result.rowCount ?? 0;
+  }
+  return inserted;
+}
+
+/** One query of the refresh's fast path: its source statement and its columns' select list. */
+export interface SqlQueryPlan {
+  text: string;
+  values: unknown[];
+  select: string[];
+}
+
+/**
+ * Replaces the rows of one fingerprint by `INSERT ... SELECT` over the source statements, in
+ * order (with a primary key, the first query's row wins, as in `writeViewRows`). Returns the rows
+ * written, or null when a row needs the general path (the rows stay as they were before).
+ */
+export async function writeViewRowsBySql(
+  client: PoolClient,
+  table: string,
+  columns: readonly TableColumn[],
+  fingerprint: string,
+  plans: readonly SqlQueryPlan[],
+): Promise<number | null> {
+  const names = columns.map((column) => quoteIdent(column.name)).join(', ');
+  const conflict = columns.some((column) => column.primaryKey) ? ' ON CONFLICT DO NOTHING' : '';
+  await client.query('SAVEPOINT view_sql_refresh');
+  try {
+    await client.query(`DELETE FROM ${quoteIdent(table)} WHERE request_fingerprint = $1`, [fingerprint]);
+    let inserted = 0;
+    for (const plan of plans) {
+      const result = await client.query(
+        `INSERT INTO ${quoteIdent(table)} (request_fingerprint, ${names})
+         SELECT $${plan.values.length + 1}, ${plan.select.join(', ')} FROM (${plan.text}) AS src${conflict}`,
+        [...plan.values, fingerprint],
+      );
+      inserted += result.rowCount ?? 0;
+    }
+    await client.query('RELEASE SAVEPOINT view_sql_refresh');
+    return inserted;
+  } catch {
+    await client.query('ROLLBACK TO SAVEPOINT view_sql_refresh');
+    return null;
   }
 }

@@ -46,6 +46,7 @@ function ViewTable({ result, filters }: { result: ViewResult; filters: Record<st
       filters: Object.fromEntries(Object.entries(filters).map(([column, value]) => [column, [value]])),
     },
     result.lastRefreshedAt !== null && result.lastRefreshedAt !== undefined,
+    result.rowCount,
   );
   const columns = useMemo<DataTableColumn<Record<string, unknown>>[]>(
     () =>

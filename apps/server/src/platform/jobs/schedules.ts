@@ -44,6 +44,11 @@ export interface ScheduleDefinition {
   agentId?: string;
   /** Time zone of cron expressions without CRON_TZ=. Default UTC. */
   timezone?: string;
+  /**
+   * Write each run's RUNNING job history row only once it has lasted this long; a shorter run is
+   * written once, finished (StartJobOptions.recordRunningAfterMs). Default: before the run.
+   */
+  recordRunningAfterMs?: number;
 }
 
 export interface SchedulerOptions {
@@ -175,6 +180,7 @@ export class Scheduler {
     if (definition.name.trim() === '') throw new TypeError('A schedule needs a name');
     const timeoutMs = definition.timeoutMs ?? DEFAULT_SCHEDULE_TIMEOUT_MS;
     validatePositive(`timeoutMs of schedule "${definition.name}"`, timeoutMs);
+    validatePositive(`recordRunningAfterMs of schedule "${definition.name}"`, definition.recordRunningAfterMs);
     const registered: Registered = {
       definition,
       expression: parseSchedule(definition.schedule, { timezone: definition.timezone }),
@@ -428,6 +434,7 @@ export class Scheduler {
         resourceType: definition.resource?.type,
         resourceId: definition.resource?.id,
         agentId: definition.agentId,
+        recordRunningAfterMs: definition.recordRunningAfterMs,
       });
       run.job = job;
       try {

@@ -180,7 +180,10 @@ export class Scheduler {
     if (definition.name.trim() === '') throw new TypeError('A schedule needs a name');
     const timeoutMs = definition.timeoutMs ?? DEFAULT_SCHEDULE_TIMEOUT_MS;
     validatePositive(`timeoutMs of schedule "${definition.name}"`, timeoutMs);
-    validatePositive(`recordRunningAfterMs of schedule "${definition.name}"`, definition.recordRunningAfterMs);
+    validatePositive(
+      `recordRunningAfterMs of schedule "${definition.name}"`,
+      definition.recordRunningAfterMs,
+    );
     const registered: Registered = {
       definition,
       expression: parseSchedule(definition.schedule, { timezone: definition.timezone }),

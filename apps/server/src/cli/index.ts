@@ -94,9 +94,36 @@ async function migrateCommand(): Promise<number> {
   );
 }
 
-/** Every module's resource kinds, registered before a command reads or applies resources. */
-async function loadKinds(): Promise<void> {
-  await import('./kinds.js');
+/**
+ * Registers the resource kinds a command needs: those named (the kinds `apply`'s files declare),
+ * or every kind when a name is unknown or none is given.
+ */
+async function loadKinds(kindNames?: readonly string[]): Promise<void> {
+  const { registerCliKinds } = await import('./kinds.js');
+  await registerCliKinds(kindNames);
+}
+
+/**
+ * The `kind` of every document in the files apply was given, or undefined when one cannot be
+ * told (a file that does not read or parse, a document without a kind): then every kind is
+ * loaded, and apply reports the problem as it would anyway.
+ */
+async function documentKinds(paths: readonly string[]): Promise<string[] | undefined> {
+  const { collectResourceFiles, readResourceFile } = await import('../modules/resources/resource-files.js');
+  try {
+    const { files } = await collectResourceFiles(paths);
+    const kinds = new Set<string>();
+    for (const file of files) {
+      for (const document of await readResourceFile(file)) {
+        const kind = (document.content as { kind?: unknown } | null | undefined)?.kind;
+        if (document.yamlErrors.length > 0 || typeof kind !== 'string') return undefined;
+        kinds.add(kind);
+      }
+    }
+    return [...kinds];
+  } catch {
+    return undefined;
+  }
 }
 
 async function loadModules(): Promise<void> {
@@ -195,7 +222,7 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'apply': {
         const files = values.file ?? [];
         if (files.length === 0) throw new UsageError('apply needs at least one -f FILE|DIR');
-        await loadKinds();
+        await loadKinds(await documentKinds(files));
         const [{ applyCommand }, { createSecretBox, loadSecretKey }] = await Promise.all([
           import('../modules/resources/cli-commands.js'),
           import('../platform/secrets.js'),

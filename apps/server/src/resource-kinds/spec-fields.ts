@@ -1,6 +1,8 @@
 import { SCHEDULE_PRESETS } from '@opsdeck/contracts';
 import { z } from 'zod';
-import { parseSchedule } from '../platform/jobs/index.js';
+// The schedule grammar only: the jobs index would load the jobs service and its metrics, which
+// `opsdeck apply` (validating a schedule field) does not need (issue 22).
+import { parseSchedule } from '../platform/jobs/schedule-expression.js';
 import { DURATION_PATTERN } from '../platform/time/index.js';
 
 /**

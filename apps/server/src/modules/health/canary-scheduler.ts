@@ -20,6 +20,11 @@ export const CANARY_JOB_NAME = 'Canary';
 export const CANARY_RESOURCE_TYPE = 'canary';
 /** How often canaries are re-read for changes (a change is also NOTIFYed: migration 0180). */
 export const DEFAULT_CANARY_POLL_INTERVAL_MS = 10_000;
+/**
+ * A canary tick's RUNNING job history row is written only when the tick lasts this long: most
+ * take milliseconds and are written once, finished, saving a row write per tick (issue 22).
+ */
+export const CANARY_RUNNING_ROW_AFTER_MS = 1000;
 /** Where changes to canaries are NOTIFYed, by a trigger (migration 0180). */
 export const CANARY_CHANGES_CHANNEL = 'opsdeck_canaries';
 
@@ -113,6 +118,7 @@ export function createCanaryScheduler(options: CanarySchedulerOptions): CanarySc
     definition: (canary) => ({
       jobName: CANARY_JOB_NAME,
       timeoutMs: runTimeoutMs,
+      recordRunningAfterMs: CANARY_RUNNING_ROW_AFTER_MS,
       resource: { type: CANARY_RESOURCE_TYPE, id: canary.id },
       agentId: canary.agent_id,
       handler: async ({ signal, job }) => {

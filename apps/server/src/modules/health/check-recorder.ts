@@ -118,15 +118,14 @@ function recorderOf(pool: Pool): Batcher<PendingResult, RecordedCheck | Error> {
 }
 
 /**
- * Writes results of several checks in one transaction with one statement per kind of write (lock
- * and read the checks rows, insert the status rows, update the checks rows, queue the
- * transition events), with the same outcome as writing each in its own transaction: the event
- * exists if and only if the status row does. A check id twice in the batch goes to a later
- * round. When the batch fails as a whole, each result is written on its own, so one bad result
- * does not lose the others.
+ * Writes results of checks (one or several) in one transaction: one statement locks and reads
+ * the checks rows, inserts the status rows and updates the checks rows, and one more queues the
+ * transition events when there are any, with the same outcome as writing each in its own
+ * transaction: the event exists if and only if the status row does. A check id twice in the
+ * batch goes to a later round. When the batch fails as a whole, each result is written on its
+ * own, so one bad result does not lose the others.
  */
 async function recordBatch(pool: Pool, items: PendingResult[]): Promise<Array<RecordedCheck | Error>> {
-  if (items.length === 1) return [await recordSingle(pool, items[0])];
   const answers: Array<RecordedCheck | Error> = new Array(items.length);
   // Rounds of distinct check ids, in arrival order.
   let remaining = items.map((item, index) => ({ item, index }));
@@ -168,10 +167,55 @@ async function recordRound(
   round: Array<{ item: PendingResult; index: number }>,
   answers: Array<RecordedCheck | Error>,
 ): Promise<void> {
-  // Locked in id order, so concurrent batches sharing checks cannot deadlock.
+  // One statement (issue 22: a batch of one-check canaries paid a round trip per kind of write):
+  // lock the checks rows in id order (concurrent batches sharing checks cannot deadlock), read
+  // their previous status, insert the status rows and update the checks rows of those that exist.
+  // The rows it returns are the previous state, as the lock read them.
+  const statusOf = (item: PendingResult): CheckStatus => (item.result.pass ? 'healthy' : 'unhealthy');
   const { rows } = await client.query<{ id: string; status: CheckStatus | null; name: string; type: string }>(
-    'SELECT id, status, name, type FROM checks WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
-    [round.map((entry) => entry.item.checkId)],
+    `WITH u AS (
+       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::boolean[], $5::text[],
+                            $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[])
+         AS u(check_id, time, duration, pass, message, error, details, status, next_runtime)
+     ),
+     locked AS (
+       SELECT c.id, c.status, c.name, c.type FROM checks c
+       WHERE c.id = ANY($1::uuid[]) ORDER BY c.id FOR UPDATE
+     ),
+     inserted AS (
+       INSERT INTO check_statuses_recent (check_id, time, duration, status, message, error, details)
+       SELECT u.check_id, u.time, u.duration, u.pass, u.message, u.error, u.details
+       FROM u JOIN locked ON locked.id = u.check_id
+       ON CONFLICT (check_id, time) DO UPDATE
+       SET duration = EXCLUDED.duration, status = EXCLUDED.status, message = EXCLUDED.message,
+           error = EXCLUDED.error, details = EXCLUDED.details
+     ),
+     updated AS (
+       UPDATE checks AS c
+       SET status = u.status,
+           last_runtime = u.time,
+           next_runtime = u.next_runtime,
+           last_transition_time = CASE WHEN locked.status IS DISTINCT FROM u.status THEN u.time
+                                       ELSE c.last_transition_time END
+       FROM u JOIN locked ON locked.id = u.check_id
+       WHERE c.id = u.check_id
+     )
+     SELECT id, status, name, type FROM locked`,
+    [
+      round.map(({ item }) => item.checkId),
+      round.map(({ item }) => item.startedAt),
+      round.map(({ item }) => Math.max(0, Math.round(item.result.duration))),
+      round.map(({ item }) => item.result.pass),
+      round.map(({ item }) => clip(item.result.message)),
+      round.map(({ item }) => clip(item.result.error)),
+      round.map(({ item }) =>
+        item.result.detail === undefined || item.result.detail === null
+          ? null
+          : JSON.stringify(item.result.detail),
+      ),
+      round.map(({ item }) => statusOf(item)),
+      round.map(({ item }) => item.options.nextRuntime ?? null),
+    ],
   );
   const current = new Map(rows.map((row) => [row.id, row]));
   const present = round.filter((entry) => {
@@ -181,48 +225,10 @@ async function recordRound(
   });
   if (present.length === 0) return;
   const writes = present.map(({ item }) => {
-    const status: CheckStatus = item.result.pass ? 'healthy' : 'unhealthy';
+    const status = statusOf(item);
     const previous = current.get(item.checkId)!.status;
     return { item, status, previous, changed: previous !== status };
   });
-  await client.query(
-    `INSERT INTO check_statuses_recent (check_id, time, duration, status, message, error, details)
-     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::boolean[], $5::text[],
-                          $6::text[], $7::jsonb[])
-     ON CONFLICT (check_id, time) DO UPDATE
-     SET duration = EXCLUDED.duration, status = EXCLUDED.status, message = EXCLUDED.message,
-         error = EXCLUDED.error, details = EXCLUDED.details`,
-    [
-      writes.map(({ item }) => item.checkId),
-      writes.map(({ item }) => item.startedAt),
-      writes.map(({ item }) => Math.max(0, Math.round(item.result.duration))),
-      writes.map(({ item }) => item.result.pass),
-      writes.map(({ item }) => clip(item.result.message)),
-      writes.map(({ item }) => clip(item.result.error)),
-      writes.map(({ item }) =>
-        item.result.detail === undefined || item.result.detail === null
-          ? null
-          : JSON.stringify(item.result.detail),
-      ),
-    ],
-  );
-  await client.query(
-    `UPDATE checks AS c
-     SET status = u.status,
-         last_runtime = u.started_at,
-         next_runtime = u.next_runtime,
-         last_transition_time = CASE WHEN u.changed THEN u.started_at ELSE c.last_transition_time END
-     FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::boolean[])
-          AS u(id, status, started_at, next_runtime, changed)
-     WHERE c.id = u.id`,
-    [
-      writes.map(({ item }) => item.checkId),
-      writes.map((write) => write.status),
-      writes.map(({ item }) => item.startedAt),
-      writes.map(({ item }) => item.options.nextRuntime ?? null),
-      writes.map((write) => write.changed),
-    ],
-  );
   const events: EventToEnqueue[] = [];
   for (const [position, write] of writes.entries()) {
     const { item, status, previous, changed } = write;

@@ -112,6 +112,66 @@ describe('job history', () => {
     expect(names.rows).toEqual([{ name: 'Canary' }, { name: 'Scrape' }]);
   });
 
+  it('with recordRunningAfterMs, writes a short run once, finished, and a long one RUNNING after the delay', async () => {
+    // Every write to job_history, in order, to tell one insert from an insert and an update.
+    await db.pool.query(`
+      CREATE TABLE IF NOT EXISTS job_history_writes (op text, id uuid, status text);
+      CREATE OR REPLACE FUNCTION log_job_history_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO job_history_writes VALUES (TG_OP, NEW.id, NEW.status); RETURN NEW; END $$;
+      DROP TRIGGER IF EXISTS job_history_writes ON job_history;
+      CREATE TRIGGER job_history_writes AFTER INSERT OR UPDATE ON job_history
+        FOR EACH ROW EXECUTE FUNCTION log_job_history_write();`);
+    try {
+      const jobs = service();
+      const writes = async (id: string) =>
+        (await db.pool.query('SELECT op, status FROM job_history_writes WHERE id = $1', [id])).rows;
+
+      const short = await jobs.startJob({
+        name: 'Canary',
+        resourceType: 'canary',
+        recordRunningAfterMs: 500,
+      });
+      expect(await historyRow(short.id)).toBeUndefined();
+      short.incrementSuccess(2);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      expect(await short.success()).toBe('SUCCESS');
+      expect(await writes(short.id)).toEqual([{ op: 'INSERT', status: 'SUCCESS' }]);
+      const shortRow = await historyRow(short.id);
+      expect(shortRow).toMatchObject({
+        name: 'Canary',
+        status: 'SUCCESS',
+        success_count: 2,
+        hostname: 'worker-a',
+      });
+      expect(shortRow.duration_millis).toBeGreaterThanOrEqual(30);
+      expect(short.durationMillis).toBe(shortRow.duration_millis);
+      expect(shortRow.time_end!.getTime() - shortRow.time_start.getTime()).toBe(shortRow.duration_millis);
+
+      const long = await jobs.startJob({ name: 'Canary', resourceType: 'canary', recordRunningAfterMs: 100 });
+      const running = await waitFor(
+        async () => {
+          const row = await historyRow(long.id);
+          return row?.status === 'RUNNING' ? row : undefined;
+        },
+        { what: 'the RUNNING row of the long run' },
+      );
+      expect(running.time_end).toBeNull();
+      long.addError('boom');
+      expect(await long.success()).toBe('FAILED');
+      expect(await writes(long.id)).toEqual([
+        { op: 'INSERT', status: 'RUNNING' },
+        { op: 'UPDATE', status: 'FAILED' },
+      ]);
+      const longRow = await historyRow(long.id);
+      // time_start is when the run started, not when its row was written.
+      expect(longRow.duration_millis).toBeGreaterThanOrEqual(100);
+      expect(longRow.details).toEqual({ errors: ['boom'] });
+    } finally {
+      await db.pool.query(`DROP TRIGGER IF EXISTS job_history_writes ON job_history;
+        DROP TABLE IF EXISTS job_history_writes; DROP FUNCTION IF EXISTS log_job_history_write();`);
+    }
+  });
+
   it('writes one row per scheduled run: success, warning, failure and timeout', async () => {
     const registry = new Registry();
     const jobs = service({ metrics: registry });

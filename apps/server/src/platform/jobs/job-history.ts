@@ -9,6 +9,16 @@ interface JobStart {
   agentId: string;
   resourceId: string | null;
   resourceType: string | null;
+  /** Set when the row is written after the run started (recordRunningAfterMs). */
+  id?: string;
+  /** How long ago the run started; the row's time_start is that much before now(). */
+  elapsedMs?: number;
+}
+
+/** A run that ended before its RUNNING row was written: one row, finished. */
+interface JobFinished extends JobEnd {
+  start: JobStart;
+  durationMillis: number;
 }
 
 interface JobEnd {
@@ -27,6 +37,13 @@ export interface StartJobOptions {
   resourceId?: string;
   /** Defaults to the nil agent: the job ran here, not on an agent. */
   agentId?: string;
+  /**
+   * Write the RUNNING row only once the run has lasted this long: a run that ends sooner is
+   * written once, finished (one row write instead of an insert and an update; issue 22). Such a
+   * run is not listed while it runs, and a process killed before the delay leaves no row for it
+   * (its schedule's claim still lapses). Default: the RUNNING row is written before the run.
+   */
+  recordRunningAfterMs?: number;
 }
 
 /** Free-form content of the "Scrape Summary" and "Reconcile Summary" tabs. */
@@ -83,6 +100,7 @@ export class JobHistory {
   /** Jobs started (or ended) at about the same time are written in one statement. */
   private readonly starts: Batcher<JobStart, string>;
   private readonly ends: Batcher<JobEnd, number | undefined>;
+  private readonly finishedRuns: Batcher<JobFinished, number | undefined>;
 
   constructor(options: JobHistoryOptions) {
     this.pool = options.pool;
@@ -91,26 +109,50 @@ export class JobHistory {
     this.metrics = options.metrics;
     this.starts = new Batcher((items) => this.insertStarts(items));
     this.ends = new Batcher((items) => this.writeEnds(items));
+    this.finishedRuns = new Batcher((items) => this.insertFinished(items));
   }
 
   async startJob(options: StartJobOptions): Promise<JobRun> {
     if (options.name.trim() === '') throw new TypeError('A job needs a name');
-    const id = await this.starts.add({
+    const start: JobStart = {
       name: options.name,
       agentId: options.agentId ?? NIL_AGENT_ID,
       resourceId: options.resourceId ?? null,
       resourceType: options.resourceType ?? null,
-    });
-    return new JobRunRecord(id, options.name, this.metrics, (end) => this.ends.add(end));
+    };
+    if (options.recordRunningAfterMs === undefined) {
+      const id = await this.starts.add(start);
+      return new JobRunRecord(id, options.name, this.metrics, (end) => this.ends.add(end));
+    }
+    const id = randomUUID();
+    const startedAt = performance.now();
+    // Resolves true once the RUNNING row is written (false when that failed).
+    let running: Promise<boolean> | undefined;
+    const timer = setTimeout(() => {
+      running = this.starts.add({ ...start, id, elapsedMs: performance.now() - startedAt }).then(
+        () => true,
+        () => false,
+      );
+    }, options.recordRunningAfterMs);
+    timer.unref();
+    const writeEnd = async (end: JobEnd): Promise<number | undefined> => {
+      clearTimeout(timer);
+      if (running && (await running)) return this.ends.add(end);
+      const durationMillis = Math.max(0, Math.round(performance.now() - startedAt));
+      return this.finishedRuns.add({ ...end, start, durationMillis });
+    };
+    return new JobRunRecord(id, options.name, this.metrics, writeEnd);
   }
 
   private async insertStarts(items: JobStart[]): Promise<string[]> {
-    const ids = items.map(() => randomUUID());
+    const ids = items.map((item) => item.id ?? randomUUID());
     const { rowCount } = await this.pool.query(
-      `INSERT INTO job_history (id, name, agent_id, resource_id, resource_type, status, hostname, worker_id)
-       SELECT u.id, u.name, u.agent_id, u.resource_id, u.resource_type, 'RUNNING', $6, $7
-       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[])
-            AS u(id, name, agent_id, resource_id, resource_type)`,
+      `INSERT INTO job_history (id, name, agent_id, resource_id, resource_type, status, hostname, worker_id,
+                                time_start)
+       SELECT u.id, u.name, u.agent_id, u.resource_id, u.resource_type, 'RUNNING', $6, $7,
+              now() - u.elapsed * interval '1 millisecond'
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $8::double precision[])
+            AS u(id, name, agent_id, resource_id, resource_type, elapsed)`,
       [
         ids,
         items.map((item) => item.name),
@@ -119,10 +161,42 @@ export class JobHistory {
         items.map((item) => item.resourceType),
         this.hostname,
         this.workerId,
+        items.map((item) => item.elapsedMs ?? 0),
       ],
     );
     if (rowCount !== items.length) throw new Error('job history rows were not all written');
     return ids;
+  }
+
+  /** Runs that ended before their RUNNING row was due: each written once, finished. */
+  private async insertFinished(items: JobFinished[]): Promise<Array<number | undefined>> {
+    const { rows } = await this.pool.query<{ id: string; duration_millis: number }>(
+      `INSERT INTO job_history (id, name, agent_id, resource_id, resource_type, status, hostname, worker_id,
+                                time_start, time_end, duration_millis, success_count, error_count, details)
+       SELECT u.id, u.name, u.agent_id, u.resource_id, u.resource_type, u.status, $11, $12,
+              now() - u.duration * interval '1 millisecond', now(), u.duration, u.successes, u.errors,
+              u.details
+       FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::integer[],
+                   $8::integer[], $9::integer[], $10::jsonb[])
+            AS u(id, name, agent_id, resource_id, resource_type, status, duration, successes, errors, details)
+       RETURNING id, duration_millis`,
+      [
+        items.map((item) => item.id),
+        items.map((item) => item.start.name),
+        items.map((item) => item.start.agentId),
+        items.map((item) => item.start.resourceId),
+        items.map((item) => item.start.resourceType),
+        items.map((item) => item.status),
+        items.map((item) => item.durationMillis),
+        items.map((item) => item.successes),
+        items.map((item) => item.errors),
+        items.map((item) => item.details),
+        this.hostname,
+        this.workerId,
+      ],
+    );
+    const durations = new Map(rows.map((row) => [row.id, row.duration_millis]));
+    return items.map((item) => durations.get(item.id));
   }
 
   private async writeEnds(items: JobEnd[]): Promise<Array<number | undefined>> {

@@ -1,4 +1,4 @@
-import mysql, { type ConnectionOptions } from 'mysql2/promise';
+import type { ConnectionOptions } from 'mysql2/promise';
 import { parseSpec } from './spec-fields.js';
 import { runSqlCheck, sqlEndpoint, sqlSpecSchema, type SqlCheckSpec, type SqlDriver } from './sql-check.js';
 import { CheckSpecError, type CheckType } from './types.js';
@@ -35,6 +35,8 @@ export function mysqlConnectionOptions(url: string): ConnectionOptions {
 }
 
 const queryMysql: SqlDriver = async (target, query) => {
+  // Imported when a check runs: `opsdeck apply` validates specs without loading the driver.
+  const { default: mysql } = await import('mysql2/promise');
   const connection = await mysql.createConnection({
     ...mysqlConnectionOptions(target.url),
     ...(target.username === '' ? {} : { user: target.username }),

@@ -1,5 +1,4 @@
 import path from 'node:path';
-import ssh2 from 'ssh2';
 import type { FileEntryWithStats, SFTPWrapper, Stats as SftpStats } from 'ssh2';
 import { z } from 'zod';
 import { errorText } from './check-result.js';
@@ -12,8 +11,12 @@ import {
 } from './spec-fields.js';
 import { CheckSpecError, type CheckContext } from './types.js';
 
-const { Client, utils } = ssh2;
-const STATUS = utils.sftp.STATUS_CODE;
+/**
+ * SFTP status codes (draft-ietf-secsh-filexfer, SSH_FX_*) the messages name. ssh2 itself is
+ * imported when a session opens: loading it costs ~200 ms that `opsdeck apply` (which only
+ * validates specs) should not pay (issue 22).
+ */
+const STATUS = { EOF: 1, NO_SUCH_FILE: 2, PERMISSION_DENIED: 3 } as const;
 
 /**
  * The ecosystem's `sftpConnection` (a folder check's remote): `host`, `port` (default 22) and
@@ -135,10 +138,11 @@ function entryFromStats(name: string, attrs: SftpStats): SftpEntry {
  * check's signal aborts (its deadline), so a server that stops answering never holds a socket.
  * The server's host key is accepted as offered, as the ecosystem's folder check does.
  */
-export function openSftpFolder(target: SftpTarget, ctx: CheckContext): Promise<SftpFolderSession> {
+export async function openSftpFolder(target: SftpTarget, ctx: CheckContext): Promise<SftpFolderSession> {
   const where = sftpEndpoint(target.host, target.port);
+  const { default: ssh2 } = await import('ssh2');
   return new Promise((resolve, reject) => {
-    const client = new Client();
+    const client = new ssh2.Client();
     let settled = false;
     let sftp: SFTPWrapper | undefined;
     const close = () => {

@@ -354,4 +354,30 @@ describe('runTopology', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it('groups the root components by a label with groupBy', async () => {
+    const topology = await createTopology('grouped', {
+      groupBy: { tag: 'zone' },
+      components: [
+        { name: 'a', labels: { zone: 'west' }, health: 'healthy' },
+        { name: 'b', labels: { zone: 'east' }, health: 'unhealthy' },
+        { name: 'c', labels: { zone: 'west' }, health: 'warning' },
+        { name: 'loose', health: 'healthy' },
+      ],
+    });
+    await runTopology(db.pool, topology, { logger });
+    const rows = await components(topology.id);
+    const root = named(rows, 'grouped');
+    const west = named(rows, 'west');
+    const east = named(rows, 'east');
+    expect([west.parent_id, east.parent_id, named(rows, 'loose').parent_id]).toEqual([
+      root.id,
+      root.id,
+      root.id,
+    ]);
+    expect([west.type, west.labels]).toEqual(['Group', { zone: 'west' }]);
+    expect([named(rows, 'a').parent_id, named(rows, 'c').parent_id]).toEqual([west.id, west.id]);
+    expect(named(rows, 'b').parent_id).toBe(east.id);
+    expect([west.health, east.health, root.health]).toEqual(['warning', 'unhealthy', 'unhealthy']);
+  });
 });

@@ -337,7 +337,48 @@ export async function buildTopologyTree(topology: TopologyRow, context: RunConte
     context,
     'spec',
   );
-  return root[0];
+  return groupChildren(root[0], isRecord(spec.groupBy) ? text(spec.groupBy.tag) : null);
+}
+
+/**
+ * `groupBy: {tag}`: the root's components that carry the label move under one `Group` component
+ * per value (named after it, ordered by name); the others stay where they are.
+ */
+function groupChildren(root: Built, tag: string | null): Built {
+  if (tag === null) return root;
+  const groups = new Map<string, Built[]>();
+  const ungrouped: Built[] = [];
+  for (const child of root.children) {
+    const value = child.labels[tag];
+    if (value === undefined) ungrouped.push(child);
+    else groups.set(value, [...(groups.get(value) ?? []), child]);
+  }
+  const grouped = [...groups.keys()].sort().map((value): Built => ({
+    name: value,
+    type: 'Group',
+    namespace: root.namespace,
+    icon: null,
+    owner: null,
+    text: null,
+    tooltip: null,
+    description: null,
+    lifecycle: null,
+    external_id: null,
+    labels: { [tag]: value },
+    hidden: false,
+    order: null,
+    properties: [],
+    health: null,
+    status: null,
+    status_reason: null,
+    healthExpr: undefined,
+    statusExpr: undefined,
+    selectors: [],
+    checks: [],
+    configs: [],
+    children: groups.get(value) ?? [],
+  }));
+  return { ...root, children: [...grouped, ...ungrouped] };
 }
 
 const SEVERITY: Record<ComponentHealth, number> = { unknown: 0, healthy: 1, warning: 2, unhealthy: 3 };

@@ -133,10 +133,11 @@ function toComponent(row: ComponentRow): TopologyComponent {
     checks: [],
     incidents: 0,
     configs: [],
+    relationships: [],
   };
 }
 
-/** Children counts, checks, configs and open incidents of these components, in four queries. */
+/** Children counts, checks, configs, related components and open incidents, in five queries. */
 async function decorate(pool: Pool, components: TopologyComponent[], showHidden: boolean): Promise<void> {
   if (components.length === 0) return;
   const byId = new Map(components.map((component) => [component.id, component]));
@@ -168,6 +169,25 @@ async function decorate(pool: Pool, components: TopologyComponent[], showHidden:
   );
   for (const row of configs.rows)
     byId.get(row.component_id)?.configs.push({ id: row.id, name: row.name, type: row.type });
+  const related = await pool.query<{
+    component_id: string;
+    id: string;
+    name: string;
+    type: string | null;
+    health: string | null;
+  }>(
+    `SELECT r.component_id, c.id, c.name, c.type, c.health FROM component_relationships r
+     JOIN components c ON c.id = r.relationship_id AND c.deleted_at IS NULL
+     WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL ORDER BY c.name, c.id`,
+    [ids],
+  );
+  for (const row of related.rows)
+    byId.get(row.component_id)?.relationships.push({
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      health: (normaliseHealth(row.health) ?? 'unknown') as ComponentHealth,
+    });
   const incidents = await pool.query<{ component_id: string; count: number }>(
     `SELECT component_id, count(DISTINCT id)::int AS count FROM incidents_by_component
      WHERE component_id = ANY($1::uuid[]) AND status NOT IN ('closed', 'resolved', 'cancelled')

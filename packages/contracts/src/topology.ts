@@ -88,6 +88,8 @@ export interface TopologyComponent {
   checks: { id: string; name: string; status: string | null }[];
   incidents: number;
   configs: { id: string; name: string; type: string | null }[];
+  /** The components its `selectors` pulled in (component_relationships). */
+  relationships: { id: string; name: string; type: string | null; health: ComponentHealth }[];
   components?: TopologyComponent[];
 }
 
@@ -117,6 +119,14 @@ export const topologyComponentSchema: z.ZodType<TopologyComponent> = z.lazy(() =
     checks: z.array(z.object({ id: z.string(), name: z.string(), status: z.string().nullable() })),
     incidents: z.number(),
     configs: z.array(z.object({ id: z.string(), name: z.string(), type: z.string().nullable() })),
+    relationships: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        type: z.string().nullable(),
+        health: componentHealthSchema,
+      }),
+    ),
     components: z.array(topologyComponentSchema).optional(),
   }),
 );

@@ -20,6 +20,7 @@ function runServices(
     resolveValueFrom,
     resolveConnection: createConnectionResolver(pool, secrets, resolveValueFrom),
     openSecrets: (spec: unknown): unknown => openSealedStrings(spec, secrets),
+    secrets,
   };
 }
 

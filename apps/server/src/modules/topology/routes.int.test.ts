@@ -233,4 +233,63 @@ describe('topology routes', () => {
     const missing = await get(`/api/snapshot/topology/00000000-0000-4000-8000-000000000001`);
     expect(missing.statusCode).toBe(404);
   });
+
+  it('row-level permissions: a subject sees only the components its permission rows let it read', async () => {
+    const grantee = async (roles: ('viewer' | 'editor')[], grant: Record<string, unknown>) => {
+      const person = await createTestPerson(db.pool, { roles });
+      await db.pool.query(
+        `INSERT INTO permissions (subject, subject_type, person_id, action, deny, object, object_selector, component_id)
+         VALUES ($1::text, 'person', $1::uuid, 'read', $2, $3, $4, $5)`,
+        [
+          person.id,
+          grant.deny ?? false,
+          grant.object ?? null,
+          grant.objectSelector ? JSON.stringify(grant.objectSelector) : null,
+          grant.componentId ?? null,
+        ],
+      );
+      return bearer(await createTestToken(db.pool, person.id));
+    };
+    const as = async (headers: Record<string, string>, url: string) =>
+      app.inject({ method: 'GET', url, headers });
+    const all = topologyResponseSchema.parse((await get('/api/canary/api/topology?flatten=true')).json());
+    const byName = (name: string) => all.components.find((component) => component.name === name)!;
+
+    // No role, one component granted: it is the caller's root; its parent and siblings are not there.
+    const webOnly = await grantee([], { componentId: byName('web').id });
+    const roots = topologyResponseSchema.parse((await as(webOnly, '/api/canary/api/topology')).json());
+    expect(roots.components.map((component) => component.name)).toEqual(['web']);
+    expect(roots.types).toEqual(['Service']);
+    expect(roots.teams).toEqual(['frontend']);
+    expect((await as(webOnly, `/api/canary/api/topology?id=${byName('estate').id}`)).statusCode).toBe(404);
+    expect((await as(webOnly, `/api/snapshot/topology/${byName('estate').id}`)).statusCode).toBe(404);
+    // Its child is not granted: the children count shows none.
+    const web = topologyResponseSchema.parse(
+      (await as(webOnly, `/api/canary/api/topology?id=${byName('web').id}`)).json(),
+    );
+    expect(web.components[0].children).toEqual({ healthy: 0, unhealthy: 0, warning: 0, unknown: 0 });
+    expect(web.components[0].components).toBeUndefined();
+
+    // A viewer with a deny on hosts: the estate without them, in the tree and the counts.
+    const noHosts = await grantee(['viewer'], {
+      deny: true,
+      objectSelector: { components: [{ types: ['Host'] }] },
+    });
+    const tree = topologyResponseSchema.parse(
+      (await as(noHosts, `/api/canary/api/topology?id=${byName('estate').id}&depth=3`)).json(),
+    );
+    const names = (components: { name: string; components?: unknown[] }[]): string[] =>
+      components.flatMap((component) => [
+        component.name,
+        ...names((component.components ?? []) as { name: string; components?: unknown[] }[]),
+      ]);
+    expect(names(tree.components).sort()).toEqual(['batch', 'estate', 'hosts', 'web', 'web-1']);
+    const hosts = (tree.components[0].components ?? []).find((child) => child.name === 'hosts')!;
+    expect(hosts.children).toEqual({ healthy: 0, unhealthy: 0, warning: 0, unknown: 0 });
+    expect(tree.types).not.toContain('Host');
+
+    // Nothing granted and no role: refused.
+    const nobody = bearer(await createTestToken(db.pool, (await createTestPerson(db.pool)).id));
+    expect((await as(nobody, '/api/canary/api/topology')).statusCode).toBe(403);
+  });
 });

@@ -12,6 +12,7 @@ import type { JobsService } from '../../platform/jobs/index.js';
 import { errorMessage } from '../../platform/jobs/support.js';
 import type { Logger } from '../../platform/logger.js';
 import { requirePermission } from '../auth/index.js';
+import { createComponentScopeGate } from './row-scope.js';
 import { topologySnapshot } from './snapshot.js';
 import { loadTopology, type TopologyRunOptions } from './topology-engine.js';
 import { runTopologyJob, TOPOLOGY_JOB_NAME, TOPOLOGY_RESOURCE_TYPE } from './topology-scheduler.js';
@@ -26,22 +27,28 @@ export interface TopologyRoutesOptions {
 
 /** The topology API: the component tree, the snapshot archive and Run Now. */
 export async function topologyRoutes(app: FastifyInstance, options: TopologyRoutesOptions): Promise<void> {
-  const readTopologies = requirePermission('topologies', 'read');
+  // Reading components is decided as the data API decides it: roles, and permission rows
+  // limited to some components or topologies, whose rows then limit what the API returns.
+  const readComponents = createComponentScopeGate(options.pool);
   // A run creates, updates and soft-deletes components: all three (`write`), as scrapers ask.
   const runTopologies = requirePermission('topologies', 'write');
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get(
     '/api/canary/api/topology',
-    { preHandler: readTopologies, schema: { querystring: topologyQuerySchema } },
-    async (request) => await queryTopology(options.pool, request.query),
+    { preHandler: readComponents.preHandler, schema: { querystring: topologyQuerySchema } },
+    async (request) => await queryTopology(options.pool, request.query, readComponents.scopeOf(request)),
   );
 
   typed.get(
     '/api/snapshot/topology/:id',
-    { preHandler: readTopologies, schema: { params: componentIdParamsSchema } },
+    { preHandler: readComponents.preHandler, schema: { params: componentIdParamsSchema } },
     async (request, reply) => {
-      const { name, archive } = await topologySnapshot(options.pool, request.params.id);
+      const { name, archive } = await topologySnapshot(
+        options.pool,
+        request.params.id,
+        readComponents.scopeOf(request),
+      );
       return await reply
         .header('content-type', 'application/gzip')
         .header('content-disposition', `attachment; filename="${name}"`)

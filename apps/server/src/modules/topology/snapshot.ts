@@ -1,6 +1,7 @@
 /** `GET /api/snapshot/topology/{id}`: the component tree with checks, configs and incidents. */
 import type { Pool } from '../../platform/db/pool.js';
 import { tarGz } from './tar.js';
+import type { ComponentScope } from './row-scope.js';
 import { queryTopology } from './topology-service.js';
 
 /** How many recent statuses of each linked check go into the snapshot. */
@@ -9,8 +10,9 @@ export const SNAPSHOT_CHECK_STATUSES = 20;
 export async function topologySnapshot(
   pool: Pool,
   componentId: string,
+  scope: ComponentScope | null = null,
 ): Promise<{ name: string; archive: Buffer }> {
-  const tree = await queryTopology(pool, { id: componentId, depth: 10, flatten: true });
+  const tree = await queryTopology(pool, { id: componentId, depth: 10, flatten: true }, scope);
   const ids = tree.components.map((component) => component.id);
   const root = tree.components[0];
   const checks = await pool.query(
@@ -33,7 +35,7 @@ export async function topologySnapshot(
      WHERE component_id = ANY($1::uuid[]) ORDER BY created_at DESC`,
     [ids],
   );
-  const nested = await queryTopology(pool, { id: componentId, depth: 10 });
+  const nested = await queryTopology(pool, { id: componentId, depth: 10 }, scope);
   const now = new Date();
   const folder = `snapshot-${root.name.replace(/[^A-Za-z0-9_.-]+/g, '-')}-${now.toISOString().slice(0, 19).replace(/[:T]/g, '-')}`;
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;

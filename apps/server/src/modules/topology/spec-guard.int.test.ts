@@ -30,6 +30,7 @@ const BAD: [unknown, string, RegExp][] = [
   [{ components: [{ name: 'a', labels: { tier: 3 } }] }, 'spec.components[0].labels.tier', /./],
   [{ schedule: 'now and then' }, 'spec.schedule', /./],
   [{ components: [{ name: 'a', lookup: { exec: [] } }] }, 'spec.components[0].lookup', /declares no check/],
+  [{ groupBy: { tag: '' } }, 'spec.groupBy.tag', /tag must name a label/],
 ];
 
 let full: FullApp;

@@ -1,8 +1,11 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheck, createConfigItem } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
-import { loadTopology, runTopology, type TopologyRow } from './topology-engine.js';
+import { loadCanary, runCanaryChecks } from '../health/index.js';
+import { inlineCanarySource, loadTopology, runTopology, type TopologyRow } from './topology-engine.js';
 
 const logger = pino({ level: 'silent' });
 let db: TestDatabase;
@@ -271,5 +274,110 @@ describe('runTopology', () => {
     // Unchanged health on a re-run: no new event.
     await runTopology(db.pool, (await loadTopology(db.pool, topology.id))!, { logger });
     expect(await eventsOf(api.id)).toEqual(['component.healthy', 'component.unhealthy']);
+  });
+
+  it('creates a canary per inline check spec, links its checks and rolls their results up', async () => {
+    let status = 200;
+    const server: Server = createServer((_request, response) => {
+      response.statusCode = status;
+      response.end('ok');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/health`;
+    try {
+      const topology = await createTopology('inline-shop', {
+        components: [
+          {
+            name: 'web',
+            type: 'Website',
+            checks: [{ inline: { http: [{ name: 'web-home', url, responseCodes: [200] }] } }],
+          },
+        ],
+      });
+      await runTopology(db.pool, topology, { logger });
+      const canaries = async () =>
+        (
+          await db.pool.query<{ id: string; name: string; deleted_at: Date | null }>(
+            `SELECT id, name, deleted_at FROM canaries WHERE source = $1 ORDER BY name`,
+            [inlineCanarySource(topology.id)],
+          )
+        ).rows;
+      const [canary] = await canaries();
+      expect(canary).toMatchObject({ name: 'inline-shop-inline-shop.web-0', deleted_at: null });
+      const web = named(await components(topology.id), 'web');
+      const linked = async () =>
+        (
+          await db.pool.query<{ check_id: string; name: string; selector_id: string }>(
+            `SELECT r.check_id, ch.name, r.selector_id FROM check_component_relationships r
+             JOIN checks ch ON ch.id = r.check_id
+             WHERE r.component_id = $1 AND r.deleted_at IS NULL`,
+            [web.id],
+          )
+        ).rows;
+      const links = await linked();
+      expect(links).toMatchObject([{ name: 'web-home', selector_id: 'checks[0].inline' }]);
+      // Not run yet: unknown.
+      expect(web.health).toBe('unknown');
+
+      // The canary runs through the health module; the next topology run picks its result up.
+      const run = async () => {
+        await runCanaryChecks((await loadCanary(db.pool, canary.id))!, {
+          pool: db.pool,
+          logger,
+          checkTimeoutMs: 5_000,
+        });
+        await runTopology(db.pool, (await loadTopology(db.pool, topology.id))!, { logger });
+        return named(await components(topology.id), 'web').health;
+      };
+      expect(await run()).toBe('healthy');
+      status = 500;
+      expect(await run()).toBe('unhealthy');
+      expect(named(await components(topology.id), 'inline-shop').health).toBe('unhealthy');
+      // Re-runs keep the same canary and check.
+      expect((await canaries()).map((row) => row.id)).toEqual([canary.id]);
+      expect((await linked()).map((row) => row.check_id)).toEqual([links[0].check_id]);
+
+      // An inline spec that is not a valid canary fails the run with its path.
+      const broken = await setSpec(topology, {
+        components: [{ name: 'web', type: 'Website', checks: [{ inline: { replicas: -1, http: [] } }] }],
+      });
+      await expect(runTopology(db.pool, broken, { logger })).rejects.toThrow(
+        /inline-shop\.web\.checks\[0\]\.inline: spec\.replicas/,
+      );
+
+      // The inline check removed: its canary is soft-deleted and the link goes.
+      const plain = await setSpec(topology, { components: [{ name: 'web', type: 'Website' }] });
+      await runTopology(db.pool, plain, { logger });
+      expect((await canaries())[0].deleted_at).not.toBeNull();
+      expect(await linked()).toEqual([]);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('groups the root components by a label with groupBy', async () => {
+    const topology = await createTopology('grouped', {
+      groupBy: { tag: 'zone' },
+      components: [
+        { name: 'a', labels: { zone: 'west' }, health: 'healthy' },
+        { name: 'b', labels: { zone: 'east' }, health: 'unhealthy' },
+        { name: 'c', labels: { zone: 'west' }, health: 'warning' },
+        { name: 'loose', health: 'healthy' },
+      ],
+    });
+    await runTopology(db.pool, topology, { logger });
+    const rows = await components(topology.id);
+    const root = named(rows, 'grouped');
+    const west = named(rows, 'west');
+    const east = named(rows, 'east');
+    expect([west.parent_id, east.parent_id, named(rows, 'loose').parent_id]).toEqual([
+      root.id,
+      root.id,
+      root.id,
+    ]);
+    expect([west.type, west.labels]).toEqual(['Group', { zone: 'west' }]);
+    expect([named(rows, 'a').parent_id, named(rows, 'c').parent_id]).toEqual([west.id, west.id]);
+    expect(named(rows, 'b').parent_id).toBe(east.id);
+    expect([west.health, east.health, root.health]).toEqual(['warning', 'unhealthy', 'unhealthy']);
   });
 });

@@ -7,12 +7,22 @@
 import { linkConfigsToComponent, selectConfigs, type ConfigSelector } from '../catalog/index.js';
 import {
   linkChecksToComponent,
+  loadCanary,
   parseLabelSelector,
+  syncCanaryChecks,
   runCheckSpec,
   selectChecks,
   type CheckSelector,
   type RunCheckOptions,
+  type SelectedCheck,
 } from '../health/index.js';
+import {
+  applyResources,
+  deleteResourcesMissingFromSource,
+  stableHash,
+  type ResourceIdentity,
+} from '../resources/index.js';
+import type { SecretBox } from '../../platform/secrets.js';
 import { evaluate, renderTemplate, stringifyResult, type Expression } from '../../expressions/index.js';
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { enqueueEvents, type EventToEnqueue } from '../../platform/jobs/index.js';
@@ -52,6 +62,8 @@ export interface TopologyRunOptions {
   signal?: AbortSignal;
   /** Budget per lookup check, ms. */
   lookupTimeoutMs?: number;
+  /** Seals the secrets of inline check specs in the canaries a run creates. */
+  secrets?: SecretBox;
 }
 
 export interface TopologyRunSummary {
@@ -109,6 +121,8 @@ interface Built {
   checks: Json[];
   configs: ConfigSelector[];
   children: Built[];
+  /** The checks of this component's inline canaries, by index in `checks` (set before writing). */
+  inlineChecks?: Map<number, SelectedCheck[]>;
 }
 
 function isRecord(value: unknown): value is Json {
@@ -323,7 +337,48 @@ export async function buildTopologyTree(topology: TopologyRow, context: RunConte
     context,
     'spec',
   );
-  return root[0];
+  return groupChildren(root[0], isRecord(spec.groupBy) ? text(spec.groupBy.tag) : null);
+}
+
+/**
+ * `groupBy: {tag}`: the root's components that carry the label move under one `Group` component
+ * per value (named after it, ordered by name); the others stay where they are.
+ */
+function groupChildren(root: Built, tag: string | null): Built {
+  if (tag === null) return root;
+  const groups = new Map<string, Built[]>();
+  const ungrouped: Built[] = [];
+  for (const child of root.children) {
+    const value = child.labels[tag];
+    if (value === undefined) ungrouped.push(child);
+    else groups.set(value, [...(groups.get(value) ?? []), child]);
+  }
+  const grouped = [...groups.keys()].sort().map((value): Built => ({
+    name: value,
+    type: 'Group',
+    namespace: root.namespace,
+    icon: null,
+    owner: null,
+    text: null,
+    tooltip: null,
+    description: null,
+    lifecycle: null,
+    external_id: null,
+    labels: { [tag]: value },
+    hidden: false,
+    order: null,
+    properties: [],
+    health: null,
+    status: null,
+    status_reason: null,
+    healthExpr: undefined,
+    statusExpr: undefined,
+    selectors: [],
+    checks: [],
+    configs: [],
+    children: groups.get(value) ?? [],
+  }));
+  return { ...root, children: [...grouped, ...ungrouped] };
 }
 
 const SEVERITY: Record<ComponentHealth, number> = { unknown: 0, healthy: 1, warning: 2, unhealthy: 3 };
@@ -428,10 +483,17 @@ function flatten(node: Written): Written[] {
   return [node, ...node.children.flatMap(flatten)];
 }
 
-/** checks[] (selector entries; inline specs are not run here) and configs[] as relationship rows. */
+/** checks[] (selector entries and inline canaries' checks) and configs[] as relationship rows. */
 async function writeLinks(client: PoolClient, node: Written): Promise<void> {
   const checkLinks: Parameters<typeof linkChecksToComponent>[2][number][] = [];
   for (const [index, entry] of node.built.checks.entries()) {
+    const inline = node.built.inlineChecks?.get(index);
+    if (inline) {
+      for (const check of inline)
+        if (!checkLinks.some((link) => link.id === check.id))
+          checkLinks.push({ ...check, selectorId: `checks[${index}].inline` });
+      continue;
+    }
     const selector = (isRecord(entry.selector) ? entry.selector : entry) as CheckSelector;
     for (const check of await selectChecks(client, selector))
       if (!checkLinks.some((link) => link.id === check.id))
@@ -535,6 +597,78 @@ async function rollUp(client: PoolClient, node: Written, events: EventToEnqueue[
   return health;
 }
 
+/** The `source` of the canaries a topology's inline checks create. */
+export function inlineCanarySource(topologyId: string): string {
+  return `topology:${topologyId}`;
+}
+
+/** `<topology>-<component path>-<index>`: stable across runs, unique within the namespace. */
+function inlineCanaryName(topology: TopologyRow, names: readonly string[], index: number): string {
+  const name = `${topology.name}-${names.join('.')}-${index}`.replace(/\//g, '-').replace(/\s+/g, '-');
+  return name.length <= 200 ? name : `${name.slice(0, 180)}-${stableHash(name).slice(0, 12)}`;
+}
+
+/**
+ * Inline check specs (`checks[].inline`) become canaries owned by the topology (source
+ * `topology:<id>`), applied through the resources store like any Canary document so the health
+ * module's scheduler runs them; their checks rows are synced at once (health's `syncCanaryChecks`)
+ * so this run links them. Canaries no longer declared are soft-deleted.
+ */
+async function applyInlineChecks(
+  pool: Pool,
+  topology: TopologyRow,
+  root: Built,
+  options: TopologyRunOptions,
+): Promise<void> {
+  const source = inlineCanarySource(topology.id);
+  const keep: ResourceIdentity[] = [];
+  const visit = async (node: Built, names: string[]): Promise<void> => {
+    for (const [index, entry] of node.checks.entries()) {
+      if (!isRecord(entry.inline)) continue;
+      const where = `${names.join('.')}.checks[${index}].inline`;
+      const name = inlineCanaryName(topology, names, index);
+      const [result] = await applyResources(
+        pool,
+        [
+          {
+            origin: { file: `topology/${topology.namespace}/${topology.name}`, document: 1 },
+            content: {
+              apiVersion: 'canaries.flanksource.com/v1',
+              kind: 'Canary',
+              metadata: {
+                name,
+                namespace: topology.namespace,
+                labels: { ...node.labels, 'opsdeck.io/topology': topology.name },
+              },
+              spec: entry.inline,
+            },
+            yamlErrors: [],
+          },
+        ],
+        { source, secrets: options.secrets },
+      );
+      if (!result.id || !['created', 'updated', 'unchanged'].includes(result.status)) {
+        const reason =
+          result.message ??
+          result.issues?.map((issue) => `${issue.path || 'spec'}: ${issue.message}`).join('; ') ??
+          result.status;
+        throw new TopologyRunError(`${where}: ${reason}`);
+      }
+      keep.push({ kind: 'Canary', namespace: topology.namespace, name });
+      const canary = await loadCanary(pool, result.id);
+      if (canary) await syncCanaryChecks(pool, canary);
+      const { rows } = await pool.query<SelectedCheck>(
+        `SELECT id, canary_id, status FROM checks WHERE canary_id = $1 AND deleted_at IS NULL ORDER BY name`,
+        [result.id],
+      );
+      (node.inlineChecks ??= new Map()).set(index, rows);
+    }
+    for (const child of node.children) await visit(child, [...names, child.name]);
+  };
+  await visit(root, [root.name]);
+  await deleteResourcesMissingFromSource(pool, source, keep);
+}
+
 /**
  * Runs one topology: lookups, then (in one transaction) the tree, links, soft deletes, roll-up
  * and events. Throws TopologyRunError (nothing written) when a lookup or expression fails.
@@ -549,6 +683,7 @@ export async function runTopology(
     : topology;
   const context: RunContext = { topology: opened, options, lookups: 0 };
   const tree = await buildTopologyTree(opened, context);
+  await applyInlineChecks(pool, topology, tree, options);
   const client = await pool.connect();
   try {
     await client.query('BEGIN');

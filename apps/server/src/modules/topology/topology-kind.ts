@@ -82,7 +82,10 @@ export const topologySpec = z.looseObject({
   healthExpr: expressionField.optional(),
   statusExpr: expressionField.optional(),
   configs: z.array(z.looseObject({})).optional(),
-  groupBy: z.looseObject({}).optional(),
+  // The root's components grouped under one component per value of this label.
+  groupBy: z
+    .looseObject({ tag: z.string().min(1, { error: 'tag must name a label' }).optional() })
+    .optional(),
 });
 
 type Json = Record<string, unknown>;

@@ -10,6 +10,7 @@ import type { z } from 'zod';
 import { parseTristate } from '../catalog/index.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
+import { scopeCondition, type ComponentScope } from './row-scope.js';
 import { normaliseHealth } from './topology-engine.js';
 
 type TopologyQuery = z.output<typeof topologyQuerySchema>;
@@ -64,6 +65,11 @@ class Sql {
     this.values.push(value);
     return `$${this.values.length}`;
   }
+}
+
+function restrictTo(sql: Sql, scope: ComponentScope | null): void {
+  const condition = scopeCondition(scope, 'c', (value) => sql.param(value));
+  if (condition) sql.where.push(condition);
 }
 
 function fullPath(row: Pick<ComponentRow, 'id' | 'path'>): string {
@@ -133,19 +139,34 @@ function toComponent(row: ComponentRow): TopologyComponent {
     checks: [],
     incidents: 0,
     configs: [],
+    relationships: [],
   };
 }
 
-/** Children counts, checks, configs and open incidents of these components, in four queries. */
-async function decorate(pool: Pool, components: TopologyComponent[], showHidden: boolean): Promise<void> {
+/** Children counts, checks, configs, related components and open incidents, in five queries. */
+async function decorate(
+  pool: Pool,
+  components: TopologyComponent[],
+  showHidden: boolean,
+  scope: ComponentScope | null,
+): Promise<void> {
   if (components.length === 0) return;
   const byId = new Map(components.map((component) => [component.id, component]));
   const ids = [...byId.keys()];
+  // Only the children and related components the caller may read count.
+  const scoped = (alias: string, values: unknown[]): string => {
+    const condition = scopeCondition(scope, alias, (value) => {
+      values.push(value);
+      return `$${values.length}`;
+    });
+    return condition ? ` AND ${condition}` : '';
+  };
+  const childValues: unknown[] = [ids, showHidden];
   const children = await pool.query<{ parent_id: string; health: string; count: number }>(
-    `SELECT parent_id, coalesce(health, 'unknown') AS health, count(*)::int AS count FROM components
-     WHERE parent_id = ANY($1::uuid[]) AND deleted_at IS NULL AND ($2 OR hidden = false)
+    `SELECT c.parent_id, coalesce(c.health, 'unknown') AS health, count(*)::int AS count FROM components c
+     WHERE c.parent_id = ANY($1::uuid[]) AND c.deleted_at IS NULL AND ($2 OR c.hidden = false)${scoped('c', childValues)}
      GROUP BY 1, 2`,
-    [ids, showHidden],
+    childValues,
   );
   for (const row of children.rows) {
     const counts = byId.get(row.parent_id)?.children;
@@ -168,6 +189,27 @@ async function decorate(pool: Pool, components: TopologyComponent[], showHidden:
   );
   for (const row of configs.rows)
     byId.get(row.component_id)?.configs.push({ id: row.id, name: row.name, type: row.type });
+  const relatedValues: unknown[] = [ids];
+  const related = await pool.query<{
+    component_id: string;
+    id: string;
+    name: string;
+    type: string | null;
+    health: string | null;
+  }>(
+    `SELECT r.component_id, c.id, c.name, c.type, c.health FROM component_relationships r
+     JOIN components c ON c.id = r.relationship_id AND c.deleted_at IS NULL
+     WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL${scoped('c', relatedValues)}
+     ORDER BY c.name, c.id`,
+    relatedValues,
+  );
+  for (const row of related.rows)
+    byId.get(row.component_id)?.relationships.push({
+      id: row.id,
+      name: row.name,
+      type: row.type,
+      health: (normaliseHealth(row.health) ?? 'unknown') as ComponentHealth,
+    });
   const incidents = await pool.query<{ component_id: string; count: number }>(
     `SELECT component_id, count(DISTINCT id)::int AS count FROM incidents_by_component
      WHERE component_id = ANY($1::uuid[]) AND status NOT IN ('closed', 'resolved', 'cancelled')
@@ -214,20 +256,28 @@ function facetsOf(components: readonly TopologyComponent[]): Facets {
   };
 }
 
-/** The types, owners and label values of every live component (the dashboard's filters). */
-async function allFacets(pool: Pool): Promise<Facets> {
+/** The types, owners and label values of every live component the caller may read (the dashboard's filters). */
+async function allFacets(pool: Pool, scope: ComponentScope | null): Promise<Facets> {
+  const values: unknown[] = [];
+  const condition = scopeCondition(scope, 'c', (value) => {
+    values.push(value);
+    return `$${values.length}`;
+  });
+  const visible = `SELECT c.* FROM components c WHERE c.deleted_at IS NULL${condition ? ` AND ${condition}` : ''}`;
   const facets = await pool.query<{
     types: string[];
     teams: string[];
     tags: Record<string, string[]> | null;
   }>(
-    `SELECT
-       coalesce((SELECT array_agg(DISTINCT type ORDER BY type) FROM components WHERE deleted_at IS NULL AND type IS NOT NULL), '{}') AS types,
-       coalesce((SELECT array_agg(DISTINCT owner ORDER BY owner) FROM components WHERE deleted_at IS NULL AND owner IS NOT NULL), '{}') AS teams,
+    `WITH visible AS (${visible})
+     SELECT
+       coalesce((SELECT array_agg(DISTINCT type ORDER BY type) FROM visible WHERE type IS NOT NULL), '{}') AS types,
+       coalesce((SELECT array_agg(DISTINCT owner ORDER BY owner) FROM visible WHERE owner IS NOT NULL), '{}') AS teams,
        (SELECT jsonb_object_agg(key, values) FROM (
           SELECT l.key, jsonb_agg(DISTINCT l.value ORDER BY l.value) AS values
-          FROM components c CROSS JOIN LATERAL jsonb_each_text(coalesce(c.labels, '{}'::jsonb)) AS l(key, value)
-          WHERE c.deleted_at IS NULL GROUP BY l.key) t) AS tags`,
+          FROM visible v CROSS JOIN LATERAL jsonb_each_text(coalesce(v.labels, '{}'::jsonb)) AS l(key, value)
+          GROUP BY l.key) t) AS tags`,
+    values,
   );
   const facet = facets.rows[0];
   return { types: facet.types, teams: facet.teams, tags: facet.tags ?? {} };
@@ -238,14 +288,21 @@ async function allFacets(pool: Pool): Promise<Facets> {
  * filter values of all live components. With `id`: that component and its subtree, and the
  * filter values found in it.
  */
-export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<TopologyResponse> {
+export async function queryTopology(
+  pool: Pool,
+  query: TopologyQuery,
+  scope: ComponentScope | null = null,
+): Promise<TopologyResponse> {
   const showHidden = query.hidden !== false;
   let listed: TopologyComponent[];
   let facets: Facets;
   if (query.id) {
+    const lookup = new Sql();
+    lookup.where.push(`c.id = ${lookup.param(query.id)}`);
+    restrictTo(lookup, scope);
     const found = await pool.query<ComponentRow>(
-      `SELECT ${COLUMNS} FROM components c WHERE c.id = $1 AND c.deleted_at IS NULL`,
-      [query.id],
+      `SELECT ${COLUMNS} FROM components c WHERE ${lookup.where.join(' AND ')}`,
+      lookup.values,
     );
     const root = found.rows[0];
     if (!root) throw new HttpError(404, 'Component not found', 'id');
@@ -256,13 +313,14 @@ export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<T
     const base = (root.path ? root.path.split('.').length : 0) + 1;
     sql.where.push(`(cardinality(string_to_array(c.path, '.')) - ${sql.param(base)}) < ${sql.param(depth)}`);
     if (!showHidden) sql.where.push('c.hidden = false');
+    restrictTo(sql, scope);
     const { rows } = await pool.query<ComponentRow>(
       `SELECT ${COLUMNS} FROM components c WHERE ${sql.where.join(' AND ')} ORDER BY ${orderBy(query)}`,
       sql.values,
     );
     const rootComponent = toComponent(root);
     const all = [rootComponent, ...rows.map(toComponent)];
-    await decorate(pool, all, showHidden);
+    await decorate(pool, all, showHidden, scope);
     facets = facetsOf(all);
     if (query.flatten) listed = all;
     else {
@@ -275,15 +333,24 @@ export async function queryTopology(pool: Pool, query: TopologyQuery): Promise<T
     }
   } else {
     const sql = new Sql();
-    if (!query.flatten) sql.where.push('c.parent_id IS NULL');
+    if (!query.flatten) {
+      // With a row scope the roots are the topmost components the caller may read.
+      const parentVisible = scopeCondition(scope, 'p', (value) => sql.param(value));
+      sql.where.push(
+        parentVisible
+          ? `(c.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM components p WHERE p.id = c.parent_id AND p.deleted_at IS NULL AND ${parentVisible}))`
+          : 'c.parent_id IS NULL',
+      );
+    }
     applyFilters(sql, query);
+    restrictTo(sql, scope);
     const { rows } = await pool.query<ComponentRow>(
       `SELECT ${COLUMNS} FROM components c WHERE ${sql.where.join(' AND ')} ORDER BY ${orderBy(query)}`,
       sql.values,
     );
     listed = rows.map(toComponent);
-    await decorate(pool, listed, showHidden);
-    facets = await allFacets(pool);
+    await decorate(pool, listed, showHidden, scope);
+    facets = await allFacets(pool, scope);
   }
 
   return {

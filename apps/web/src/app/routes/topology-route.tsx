@@ -1,3 +1,11 @@
+import {
+  EvidenceActionProvider,
+  type RenderEvidenceAction,
+} from '../../components/evidence-action/evidence-action';
+import {
+  PlaybooksActionProvider,
+  type RenderPlaybooksAction,
+} from '../../components/playbooks-action/playbooks-action';
 import { PageSkeleton } from '../../components/skeleton/skeleton';
 import { Unauthorized } from '../../components/unauthorized/unauthorized';
 import { RequireSignedIn, useCurrentUser } from '../../features/auth';
@@ -8,6 +16,8 @@ import {
   TopologyEditorPage,
   TopologyPage,
 } from '../../features/topology';
+import { AttachAsEvidenceButton } from '../../features/incidents/components/incident-link-dialog';
+import { PlaybooksMenu } from '../../features/playbooks';
 import { useCan } from '../../lib/permissions';
 import { RouteGuard } from '../guards/route-guard';
 
@@ -20,10 +30,18 @@ export function TopologyRoute() {
   );
 }
 
+const renderAttachAsEvidence: RenderEvidenceAction = (target) => <AttachAsEvidenceButton target={target} />;
+const renderPlaybooks: RenderPlaybooksAction = (target) => <PlaybooksMenu resource={target} />;
+
+/** /topology/{id} with the incidents feature's 'Attach as Evidence' and the playbooks menu. */
 export function ComponentRoute() {
   return (
     <RouteGuard resource="topologies" action="read" feature="topology">
-      <ComponentPage />
+      <EvidenceActionProvider render={renderAttachAsEvidence}>
+        <PlaybooksActionProvider render={renderPlaybooks}>
+          <ComponentPage />
+        </PlaybooksActionProvider>
+      </EvidenceActionProvider>
     </RouteGuard>
   );
 }

@@ -1,10 +1,11 @@
 import { createContext, useContext, type ReactNode } from 'react';
 
-/** What a page offers as incident evidence: a config item, one of its changes, or a check. */
+/** What a page offers as incident evidence: a config item, one of its changes, a check or a component. */
 export type EvidenceTarget =
   | { kind: 'config'; configId: string; name: string }
   | { kind: 'config_change'; configChangeId: string; configId?: string; name: string }
-  | { kind: 'check'; checkId: string; name: string };
+  | { kind: 'check'; checkId: string; name: string }
+  | { kind: 'component'; componentId: string; name: string };
 
 /** Renders the control that attaches a target as evidence (the incidents feature's button). */
 export type RenderEvidenceAction<Target extends EvidenceTarget = EvidenceTarget> = (

@@ -2,6 +2,8 @@ import type { TopologyComponent } from '@opsdeck/contracts';
 import { Link, useParams } from 'react-router';
 import { Card } from '../../../components/card/card';
 import { EmptyState } from '../../../components/empty-state/empty-state';
+import { EvidenceAction } from '../../../components/evidence-action/evidence-action';
+import { PlaybooksAction } from '../../../components/playbooks-action/playbooks-action';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
@@ -77,6 +79,23 @@ function ComponentDetails({ component }: { component: TopologyComponent }) {
           </ul>
         )}
       </Card>
+      <Card title="Relationships">
+        {component.relationships.length === 0 ? (
+          <p className="text-sm text-gray-500">No related components</p>
+        ) : (
+          <ul className="flex flex-col gap-1 text-sm">
+            {component.relationships.map((related) => (
+              <li key={related.id} className="flex items-center gap-2">
+                <StatusDot status={related.health} size="sm" />
+                <Link to={componentPath(related.id)} className="text-blue-700 hover:underline">
+                  {related.name}
+                </Link>
+                {related.type && <span className="text-xs text-gray-500">{related.type}</span>}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
       <Card title="Incidents">
         <p className="text-sm text-gray-700">
           {component.incidents === 0
@@ -124,13 +143,13 @@ export function ComponentPage() {
         <StatusDot status={component.health} label={component.health} />
         {component.type && <span className="text-sm text-gray-500">{component.type}</span>}
         {component.status_reason && <span className="text-sm text-gray-600">{component.status_reason}</span>}
-        <a
-          href={snapshotPath(component.id)}
-          download
-          className="ml-auto text-sm text-blue-700 hover:underline"
-        >
-          Download Snapshot
-        </a>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          <PlaybooksAction target={{ kind: 'component', id: component.id, name: component.name }} />
+          <EvidenceAction target={{ kind: 'component', componentId: component.id, name: component.name }} />
+          <a href={snapshotPath(component.id)} download className="text-sm text-blue-700 hover:underline">
+            Download Snapshot
+          </a>
+        </div>
       </header>
       <div className="flex flex-col gap-4 lg:flex-row">
         <section aria-label="Child components" className="flex min-w-0 flex-1 flex-wrap content-start gap-3">

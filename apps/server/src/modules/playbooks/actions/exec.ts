@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import type { PlaybookExecCheckoutResult } from '@opsdeck/contracts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,7 +27,7 @@ function envOf(spec: Record<string, unknown>): Record<string, string> {
 
 interface Checkout {
   dir: string;
-  result: { url: string; branch: string | null; commit: string; destination: string };
+  result: PlaybookExecCheckoutResult;
 }
 
 /**

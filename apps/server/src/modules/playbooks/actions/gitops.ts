@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import type { PlaybookGitopsActionResult } from '@opsdeck/contracts';
 import YAML, { isCollection, isScalar, type Document } from 'yaml';
 import { cloneInto, displayUrl, gitRemoteOf, insideRoot, runGit, textOf, type GitRemote } from './git.js';
 import { ActionFailure, type ActionOutcome, type PlaybookActionType } from './types.js';
@@ -304,13 +305,19 @@ export const gitopsAction: PlaybookActionType = {
     const dir = path.join(workDir, 'repo');
     const git = (args: string[], withRemote = false) =>
       runGit(args, { cwd: dir, signal, what: 'gitops', remote: withRemote ? remote : undefined });
-    const summary: Record<string, unknown> = { url: displayUrl(remote.url), base, branch };
+    const summary = { url: displayUrl(remote.url), base, branch };
     try {
       await cloneInto(remote, dir, base, { cwd: workDir, signal, what: 'gitops' });
       if (branch !== base) {
         const existing = (await git(['ls-remote', '--heads', 'origin', `refs/heads/${branch}`], true)).trim();
         if (existing !== '' && repo.skipExisting === true)
-          return { result: { ...summary, pushed: false, skipped: `branch ${branch} exists already` } };
+          return {
+            result: {
+              ...summary,
+              pushed: false,
+              skipped: `branch ${branch} exists already`,
+            } satisfies PlaybookGitopsActionResult,
+          };
         if (existing !== '' && repo.force !== true) {
           await git(
             ['fetch', '--quiet', 'origin', `refs/heads/${branch}:refs/remotes/origin/${branch}`],
@@ -360,7 +367,15 @@ export const gitopsAction: PlaybookActionType = {
       }
       await git(['add', '--all']);
       const status = (await git(['status', '--porcelain'])).trim();
-      if (status === '') return { result: { ...summary, changed: [], pushed: false, commit: null } };
+      if (status === '')
+        return {
+          result: {
+            ...summary,
+            changed: [],
+            pushed: false,
+            commit: null,
+          } satisfies PlaybookGitopsActionResult,
+        };
       const author = textOf(commit.author) ?? DEFAULT_AUTHOR;
       const email = textOf(commit.email) ?? DEFAULT_EMAIL;
       await git([
@@ -386,7 +401,7 @@ export const gitopsAction: PlaybookActionType = {
         ],
         true,
       );
-      const result: Record<string, unknown> = {
+      const result: PlaybookGitopsActionResult = {
         ...summary,
         changed: [...new Set(changed)],
         commit: sha,
@@ -402,7 +417,7 @@ export const gitopsAction: PlaybookActionType = {
             reason: 'pull requests are opened on GitHub and GitLab only (set repo.type)',
           };
         } else {
-          const outcome: ActionOutcome = { result };
+          const outcome: ActionOutcome = { result: { ...result } };
           try {
             const created = await createPullRequest({
               hosting,
@@ -423,7 +438,7 @@ export const gitopsAction: PlaybookActionType = {
           }
         }
       }
-      return { result };
+      return { result: { ...result } };
     } finally {
       await rm(workDir, { recursive: true, force: true });
     }

@@ -1,4 +1,9 @@
-import { logsRequestSchema, type LogLine, type LogsRequest } from '@opsdeck/contracts';
+import {
+  logsRequestSchema,
+  type LogLine,
+  type LogsRequest,
+  type PlaybookLogsActionResult,
+} from '@opsdeck/contracts';
 import { HttpError } from '../../../platform/http/errors.js';
 import { searchLogs } from '../../logs/index.js';
 import { createConnectionResolver, createValueFromResolver } from '../../resources/index.js';
@@ -166,7 +171,7 @@ export const logsAction: PlaybookActionType = {
         total: answer.total,
         count: lines.length,
         logs: lines,
-      },
+      } satisfies PlaybookLogsActionResult,
       artifacts: [{ filename: 'logs.txt', contentType: 'text/plain', content: Buffer.from(asText(lines)) }],
     };
   },

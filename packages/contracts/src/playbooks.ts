@@ -262,3 +262,53 @@ export const playbookRowSchema = z.object({
   category: z.string(),
 });
 export type PlaybookRow = z.infer<typeof playbookRowSchema>;
+
+/**
+ * Results of the actions the run page shows in their own shape (issue 24); other actions'
+ * results are shown as they are. The server builds them, the run page parses them.
+ */
+export const playbookLogsActionResultSchema = z.object({
+  name: z.string().nullable(),
+  id: z.string().nullable(),
+  query: z.string(),
+  start: z.string().nullable(),
+  end: z.string().nullable(),
+  direction: z.enum(['backward', 'forward']),
+  total: z.number().int(),
+  count: z.number().int(),
+  logs: z.array(
+    z.object({
+      timestamp: z.string(),
+      message: z.string(),
+      level: z.string().nullable(),
+      labels: z.record(z.string(), z.string()),
+    }),
+  ),
+});
+export type PlaybookLogsActionResult = z.infer<typeof playbookLogsActionResultSchema>;
+
+export const playbookGitopsActionResultSchema = z.object({
+  url: z.string(),
+  base: z.string(),
+  branch: z.string(),
+  pushed: z.boolean(),
+  commit: z.string().nullable().optional(),
+  changed: z.array(z.string()).optional(),
+  skipped: z.string().optional(),
+  pullRequest: z
+    .union([
+      z.object({ created: z.literal(true), number: z.number().int(), url: z.string() }),
+      z.object({ created: z.literal(false), reason: z.string() }),
+    ])
+    .optional(),
+});
+export type PlaybookGitopsActionResult = z.infer<typeof playbookGitopsActionResultSchema>;
+
+/** `exec` with `checkout`: what was cloned before the script ran. */
+export const playbookExecCheckoutResultSchema = z.object({
+  url: z.string(),
+  branch: z.string().nullable(),
+  commit: z.string(),
+  destination: z.string(),
+});
+export type PlaybookExecCheckoutResult = z.infer<typeof playbookExecCheckoutResultSchema>;

@@ -416,6 +416,11 @@ interface ExecutionOutcome {
   timedOutRun?: boolean;
 }
 
+function idOf(row: unknown): string | undefined {
+  const id = row && typeof row === 'object' ? (row as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+}
+
 async function executeAction(
   deps: RunnerDeps,
   runId: string,
@@ -462,6 +467,11 @@ async function executeAction(
       env: (variables.env as Record<string, string>) ?? {},
       pool,
       secrets: deps.secrets,
+      resource: {
+        componentId: idOf(variables.component),
+        configId: idOf(variables.config),
+        checkId: idOf(variables.check),
+      },
     });
     artifacts = result;
     outcome = { result: result.result };

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import type { PlaybookExecCheckoutResult } from '@opsdeck/contracts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ActionFailure, type ActionArtifact, type PlaybookActionType } from './types.js';
+import { cloneInto, displayUrl, gitRemoteOf, insideRoot, textOf } from './git.js';
+import { ActionFailure, type ActionArtifact, type ActionContext, type PlaybookActionType } from './types.js';
 
 /** Output kept per stream in the result; the whole stream is kept as an artifact. */
 const RESULT_OUTPUT_LIMIT = 64 * 1024;
@@ -23,8 +25,40 @@ function envOf(spec: Record<string, unknown>): Record<string, string> {
   return env;
 }
 
+interface Checkout {
+  dir: string;
+  result: PlaybookExecCheckoutResult;
+}
+
 /**
- * `exec`: a bash script in its own temporary working directory, with the playbook's and the
+ * `checkout` (the ecosystem's git connection: `url` or `connection`, `username`, `password`,
+ * `branch`, `destination`): cloned into the working directory (or `destination` below it)
+ * before the script runs there.
+ */
+async function checkoutOf(
+  spec: Record<string, unknown>,
+  workDir: string,
+  context: ActionContext,
+): Promise<Checkout | undefined> {
+  const block = spec.checkout;
+  if (block === undefined || block === null) return undefined;
+  if (typeof block !== 'object' || Array.isArray(block))
+    throw new ActionFailure('exec.checkout must be a mapping with url or connection');
+  const checkout = block as Record<string, unknown>;
+  const remote = await gitRemoteOf(checkout, context, 'exec.checkout');
+  const destination = textOf(checkout.destination) ?? '';
+  const dir = insideRoot(workDir, destination, 'exec.checkout.destination');
+  const branch = textOf(checkout.branch);
+  const signal = AbortSignal.any([context.signal, AbortSignal.timeout(context.timeoutMs)]);
+  const commit = await cloneInto(remote, dir, branch, { cwd: workDir, signal, what: 'exec: checkout' });
+  return {
+    dir,
+    result: { url: displayUrl(remote.url), branch: branch ?? null, commit, destination: destination || '.' },
+  };
+}
+
+/**
+ * `exec`: a bash script in its own temporary working directory (the `checkout` when given), with the playbook's and the
  * action's env, killed (its whole process group) on timeout or cancel. stdout and stderr are
  * kept as artifacts; a non-zero exit fails the action.
  */
@@ -36,8 +70,9 @@ export const execAction: PlaybookActionType = {
       throw new ActionFailure('exec: script is required');
     const workDir = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-exec-'));
     try {
+      const checkout = await checkoutOf(spec, workDir, context);
       const child = spawn('bash', ['-c', script], {
-        cwd: workDir,
+        cwd: checkout?.dir ?? workDir,
         env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: workDir, ...context.env, ...envOf(spec) },
         detached: true,
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,6 +119,7 @@ export const execAction: PlaybookActionType = {
         stdout: out.subarray(0, RESULT_OUTPUT_LIMIT).toString('utf8'),
         stderr: err.subarray(0, RESULT_OUTPUT_LIMIT).toString('utf8'),
         exitCode,
+        ...(checkout ? { checkout: checkout.result } : {}),
       };
       if (stopReason) throw new ActionFailure(`exec: ${stopReason}`, { result, artifacts });
       if (exitCode !== 0)

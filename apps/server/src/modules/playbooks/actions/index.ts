@@ -1,5 +1,7 @@
 import { execAction } from './exec.js';
+import { gitopsAction } from './gitops.js';
 import { httpAction } from './http.js';
+import { logsAction } from './logs.js';
 import { notificationAction } from './notification.js';
 import { prometheusAction } from './prometheus.js';
 import { sqlAction } from './sql.js';
@@ -15,6 +17,8 @@ const TYPES = new Map<string, PlaybookActionType>(
     sqlAction,
     notificationAction,
     prometheusAction,
+    logsAction,
+    gitopsAction,
     ...UNSUPPORTED_ACTION_TYPES.map(unsupportedAction),
   ].map((action) => [action.type, action]),
 );

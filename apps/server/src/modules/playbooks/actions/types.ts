@@ -34,6 +34,8 @@ export interface ActionContext {
   env: Record<string, string>;
   pool: Pool;
   secrets?: SecretBox;
+  /** The run's resource (what `logs` reads by default). */
+  resource?: { componentId?: string; configId?: string; checkId?: string };
 }
 
 /**

@@ -7,30 +7,9 @@ import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { usePlaybookRun, useRunDecision } from '../api/playbooks';
+import { ActionOutput } from './action-output';
 import { durationText, RunStatusBadge } from './run-status-badge';
-import type { PlaybookRunDetail } from '@opsdeck/contracts';
 import { startedByText } from '../lib/started-by';
-
-type Action = PlaybookRunDetail['actions'][number];
-
-function ActionOutput({ action }: { action: Action }) {
-  const result = (action.result ?? {}) as Record<string, unknown>;
-  const text =
-    typeof result.stdout === 'string'
-      ? [result.stdout, typeof result.stderr === 'string' ? result.stderr : ''].filter(Boolean).join('\n')
-      : Object.keys(result).length > 0
-        ? JSON.stringify(result, null, 2)
-        : '';
-  if (!text) return null;
-  return (
-    <pre
-      aria-label={`${action.name} output`}
-      className="max-h-64 overflow-auto rounded bg-gray-900 p-2 text-xs text-gray-100"
-    >
-      {text}
-    </pre>
-  );
-}
 
 /** `/playbooks/runs/{id}`: the run and its actions as a timeline, live while it runs. */
 export function PlaybookRunPage() {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { Feature } from './permissions.js';
 
 /**
  * The generic settings resources (spec core §2: `/settings/{table}` and `/settings/{table}/{id}`):
@@ -84,4 +85,17 @@ export type SettingsResourceUpdate = Partial<{
 /** The editable columns of a table, in the editor's order. */
 export function settingsResourceEditableColumns(table: SettingsResourceTable): string[] {
   return Object.keys(SETTINGS_RESOURCE_UPDATES[table].shape);
+}
+
+/** The area flag each table follows (spec core §6 feature flags); a disabled area hides the page. */
+export const SETTINGS_RESOURCE_FEATURES = {
+  canaries: 'settings.health',
+  incident_rules: 'settings.rules',
+  logging_backends: 'settings.logging_backends',
+  teams: 'settings.teams',
+  topologies: 'settings.topology',
+} as const satisfies Record<SettingsResourceTable, Feature>;
+
+export function isSettingsResourceTable(value: string): value is SettingsResourceTable {
+  return (SETTINGS_RESOURCE_TABLES as readonly string[]).includes(value);
 }

@@ -26,7 +26,10 @@ const ids = {} as Record<(typeof SETTINGS_RESOURCE_TABLES)[number], string>;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  testApp = await buildAuthTestApp(db.pool, { register: (app) => app.register(settingsResourcesRoutes) });
+  testApp = await buildAuthTestApp(db.pool, { register: async (app) => {
+      await app.register(settingsResourcesRoutes);
+    },
+  });
   for (const role of ROLES) {
     people[role] = await createTestPerson(db.pool, { roles: [role] });
     tokens[role] = await createTestToken(db.pool, people[role].id);

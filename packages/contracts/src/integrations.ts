@@ -33,6 +33,8 @@ export const integrationWithStatusRowSchema = z.object({
   job_time_start: isoTime.nullable(),
   job_time_end: isoTime.nullable(),
   job_last_failed: isoTime.nullable(),
+  /** The scraper's or topology's cron or `@every` schedule (migration 0310); null for log backends. */
+  schedule: z.string().nullable(),
 });
 export type IntegrationWithStatusRow = z.infer<typeof integrationWithStatusRowSchema>;
 

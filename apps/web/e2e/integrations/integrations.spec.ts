@@ -131,9 +131,10 @@ test('the list shows each integration schedule (a scraper reads it from its spec
   const screen = new IntegrationsScreen(page);
   // Sorted by name, 50 a page: a leading 0 keeps it on the first page.
   const name = `0e2e-scheduled-${Date.now()}`;
-  await sql(`INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": [], "schedule": "@every 30m"}')`, [
-    name,
-  ]);
+  await sql(
+    `INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": [], "schedule": "@every 30m"}')`,
+    [name],
+  );
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/integrations');
   await expect(screen.table.getByRole('columnheader', { name: 'Schedule' })).toBeVisible({ timeout: 20_000 });
   const row = screen.table.getByRole('row').filter({ hasText: name });

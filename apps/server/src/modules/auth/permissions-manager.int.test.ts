@@ -120,9 +120,10 @@ describe('each subject tab, saved through the page calls, is enforced', () => {
     const viewer = await signedIn(['viewer']);
     const insert = (name: string) =>
       full.db.pool
-        .query<{ id: string }>(`INSERT INTO config_items (name, type) VALUES ($1, 'Kubernetes::Pod') RETURNING id`, [
-          name,
-        ])
+        .query<{ id: string }>(
+          `INSERT INTO config_items (name, type) VALUES ($1, 'Kubernetes::Pod') RETURNING id`,
+          [name],
+        )
         .then(({ rows }) => rows[0]!.id);
     const hidden = await insert(`secret-pod-${Date.now()}`);
     const shown = await insert(`public-pod-${Date.now()}`);
@@ -145,7 +146,9 @@ describe('each subject tab, saved through the page calls, is enforced', () => {
     const viewer = await signedIn(['viewer']);
     const insert = (name: string) =>
       full.db.pool
-        .query<{ id: string }>(`INSERT INTO connections (name, type) VALUES ($1, 'postgres') RETURNING id`, [name])
+        .query<{ id: string }>(`INSERT INTO connections (name, type) VALUES ($1, 'postgres') RETURNING id`, [
+          name,
+        ])
         .then(({ rows }) => rows[0]!.id);
     const granted = await insert(`granted-${Date.now()}`);
     const other = await insert(`other-${Date.now()}`);

@@ -150,12 +150,14 @@ describe('integrations_with_status', () => {
     await db.pool.query(`INSERT INTO logging_backends (name, spec) VALUES ($1, '{"loki": {}}')`, [
       `logs-${tag}`,
     ]);
-    await db.pool.query(`INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": [], "schedule": "@every 30m"}')`, [
-      `files-${tag}`,
-    ]);
-    await db.pool.query(`INSERT INTO topologies (name, spec, schedule) VALUES ($1, '{"type": "Custom"}', '@hourly')`, [
-      `shop-${tag}`,
-    ]);
+    await db.pool.query(
+      `INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": [], "schedule": "@every 30m"}')`,
+      [`files-${tag}`],
+    );
+    await db.pool.query(
+      `INSERT INTO topologies (name, spec, schedule) VALUES ($1, '{"type": "Custom"}', '@hourly')`,
+      [`shop-${tag}`],
+    );
     const { rows } = await db.pool.query(
       `SELECT row_to_json(i) AS row FROM integrations_with_status i WHERE name LIKE '%-' || $1 ORDER BY name`,
       [tag],

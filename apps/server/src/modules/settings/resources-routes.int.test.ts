@@ -26,7 +26,8 @@ const ids = {} as Record<(typeof SETTINGS_RESOURCE_TABLES)[number], string>;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  testApp = await buildAuthTestApp(db.pool, { register: async (app) => {
+  testApp = await buildAuthTestApp(db.pool, {
+    register: async (app) => {
       await app.register(settingsResourcesRoutes);
     },
   });
@@ -39,7 +40,9 @@ beforeAll(async () => {
     `INSERT INTO teams (name, spec, created_at)
      SELECT 'team-' || n, '{}'::jsonb, now() - make_interval(mins => 500 - n) FROM generate_series(1, 101) n`,
   );
-  await db.pool.query(`INSERT INTO teams (name, spec, created_at, deleted_at) VALUES ('gone', '{}', now(), now())`);
+  await db.pool.query(
+    `INSERT INTO teams (name, spec, created_at, deleted_at) VALUES ('gone', '{}', now(), now())`,
+  );
   for (const table of SETTINGS_RESOURCE_TABLES) {
     const { rows } = await db.pool.query<{ id: string }>(
       `INSERT INTO ${table} (name, namespace, labels, spec) VALUES ($1, 'default', '{"env":"prod"}', '{}') RETURNING id`,
@@ -114,7 +117,9 @@ describe('GET and PATCH /api/settings/resources/{table}/{id}', () => {
   });
 
   it('changes the icon of a team but refuses columns the table does not allow', async () => {
-    expect((await patch(`/api/settings/resources/teams/${ids.teams}`, { icon: 'group' })).statusCode).toBe(200);
+    expect((await patch(`/api/settings/resources/teams/${ids.teams}`, { icon: 'group' })).statusCode).toBe(
+      200,
+    );
     const scheduled = await patch(`/api/settings/resources/incident_rules/${ids.incident_rules}`, {
       schedule: '@daily',
     });
@@ -123,7 +128,9 @@ describe('GET and PATCH /api/settings/resources/{table}/{id}', () => {
     const renamed = await patch(`/api/settings/resources/teams/${ids.teams}`, { name: 'renamed' });
     expect(renamed.statusCode).toBe(400);
     expect(renamed.json()).toMatchObject({ field: 'name' });
-    const created = await patch(`/api/settings/resources/teams/${ids.teams}`, { created_by: people.admin.id });
+    const created = await patch(`/api/settings/resources/teams/${ids.teams}`, {
+      created_by: people.admin.id,
+    });
     expect(created.json()).toMatchObject({ field: 'created_by' });
   });
 
@@ -184,7 +191,11 @@ describe('every role × table × read/write as the role matrix says', () => {
     expect(list.statusCode).toBe(matrixAllows(role, readResource, 'read') ? 200 : 403);
     const one = await get(`/api/settings/resources/${table}/${ids[table]}`, role);
     expect(one.statusCode).toBe(matrixAllows(role, readResource, 'read') ? 200 : 403);
-    const write = await patch(`/api/settings/resources/${table}/${ids[table]}`, { labels: { by: role } }, role);
+    const write = await patch(
+      `/api/settings/resources/${table}/${ids[table]}`,
+      { labels: { by: role } },
+      role,
+    );
     expect(write.statusCode).toBe(matrixAllows(role, writeResource, 'write') ? 200 : 403);
   });
 });

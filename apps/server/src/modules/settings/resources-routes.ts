@@ -32,7 +32,15 @@ const DETAIL_COLUMNS: Readonly<Record<SettingsResourceTable, readonly string[]>>
 };
 
 /** The caller's credentials, carried to the data API unchanged. */
-const FORWARDED_HEADERS = ['authorization', 'cookie', 'x-csrf-token', 'origin', 'referer', 'host', 'user-agent'];
+const FORWARDED_HEADERS = [
+  'authorization',
+  'cookie',
+  'x-csrf-token',
+  'origin',
+  'referer',
+  'host',
+  'user-agent',
+];
 
 const idSchema = z.uuid({ error: 'id must be a UUID' });
 
@@ -93,7 +101,11 @@ async function viaDataApi(
         : typeof body.message === 'string'
           ? body.message
           : `The request was refused (${response.statusCode})`;
-    throw new HttpError(response.statusCode, message, typeof body.field === 'string' ? body.field : undefined);
+    throw new HttpError(
+      response.statusCode,
+      message,
+      typeof body.field === 'string' ? body.field : undefined,
+    );
   }
   const rows: unknown = response.json();
   return Array.isArray(rows) ? rows : [];
@@ -143,8 +155,11 @@ export async function settingsResourcesRoutes(app: FastifyInstance): Promise<voi
           : `${field}: ${issue.message}`;
       throw new HttpError(400, message, field);
     }
-    const changes = Object.fromEntries(Object.entries(parsed.data).filter(([, value]) => value !== undefined));
-    if (Object.keys(changes).length === 0) throw new HttpError(400, 'Nothing to update: send at least one field', 'body');
+    const changes = Object.fromEntries(
+      Object.entries(parsed.data).filter(([, value]) => value !== undefined),
+    );
+    if (Object.keys(changes).length === 0)
+      throw new HttpError(400, 'Nothing to update: send at least one field', 'body');
     const rows = await viaDataApi(
       app,
       request,

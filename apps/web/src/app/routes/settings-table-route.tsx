@@ -1,8 +1,4 @@
-import {
-  isSettingsResourceTable,
-  resourceForRelation,
-  SETTINGS_RESOURCE_FEATURES,
-} from '@opsdeck/contracts';
+import { isSettingsResourceTable, resourceForRelation, SETTINGS_RESOURCE_FEATURES } from '@opsdeck/contracts';
 import { useParams } from 'react-router';
 import { NoDetailsFound } from '../../components/empty-state/empty-state';
 import { SettingsResourceEditorPage, SettingsTablePage } from '../../features/settings-tables';
@@ -17,7 +13,11 @@ export function SettingsTableRoute() {
   const { table = '' } = useParams();
   if (!isSettingsResourceTable(table)) return <NoDetailsFound />;
   return (
-    <RouteGuard resource={resourceForRelation(table, 'read')} action="read" feature={SETTINGS_RESOURCE_FEATURES[table]}>
+    <RouteGuard
+      resource={resourceForRelation(table, 'read')}
+      action="read"
+      feature={SETTINGS_RESOURCE_FEATURES[table]}
+    >
       <SettingsTablePage table={table} />
     </RouteGuard>
   );
@@ -27,7 +27,11 @@ export function SettingsTableResourceRoute() {
   const { table = '', id = '' } = useParams();
   if (!isSettingsResourceTable(table)) return <NoDetailsFound />;
   return (
-    <RouteGuard resource={resourceForRelation(table, 'read')} action="read" feature={SETTINGS_RESOURCE_FEATURES[table]}>
+    <RouteGuard
+      resource={resourceForRelation(table, 'read')}
+      action="read"
+      feature={SETTINGS_RESOURCE_FEATURES[table]}
+    >
       <SettingsResourceEditorPage key={`${table}/${id}`} table={table} id={id} />
     </RouteGuard>
   );

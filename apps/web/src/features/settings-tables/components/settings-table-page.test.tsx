@@ -27,7 +27,9 @@ describe('SettingsTablePage', () => {
   it("shows 'No resources found' for an empty table, asking the server's generic list", async () => {
     const fetchMock = renderPage({ table: 'logging_backends', rows: [] });
     expect(await screen.findByText('No resources found')).toBeTruthy();
-    expect(String((fetchMock.mock.calls[0] as unknown[] | undefined)?.[0])).toBe('/api/settings/resources/logging_backends');
+    expect(String((fetchMock.mock.calls[0] as unknown[] | undefined)?.[0])).toBe(
+      '/api/settings/resources/logging_backends',
+    );
   });
 
   it('lists the rows in the order the server gives (newest first)', async () => {

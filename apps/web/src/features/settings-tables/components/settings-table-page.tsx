@@ -1,4 +1,8 @@
-import { SETTINGS_RESOURCE_TITLES, type SettingsResourceSummary, type SettingsResourceTable } from '@opsdeck/contracts';
+import {
+  SETTINGS_RESOURCE_TITLES,
+  type SettingsResourceSummary,
+  type SettingsResourceTable,
+} from '@opsdeck/contracts';
 import { useNavigate } from 'react-router';
 import { DataTable, type DataTableColumn } from '../../../components/data-table/data-table';
 import { Age } from '../../../components/date/age';

@@ -28,3 +28,4 @@ export * from './applications.js';
 export * from './event-queue.js';
 export * from './views.js';
 export * from './search.js';
+export * from './settings-resources.js';

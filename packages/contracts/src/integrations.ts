@@ -44,6 +44,8 @@ export const integrationWithStatusRowSchema = z.object({
   creator_avatar: z.string().nullable(),
   creator_title: z.string().nullable(),
   creator_email: z.string().nullable(),
+  /** The scraper's or topology's cron or `@every` schedule (migration 0310); null for log backends. */
+  schedule: z.string().nullable(),
 });
 export type IntegrationWithStatusRow = z.infer<typeof integrationWithStatusRowSchema>;
 

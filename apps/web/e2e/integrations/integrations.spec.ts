@@ -1,5 +1,6 @@
 import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
+import { sql } from '../fixtures/database';
 
 // The machine runs several suites at once: pages here may take several seconds to load.
 const expect = baseExpect.configure({ timeout: 20_000 });
@@ -124,4 +125,18 @@ test('a Custom Topology made from the wizard lands back on the list, which opens
   await page.getByRole('button', { name: 'Update', exact: true }).click();
   await expect(page.getByText(`${name} updated successfully`)).toBeVisible();
   await expect(page).toHaveURL(/\/settings\/integrations$/);
+});
+
+test('the list shows each integration schedule (a scraper reads it from its spec)', async ({ page }) => {
+  const screen = new IntegrationsScreen(page);
+  // Sorted by name, 50 a page: a leading 0 keeps it on the first page.
+  const name = `0e2e-scheduled-${Date.now()}`;
+  await sql(
+    `INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": [], "schedule": "@every 30m"}')`,
+    [name],
+  );
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/integrations');
+  await expect(screen.table.getByRole('columnheader', { name: 'Schedule' })).toBeVisible({ timeout: 20_000 });
+  const row = screen.table.getByRole('row').filter({ hasText: name });
+  await expect(row).toContainText('@every 30m');
 });

@@ -347,6 +347,19 @@ export const appRoutes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/views-route')).SettingsViewRoute }),
         handle: handle({ title: 'Views' }),
       },
+      // Spec core §2: the generic settings resources; the pages above win for their own paths.
+      {
+        path: 'settings/:table',
+        lazy: async () => ({ Component: (await import('./routes/settings-table-route')).SettingsTableRoute }),
+        handle: handle({ title: 'Settings' }),
+      },
+      {
+        path: 'settings/:table/:id',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-table-route')).SettingsTableResourceRoute,
+        }),
+        handle: handle({ title: 'Settings' }),
+      },
       // The living catalogue of the design system: development builds only (dropped from production).
       ...(import.meta.env.DEV
         ? [

@@ -116,6 +116,55 @@ describe('each subject tab, saved through the page calls, is enforced', () => {
     expect((await guest.post('/api/test/playbooks/approve', {})).statusCode).toBe(403);
   });
 
+  it('Person × Catalog: a Deny on one catalog item hides that item only', async () => {
+    const viewer = await signedIn(['viewer']);
+    const insert = (name: string) =>
+      full.db.pool
+        .query<{ id: string }>(
+          `INSERT INTO config_items (name, type) VALUES ($1, 'Kubernetes::Pod') RETURNING id`,
+          [name],
+        )
+        .then(({ rows }) => rows[0]!.id);
+    const hidden = await insert(`secret-pod-${Date.now()}`);
+    const shown = await insert(`public-pod-${Date.now()}`);
+    const read = async (id: string) =>
+      (await viewer.get(`/api/db/config_items?select=id&id=eq.${id}`)).json<{ id: string }[]>();
+    expect(await read(hidden)).toHaveLength(1);
+    await addPermission({
+      subject_type: 'person',
+      subject: viewer.personId,
+      person_id: viewer.personId,
+      config_id: hidden,
+      action: 'read',
+      deny: true,
+    });
+    expect(await read(hidden)).toEqual([]);
+    expect(await read(shown)).toEqual([{ id: shown }]);
+  });
+
+  it('Person × Connection: a viewer (no read on connections) given read on one connection reads that one only', async () => {
+    const viewer = await signedIn(['viewer']);
+    const insert = (name: string) =>
+      full.db.pool
+        .query<{ id: string }>(`INSERT INTO connections (name, type) VALUES ($1, 'postgres') RETURNING id`, [
+          name,
+        ])
+        .then(({ rows }) => rows[0]!.id);
+    const granted = await insert(`granted-${Date.now()}`);
+    const other = await insert(`other-${Date.now()}`);
+    expect((await viewer.get('/api/db/connections?select=id')).statusCode).toBe(403);
+    await addPermission({
+      subject_type: 'person',
+      subject: viewer.personId,
+      person_id: viewer.personId,
+      connection_id: granted,
+      action: 'read',
+    });
+    const listed = await viewer.get(`/api/db/connections?select=id&id=in.(${granted},${other})`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    expect(listed.json()).toEqual([{ id: granted }]);
+  });
+
   it('an action the resource does not offer is refused naming the field', async () => {
     const viewer = await signedIn(['viewer']);
     const response = await admin.post('/api/db/permissions', {

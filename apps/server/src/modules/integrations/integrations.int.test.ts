@@ -150,21 +150,24 @@ describe('integrations_with_status', () => {
     await db.pool.query(`INSERT INTO logging_backends (name, spec) VALUES ($1, '{"loki": {}}')`, [
       `logs-${tag}`,
     ]);
-    await db.pool.query(`INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": []}')`, [
-      `files-${tag}`,
-    ]);
-    await db.pool.query(`INSERT INTO topologies (name, spec) VALUES ($1, '{"type": "Custom"}')`, [
-      `shop-${tag}`,
-    ]);
+    await db.pool.query(
+      `INSERT INTO config_scrapers (name, spec) VALUES ($1, '{"file": [], "schedule": "@every 30m"}')`,
+      [`files-${tag}`],
+    );
+    await db.pool.query(
+      `INSERT INTO topologies (name, spec, schedule) VALUES ($1, '{"type": "Custom"}', '@hourly')`,
+      [`shop-${tag}`],
+    );
     const { rows } = await db.pool.query(
       `SELECT row_to_json(i) AS row FROM integrations_with_status i WHERE name LIKE '%-' || $1 ORDER BY name`,
       [tag],
     );
     const parsed = rows.map((row) => schema.parse(row.row));
-    expect(parsed.map((row) => [row.integration_type, row.name])).toEqual([
-      ['scrapers', `files-${tag}`],
-      ['logging_backends', `logs-${tag}`],
-      ['topologies', `shop-${tag}`],
+    // The schedule column (0310): the scraper's from its spec, the topology's own, none for logs.
+    expect(parsed.map((row) => [row.integration_type, row.name, row.schedule])).toEqual([
+      ['scrapers', `files-${tag}`, '@every 30m'],
+      ['logging_backends', `logs-${tag}`, null],
+      ['topologies', `shop-${tag}`, '@hourly'],
     ]);
   });
 });

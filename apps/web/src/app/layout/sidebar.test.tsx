@@ -110,6 +110,15 @@ describe('Sidebar', () => {
     expect(names.indexOf('Demo Estate')).toBe(names.indexOf('Applications') + 1);
   });
 
+  it('hides the entries a role cannot read: a commander sees no Connections, Permissions or Users', async () => {
+    renderSidebar(['commander']);
+    await screen.findByRole('link', { name: 'Jobs History' });
+    const names = screen.getAllByRole('link').map((link) => link.textContent);
+    expect(names).toContain('Teams');
+    expect(names).toContain('Log Backends');
+    for (const hidden of ['Connections', 'Permissions', 'Users']) expect(names).not.toContain(hidden);
+  });
+
   it('hides Settings from a viewer', async () => {
     renderSidebar(['viewer']);
     await screen.findByRole('button', { name: 'Collapse sidebar' });

@@ -1,11 +1,7 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  chooseMenuOption,
-  selectMenuOptions,
-  selectMenuText,
-} from '../select-menu/select-menu-test-helpers';
+import { chooseMenuOption, selectMenuOptions, selectMenuText } from '../select-menu/select-menu-test-helpers';
 import { DataTable, type DataTableColumn } from './data-table';
 import { pageSizeStorageKey } from './page-size-storage';
 import { useDataTableState } from './use-data-table-state';

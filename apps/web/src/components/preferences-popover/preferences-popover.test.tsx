@@ -3,11 +3,7 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPreferencesStore, type PreferencesStore } from '../../lib/preferences/preferences-store';
 import { PreferencesProvider } from '../../lib/preferences/use-preferences';
-import {
-  chooseMenuOption,
-  selectMenuOptions,
-  selectMenuText,
-} from '../select-menu/select-menu-test-helpers';
+import { chooseMenuOption, selectMenuOptions, selectMenuText } from '../select-menu/select-menu-test-helpers';
 import { PreferencesPopover } from './preferences-popover';
 
 function Query() {

@@ -93,7 +93,9 @@ function Field({ field, required, value, error, readOnly, onChange, onBlur }: Fi
           }}
           options={[
             ...(field.options ?? []).map((option) => ({ value: option.value, label: option.label })),
-            ...(field.kind === 'select' && value !== '' && !field.options?.some((option) => option.value === value)
+            ...(field.kind === 'select' &&
+            value !== '' &&
+            !field.options?.some((option) => option.value === value)
               ? [{ value: value as string, label: value as string }]
               : []),
           ]}

@@ -91,9 +91,10 @@ export function ScraperSpecForm({
                 value={value}
                 disabled={readOnly}
                 onChange={change}
-                options={[...(value && !field.options?.includes(value) ? [value] : []), ...(field.options ?? [])].map(
-                  (option) => ({ value: option, label: option || 'Default' }),
-                )}
+                options={[
+                  ...(value && !field.options?.includes(value) ? [value] : []),
+                  ...(field.options ?? []),
+                ].map((option) => ({ value: option, label: option || 'Default' }))}
               />
             ) : wide ? (
               <Textarea

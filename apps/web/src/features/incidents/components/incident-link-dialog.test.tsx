@@ -115,7 +115,13 @@ function renderWith(ui: React.ReactNode, roles: string[] = ['responder']) {
 }
 
 /** The dialog as its owner shows it: closing it unmounts it (and the page behind is live again). */
-function OwnedDialog({ onClose, onLinked }: { onClose(): void; onLinked(linked: boolean, id?: string): void }) {
+function OwnedDialog({
+  onClose,
+  onLinked,
+}: {
+  onClose(): void;
+  onLinked(linked: boolean, id?: string): void;
+}) {
   const [open, setOpen] = useState(true);
   const close = () => {
     setOpen(false);
@@ -170,7 +176,11 @@ describe('IncidentLinkDialog', () => {
     const { dialog } = renderDialog();
     await chooseIncident(dialog, 'Two ideas (open)');
     await waitFor(() => expect(selectMenuText(dialog, 'Hypothesis')).toBe('Select a hypothesis'));
-    expect(await selectMenuOptions(dialog, 'Hypothesis')).toEqual(['Idea A', 'Idea B', 'Create new hypothesis']);
+    expect(await selectMenuOptions(dialog, 'Hypothesis')).toEqual([
+      'Idea A',
+      'Idea B',
+      'Create new hypothesis',
+    ]);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Link' }));
     expect(await within(dialog).findByText('Must select or create a hypothesis')).toBeTruthy();
     expect(posts()).toEqual([]);

@@ -196,7 +196,10 @@ export function IncidentLinkDialog({ open, onClose, target, onLinked }: Incident
             onChange={chooseHypothesis}
             placeholder={hypotheses.isPending ? 'Loading..' : 'Select a hypothesis'}
             options={[
-              ...(hypotheses.data ?? []).map((hypothesis) => ({ value: hypothesis.id, label: hypothesis.title })),
+              ...(hypotheses.data ?? []).map((hypothesis) => ({
+                value: hypothesis.id,
+                label: hypothesis.title,
+              })),
               { value: CREATE, label: 'Create new hypothesis' },
             ]}
           />

@@ -13,6 +13,7 @@ const integrationRowSchema = relationRowSchemas.integrations_with_status.pick({
   job_status: true,
   job_time_start: true,
   job_last_failed: true,
+  schedule: true,
   created_at: true,
 });
 export type IntegrationRow = z.infer<typeof integrationRowSchema>;

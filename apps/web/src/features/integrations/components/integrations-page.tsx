@@ -75,6 +75,7 @@ function integrationColumns(canEdit: boolean): DataTableColumn<IntegrationRow>[]
       enableSorting: false,
       cell: ({ row }) => (row.original.job_last_failed ? <Age value={row.original.job_last_failed} /> : null),
     },
+    { id: 'schedule', header: 'Schedule', enableSorting: false, accessorKey: 'schedule' },
     { id: 'source', header: 'Source', enableSorting: false, accessorKey: 'source' },
     {
       id: 'created_at',

@@ -1,0 +1,38 @@
+import { isSettingsResourceTable, resourceForRelation, SETTINGS_RESOURCE_FEATURES } from '@opsdeck/contracts';
+import { useParams } from 'react-router';
+import { NoDetailsFound } from '../../components/empty-state/empty-state';
+import { SettingsResourceEditorPage, SettingsTablePage } from '../../features/settings-tables';
+import { RouteGuard } from '../guards/route-guard';
+
+/**
+ * Spec core §2: /settings/{table} for the settings tables without a page of their own (the
+ * server's allowlist; config scrapers excluded). Each reads through its table's resource and
+ * follows its area flag.
+ */
+export function SettingsTableRoute() {
+  const { table = '' } = useParams();
+  if (!isSettingsResourceTable(table)) return <NoDetailsFound />;
+  return (
+    <RouteGuard
+      resource={resourceForRelation(table, 'read')}
+      action="read"
+      feature={SETTINGS_RESOURCE_FEATURES[table]}
+    >
+      <SettingsTablePage table={table} />
+    </RouteGuard>
+  );
+}
+
+export function SettingsTableResourceRoute() {
+  const { table = '', id = '' } = useParams();
+  if (!isSettingsResourceTable(table)) return <NoDetailsFound />;
+  return (
+    <RouteGuard
+      resource={resourceForRelation(table, 'read')}
+      action="read"
+      feature={SETTINGS_RESOURCE_FEATURES[table]}
+    >
+      <SettingsResourceEditorPage key={`${table}/${id}`} table={table} id={id} />
+    </RouteGuard>
+  );
+}

@@ -222,6 +222,41 @@ describe('notification delivery', () => {
     expect(hook.requests).toHaveLength(1);
   });
 
+  it('a silence by selectors matches the resources its selectors select, with its filter', async () => {
+    const prodDb = await createCheck(db.pool, { name: 'db-prod', labels: { env: 'prod' } });
+    const stagingDb = await createCheck(db.pool, { name: 'db-staging', labels: { env: 'staging' } });
+    const prodWeb = await createCheck(db.pool, { name: 'web-prod', labels: { env: 'prod' } });
+    const ruleId = await createRule('by-selectors', {
+      events: ['check.failed'],
+      to: { url: `${hook.origin}/sel` },
+    });
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO notification_silences (selectors, filter) VALUES ($1, $2) RETURNING id`,
+      [JSON.stringify([{ name: 'db-*', labelSelector: 'env=prod' }]), "check.type == 'http'"],
+    );
+    for (const check of [prodDb, stagingDb, prodWeb]) await failCheck(check);
+    await waitFor(
+      async () =>
+        (await history(ruleId)).length === 3 &&
+        (await history(ruleId)).every((row) => row.status !== 'pending'),
+    );
+    const byName = Object.fromEntries(
+      (
+        await db.pool.query<{ name: string; status: string; silenced_by: string | null }>(
+          `SELECT ck.name, s.status, s.silenced_by FROM notification_send_history s JOIN checks ck ON ck.id = s.resource_id
+            WHERE s.notification_id = $1`,
+          [ruleId],
+        )
+      ).rows.map((row) => [row.name, [row.status, row.silenced_by]]),
+    );
+    expect(byName).toEqual({
+      'db-prod': ['silenced', rows[0].id],
+      'db-staging': ['sent', null],
+      'web-prod': ['sent', null],
+    });
+    expect(hook.requests).toHaveLength(2);
+  });
+
   it('repeatInterval skips the same event about the same resource within it', async () => {
     const check = await createCheck(db.pool);
     const ruleId = await createRule('repeat', {

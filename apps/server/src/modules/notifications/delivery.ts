@@ -22,6 +22,7 @@ import {
   stillHolds,
   type EventEnvironment,
 } from './event-context.js';
+import { findSilence } from './silences.js';
 import { resolveRecipients, type Recipient, type RecipientSpec } from './recipients.js';
 
 /** How many times the event queue runs a delivery before its failures are final. */
@@ -72,16 +73,6 @@ interface RuleRow {
     groupByInterval?: string;
     inhibitions?: Inhibition[];
   } | null;
-}
-
-interface SilenceRow {
-  id: string;
-  filter: string | null;
-  recursive: boolean;
-  check_id: string | null;
-  config_id: string | null;
-  component_id: string | null;
-  canary_id: string | null;
 }
 
 export interface EventIdentity {
@@ -214,36 +205,6 @@ async function setRuleError(pool: Pool, ruleId: string, error: string | null): P
       WHERE id = $1 AND error IS DISTINCT FROM $2`,
     [ruleId, error],
   );
-}
-
-async function findSilence(pool: Pool, env: EventEnvironment): Promise<string | undefined> {
-  const { rows } = await pool.query<SilenceRow>(
-    `SELECT id, filter, recursive, check_id, config_id, component_id, canary_id FROM notification_silences
-      WHERE deleted_at IS NULL AND "from" <= now() AND (until IS NULL OR until > now())
-      ORDER BY created_at`,
-  );
-  const check = env.variables.check as { canary_id?: string } | undefined;
-  for (const silence of rows) {
-    const ids = [silence.check_id, silence.config_id, silence.component_id, silence.canary_id].filter(
-      Boolean,
-    ) as string[];
-    let matches = true;
-    if (ids.length > 0) {
-      matches =
-        (env.resourceId !== null && ids.includes(env.resourceId)) ||
-        (silence.canary_id !== null && check?.canary_id === silence.canary_id) ||
-        (silence.recursive && env.path.some((ancestor) => ids.includes(ancestor)));
-    }
-    if (matches && silence.filter) {
-      try {
-        matches = truthy(evaluateCel(silence.filter, env.variables));
-      } catch {
-        matches = false;
-      }
-    }
-    if (matches) return silence.id;
-  }
-  return undefined;
 }
 
 async function deliverRule(

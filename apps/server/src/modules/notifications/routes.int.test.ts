@@ -229,6 +229,20 @@ describe('POST /api/notification/silence/preview', () => {
       expect(parsed.total, JSON.stringify(body)).toBe(total);
       expect(parsed.notifications).toHaveLength(total);
     }
+    const { rows: incidents } = await db.pool.query<{ id: string }>(
+      `INSERT INTO incidents (title, type, severity) VALUES ('Checkout down', 'availability', 'high') RETURNING id`,
+    );
+    await db.pool.query(
+      `INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, resource_type, title)
+       VALUES ($1, 'sent', 'incident.created', $2, 'incident', 'Incident created: Checkout down')`,
+      [ruleId, incidents[0].id],
+    );
+    const byIncident = notificationSilencePreviewResponseSchema.parse(
+      (await preview({ filter: "incident.severity == 'high'" })).json(),
+    );
+    expect(byIncident.resources).toEqual([
+      { id: incidents[0].id, name: 'Checkout down', resource_type: 'incident', type: null, count: 1 },
+    ]);
     const week = notificationSilencePreviewResponseSchema.parse(
       (await preview({ check_id: billingId })).json(),
     );

@@ -144,7 +144,9 @@ export async function previewSilence(
       [matched],
     ),
     pool.query<{ id: string; name: string; resource_type: string; type: string | null; count: number }>(
-      `SELECT resource_id AS id, coalesce(max(resource ->> 'name'), resource_id::text) AS name,
+      `SELECT resource_id AS id,
+              coalesce(max(resource ->> 'name'), (SELECT title FROM incidents WHERE resource_type = 'incident' AND id = resource_id),
+                       resource_id::text) AS name,
               resource_type, max(resource ->> 'type') AS type, count(*)::int AS count
          FROM notification_send_history_summary WHERE id = ANY($1::uuid[])
         GROUP BY resource_id, resource_type ORDER BY count(*) DESC, 2 LIMIT ${SILENCE_PREVIEW_LIMIT}`,

@@ -512,7 +512,7 @@ export function groupMessage(message: RenderedMessage, grouped: GroupedResource[
   }
   return {
     title: grouped.length > 1 ? `${message.title} (and ${grouped.length - 1} more)` : message.title,
-    body: `${message.body}\n\n${grouped.length} resources in this group:\n${lines.join('\n')}`,
+    body: `${message.body}\n\n${grouped.length} ${grouped.length === 1 ? 'resource' : 'resources'} in this group:\n${lines.join('\n')}`,
   };
 }
 

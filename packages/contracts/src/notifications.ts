@@ -150,6 +150,7 @@ export const notificationSilenceRowSchema = z.object({
   until: nullableText,
   recursive: z.boolean(),
   filter: nullableText,
+  selectors: z.array(z.record(z.string(), z.unknown())).nullable().optional(),
   config_id: nullableText,
   check_id: nullableText,
   canary_id: nullableText,
@@ -208,18 +209,98 @@ export type NotificationSummaryResponse = z.infer<typeof notificationSummaryResp
 const optionalUuid = (field: string) => z.uuid({ error: `${field} must be a uuid` }).nullish();
 
 /**
+ * A resource selector of a silence (the ecosystem's `selectors[]`): every field it sets must match
+ * the event's resource. `name`, `namespace` and `types` take globs and `!exclusions`, comma
+ * separated; `labelSelector` and `fieldSelector` are Kubernetes selectors (`env=prod,tier!=db`).
+ */
+export const notificationSilenceSelectorSchema = z
+  .strictObject(
+    {
+      id: z.uuid({ error: 'selectors: id must be a uuid' }).optional(),
+      name: z.string().max(253, 'selectors: name must be at most 253 characters').optional(),
+      namespace: z.string().max(253, 'selectors: namespace must be at most 253 characters').optional(),
+      types: z
+        .array(z.string().max(253, 'selectors: each type must be at most 253 characters'), {
+          error: 'selectors: types must be a list of text',
+        })
+        .max(50, 'selectors: at most 50 types')
+        .optional(),
+      labelSelector: z
+        .string()
+        .max(1000, 'selectors: labelSelector must be at most 1000 characters')
+        .optional(),
+      fieldSelector: z
+        .string()
+        .max(1000, 'selectors: fieldSelector must be at most 1000 characters')
+        .optional(),
+      search: z.string().max(253, 'selectors: search must be at most 253 characters').optional(),
+    },
+    {
+      error: (issue) =>
+        issue.code === 'unrecognized_keys'
+          ? 'selectors: a selector sets only id, name, namespace, types, labelSelector, fieldSelector and search'
+          : 'selectors: each selector must be an object',
+    },
+  )
+  .refine(
+    (selector) =>
+      Object.values(selector).some((value) => (Array.isArray(value) ? value.length > 0 : !!value)),
+    {
+      message: 'selectors: a selector must set at least one field',
+    },
+  );
+export type NotificationSilenceSelector = z.infer<typeof notificationSilenceSelectorSchema>;
+
+/** The fields a silence matches with (shared by saving a silence and previewing one). */
+const silenceMatchFields = {
+  check_id: optionalUuid('check_id'),
+  config_id: optionalUuid('config_id'),
+  component_id: optionalUuid('component_id'),
+  canary_id: optionalUuid('canary_id'),
+  filter: z.string().max(2000, 'filter must be at most 2000 characters').nullish(),
+  selectors: z
+    .array(notificationSilenceSelectorSchema, { error: 'selectors must be a list of selectors' })
+    .max(20, 'selectors: at most 20 selectors')
+    .nullish(),
+  recursive: z.boolean({ error: 'recursive must be true or false' }).optional(),
+};
+
+function checkMatchFields(
+  body: {
+    check_id?: string | null;
+    config_id?: string | null;
+    component_id?: string | null;
+    canary_id?: string | null;
+    filter?: string | null;
+    selectors?: unknown[] | null;
+  },
+  context: z.core.$RefinementCtx,
+): void {
+  const resources = [body.check_id, body.config_id, body.component_id, body.canary_id].filter(Boolean);
+  if (resources.length === 0 && !body.filter?.trim() && !(body.selectors && body.selectors.length > 0)) {
+    context.addIssue({
+      code: 'custom',
+      path: ['filter'],
+      message: 'a silence needs a resource, a selector or a filter',
+    });
+  }
+  if (resources.length > 1) {
+    context.addIssue({
+      code: 'custom',
+      path: ['check_id'],
+      message: 'a silence names at most one resource',
+    });
+  }
+}
+
+/**
  * POST /api/notification/silence: one silence about a resource (check, catalog item, component
- * or canary) and/or a CEL filter. `until` null means indefinitely.
+ * or canary), resource selectors and/or a CEL filter. `until` null means indefinitely.
  */
 export const notificationSilenceRequestSchema = z
   .object({
     description: z.string().max(1000, 'description must be at most 1000 characters').nullish(),
-    check_id: optionalUuid('check_id'),
-    config_id: optionalUuid('config_id'),
-    component_id: optionalUuid('component_id'),
-    canary_id: optionalUuid('canary_id'),
-    filter: z.string().max(2000, 'filter must be at most 2000 characters').nullish(),
-    recursive: z.boolean({ error: 'recursive must be true or false' }).optional(),
+    ...silenceMatchFields,
     from: z.iso.datetime({ offset: true, error: 'from must be a date and time with a zone' }).nullish(),
     until: z.iso
       .datetime({
@@ -229,26 +310,54 @@ export const notificationSilenceRequestSchema = z
       .nullable(),
   })
   .superRefine((body, context) => {
-    const resources = [body.check_id, body.config_id, body.component_id, body.canary_id].filter(Boolean);
-    if (resources.length === 0 && !body.filter?.trim()) {
-      context.addIssue({
-        code: 'custom',
-        path: ['filter'],
-        message: 'a silence needs a resource or a filter',
-      });
-    }
-    if (resources.length > 1) {
-      context.addIssue({
-        code: 'custom',
-        path: ['check_id'],
-        message: 'a silence names at most one resource',
-      });
-    }
+    checkMatchFields(body, context);
     if (body.until && Date.parse(body.until) <= Date.parse(body.from ?? new Date().toISOString())) {
       context.addIssue({ code: 'custom', path: ['until'], message: 'until must be later than from' });
     }
   });
 export type NotificationSilenceRequest = z.infer<typeof notificationSilenceRequestSchema>;
+
+/** How many days back a silence preview looks by default, and at most. */
+export const SILENCE_PREVIEW_DEFAULT_DAYS = 7;
+export const SILENCE_PREVIEW_MAX_DAYS = 30;
+/** At most this many matched notifications are returned by a preview (the total counts all). */
+export const SILENCE_PREVIEW_LIMIT = 100;
+
+/**
+ * POST /api/notification/silence/preview: what a silence with these resource, selectors, filter
+ * and recursive settings would have matched among the notifications of the last `days` days.
+ */
+export const notificationSilencePreviewRequestSchema = z
+  .object({
+    ...silenceMatchFields,
+    days: z
+      .number({ error: `days must be a whole number from 1 to ${SILENCE_PREVIEW_MAX_DAYS}` })
+      .int(`days must be a whole number from 1 to ${SILENCE_PREVIEW_MAX_DAYS}`)
+      .min(1, `days must be a whole number from 1 to ${SILENCE_PREVIEW_MAX_DAYS}`)
+      .max(SILENCE_PREVIEW_MAX_DAYS, `days must be a whole number from 1 to ${SILENCE_PREVIEW_MAX_DAYS}`)
+      .optional(),
+  })
+  .superRefine((body, context) => checkMatchFields(body, context));
+export type NotificationSilencePreviewRequest = z.infer<typeof notificationSilencePreviewRequestSchema>;
+
+export const notificationSilencePreviewResponseSchema = z.object({
+  days: z.number(),
+  /** How many notifications of those days the silence matches. */
+  total: z.number(),
+  /** The newest matched notifications (at most SILENCE_PREVIEW_LIMIT). */
+  notifications: z.array(notificationSendHistorySummaryRowSchema),
+  /** The distinct resources of the matched notifications, most notified first. */
+  resources: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      resource_type: z.string(),
+      type: z.string().nullable(),
+      count: z.number(),
+    }),
+  ),
+});
+export type NotificationSilencePreviewResponse = z.infer<typeof notificationSilencePreviewResponseSchema>;
 
 /**
  * POST /api/notification/rules and PUT /api/notification/rules/:id: a Notification saved from the

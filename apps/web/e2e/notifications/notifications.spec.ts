@@ -14,6 +14,8 @@ async function replaceCode(page: Page, text: string): Promise<void> {
 }
 
 test('a rule is created on the YAML editor and listed with its counts', async ({ page }) => {
+  // Slow shared CI machines: the save, the refetch and the editor's reopening take their time.
+  test.setTimeout(90_000);
   const name = `oncall-${Date.now()}`;
   await signIn(page, ADMIN.email, ADMIN.password, '/notifications/rules');
   await page.getByRole('link', { name: 'Add Rule' }).click();
@@ -103,12 +105,13 @@ test('a failed delivery shows in the history with its error and attempts, and in
 });
 
 test('a writer adds a silence indefinitely', async ({ page }) => {
+  test.setTimeout(90_000);
   const description = `maintenance ${Date.now()}`;
   await signIn(page, ADMIN.email, ADMIN.password, '/notifications/silences');
   await page.getByRole('link', { name: 'Add Silence' }).click();
   await expect(page).toHaveURL(/\/notifications\/silences\/add$/);
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText('Pick a resource or write a filter')).toBeVisible();
+  await expect(page.getByText('Pick a resource, a selector or write a filter')).toBeVisible();
   await page.getByRole('textbox', { name: 'Filter' }).fill("check.name.startsWith('staging')");
   await page.getByRole('textbox', { name: 'Description' }).fill(description);
   await page.getByRole('button', { name: 'Save' }).click();
@@ -124,4 +127,79 @@ test('a writer adds a silence indefinitely', async ({ page }) => {
   await expect(row).toContainText('Indefinitely');
   await expect(row).toContainText("check.name.startsWith('staging')");
   await expect(row).toContainText('Yes');
+});
+
+test('the silence preview shows what a filter would have matched; a silence saves its selector', async ({
+  page,
+  baseURL,
+}) => {
+  test.setTimeout(90_000);
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { 'Content-Type': 'text/plain' });
+    response.end('ok');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  try {
+    const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+    const headers = await csrfHeader(admin);
+    const name = `preview-hook-${Date.now()}`;
+    const rule = await admin.post('/api/notification/rules', {
+      headers,
+      data: { name, spec: { events: ['incident.created'], to: { url: `http://127.0.0.1:${port}/hook` } } },
+    });
+    expect(rule.status(), await rule.text()).toBe(201);
+    const title = `Preview outage ${Date.now()}`;
+    const incident = await admin.post('/api/db/incidents', {
+      headers,
+      data: { title, type: 'availability', severity: 'high' },
+    });
+    expect(incident.status(), await incident.text()).toBeLessThan(300);
+    await expect
+      .poll(
+        async () => {
+          const response = await admin.post('/api/notification/summary', {
+            headers,
+            data: { status: 'sent', search: name },
+          });
+          return ((await response.json()) as { total: number }).total;
+        },
+        { timeout: 30_000, intervals: [500] },
+      )
+      .toBe(1);
+    await admin.dispose();
+
+    await signIn(page, ADMIN.email, ADMIN.password, '/notifications/silences/add');
+    const preview = page.getByRole('region', { name: 'Preview' });
+    await preview.getByRole('button', { name: 'Preview' }).click();
+    await expect(preview).toContainText('Pick a resource, a selector or write a filter to preview');
+    await page.getByRole('textbox', { name: 'Filter' }).fill(`incident.title == '${title}'`);
+    await preview.getByRole('button', { name: 'Preview' }).click();
+    // The earlier test's rule on incident.created may have notified about it too: one resource, the incident.
+    await expect(preview).toContainText(
+      /Would have matched \d+ notifications? about 1 resource in the last 7 days/,
+    );
+    await expect(preview.getByRole('list', { name: 'Matched resources' })).toContainText(title);
+    await expect(preview.getByRole('table', { name: 'Matched notifications' })).toContainText(
+      `Incident created: ${title}`,
+    );
+    await page.getByRole('textbox', { name: 'Filter' }).fill(`incident.title == 'not ${title}'`);
+    await preview.getByRole('button', { name: 'Preview' }).click();
+    await expect(preview).toContainText('Would have matched no notifications in the last 7 days');
+
+    const selector = `e2e-none-${Date.now()}-*`;
+    await page.getByRole('textbox', { name: 'Filter' }).fill('');
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill(selector);
+    await page.getByRole('textbox', { name: 'Labels' }).fill('env=e2e');
+    await page.getByRole('checkbox', { name: 'Indefinitely' }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Silence added successfully')).toBeVisible();
+    await expect(
+      page
+        .getByRole('table', { name: 'Silences' })
+        .getByRole('row', { name: new RegExp(selector.replace('*', '\\*')) }),
+    ).toContainText(`name=${selector} labelSelector=env=e2e`);
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
 });

@@ -10,7 +10,8 @@ import { startNotificationWorkers } from './workers.js';
 
 /**
  * The delivery engine end to end: events enqueued as the health module does (check.failed on the
- * real queue, copied to notification.check.failed by migration 0130), the module's consumer
+ * real queue, copied to notification.check.failed once per subscribing notification by the
+ * platform's fan-out, migration 0290), the module's consumer
  * started on a real jobs service, real SMTP and HTTP peers receiving.
  */
 const logger = pino({ level: 'silent' });
@@ -37,6 +38,7 @@ beforeAll(async () => {
     logger,
     smtp: { url: smtp.url, from: 'Opsdeck <alerts@opsdeck.test>' },
     maxAttempts: 3,
+    groupWaitMs: 1500,
   });
   await jobs.start();
 });
@@ -220,6 +222,41 @@ describe('notification delivery', () => {
     expect(hook.requests).toHaveLength(1);
   });
 
+  it('a silence by selectors matches the resources its selectors select, with its filter', async () => {
+    const prodDb = await createCheck(db.pool, { name: 'db-prod', labels: { env: 'prod' } });
+    const stagingDb = await createCheck(db.pool, { name: 'db-staging', labels: { env: 'staging' } });
+    const prodWeb = await createCheck(db.pool, { name: 'web-prod', labels: { env: 'prod' } });
+    const ruleId = await createRule('by-selectors', {
+      events: ['check.failed'],
+      to: { url: `${hook.origin}/sel` },
+    });
+    const { rows } = await db.pool.query<{ id: string }>(
+      `INSERT INTO notification_silences (selectors, filter) VALUES ($1, $2) RETURNING id`,
+      [JSON.stringify([{ name: 'db-*', labelSelector: 'env=prod' }]), "check.type == 'http'"],
+    );
+    for (const check of [prodDb, stagingDb, prodWeb]) await failCheck(check);
+    await waitFor(
+      async () =>
+        (await history(ruleId)).length === 3 &&
+        (await history(ruleId)).every((row) => row.status !== 'pending'),
+    );
+    const byName = Object.fromEntries(
+      (
+        await db.pool.query<{ name: string; status: string; silenced_by: string | null }>(
+          `SELECT ck.name, s.status, s.silenced_by FROM notification_send_history s JOIN checks ck ON ck.id = s.resource_id
+            WHERE s.notification_id = $1`,
+          [ruleId],
+        )
+      ).rows.map((row) => [row.name, [row.status, row.silenced_by]]),
+    );
+    expect(byName).toEqual({
+      'db-prod': ['silenced', rows[0].id],
+      'db-staging': ['sent', null],
+      'web-prod': ['sent', null],
+    });
+    expect(hook.requests).toHaveLength(2);
+  });
+
   it('repeatInterval skips the same event about the same resource within it', async () => {
     const check = await createCheck(db.pool);
     const ruleId = await createRule('repeat', {
@@ -258,6 +295,92 @@ describe('notification delivery', () => {
     expect(rows.filter((row) => row.status === 'grouped')).toHaveLength(58);
     expect(leaders.map((row) => row.count).sort()).toEqual([30, 30]);
     expect(hook.requests).toHaveLength(2);
+  });
+
+  it('a group sends one message listing every resource of the group', async () => {
+    const ruleId = await createRule('grouped-list', {
+      events: ['check.failed'],
+      groupBy: ['check.type'],
+      to: { url: `${hook.origin}/gl` },
+    });
+    const names = ['orders-db', 'orders-api', 'orders-web', 'orders-cache'];
+    const checks = [];
+    for (const name of names) checks.push(await createCheck(db.pool, { name, type: 'postgres' }));
+    for (const check of checks) await failCheck(check);
+    await waitFor(async () => (await history(ruleId)).some((row) => row.status === 'sent'), {
+      timeoutMs: 10_000,
+    });
+    expect(hook.requests).toHaveLength(1);
+    const sent = JSON.parse(hook.requests[0].body) as { title: string; message: string };
+    expect(sent.title).toBe('Check orders-db has failed (and 3 more)');
+    expect(sent.message).toContain('4 resources in this group:');
+    for (const name of names) expect(sent.message).toContain(`- ${name} (check postgres)`);
+    const rows = await history(ruleId);
+    expect(rows.map((row) => row.status).sort()).toEqual(['grouped', 'grouped', 'grouped', 'sent']);
+    expect(rows.find((row) => row.status === 'sent')?.body).toContain('- orders-cache (check postgres)');
+  });
+
+  it('keeps one subscription row per queue event of a live notification, none once it is deleted', async () => {
+    const ruleId = await createRule('subscribed', {
+      events: [
+        'check.failed',
+        'incident.status.resolved',
+        'incident.status.closed',
+        'incident.comment.added',
+      ],
+      to: { url: `${hook.origin}/sub` },
+    });
+    const subscriptions = async () =>
+      (
+        await db.pool.query<{ event_name: string }>(
+          `SELECT event_name FROM event_queue_subscriptions WHERE subscriber = 'notification' AND owner_id = $1
+            ORDER BY event_name`,
+          [ruleId],
+        )
+      ).rows.map((row) => row.event_name);
+    expect(await subscriptions()).toEqual(['check.failed', 'incident.status_updated', 'responder.commented']);
+    await db.pool.query(`UPDATE notifications SET events = ARRAY['config.unhealthy'] WHERE id = $1`, [
+      ruleId,
+    ]);
+    expect(await subscriptions()).toEqual(['config.unhealthy']);
+    await db.pool.query('UPDATE notifications SET deleted_at = now() WHERE id = $1', [ruleId]);
+    expect(await subscriptions()).toEqual([]);
+    // Copies counted inside the transaction that raises the event (no worker can take them yet).
+    const copiesOf = async (name: string) => {
+      const client = await db.pool.connect();
+      try {
+        await client.query('BEGIN');
+        const eventId = await enqueueEvent(client, name, { id: '00000000-0000-0000-0000-000000000001' });
+        const { rows } = await client.query<{ name: string; owner: string }>(
+          `SELECT name, properties ->> 'subscription_owner' AS owner FROM event_queue
+            WHERE properties ->> 'event_id' = $1`,
+          [eventId],
+        );
+        return rows;
+      } finally {
+        await client.query('ROLLBACK');
+        client.release();
+      }
+    };
+    expect(await copiesOf('check.failed')).toEqual([]);
+    const live = await createRule('live', { events: ['check.failed'], to: { url: `${hook.origin}/l` } });
+    expect(await copiesOf('check.failed')).toEqual([{ name: 'notification.check.failed', owner: live }]);
+  });
+
+  it('two notifications on one event each get their own copy and send once', async () => {
+    const check = await createCheck(db.pool, { name: 'twice' });
+    const first = await createRule('first', { events: ['check.failed'], to: { url: `${hook.origin}/one` } });
+    const second = await createRule('second', {
+      events: ['check.failed'],
+      to: { url: `${hook.origin}/two` },
+    });
+    await failCheck(check);
+    await waitFor(
+      async () =>
+        (await history(first))[0]?.status === 'sent' && (await history(second))[0]?.status === 'sent',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(hook.requests.map((request) => request.path).sort()).toEqual(['/one', '/two']);
   });
 
   it('waitFor sends nothing when the check recovered meanwhile', async () => {

@@ -18,15 +18,23 @@ import {
   FALLBACK_EVENT,
   loadEventEnvironment,
   NOTIFICATION_EVENT_PREFIX,
+  notificationEventName,
   stillHolds,
   type EventEnvironment,
 } from './event-context.js';
+import { findSilence } from './silences.js';
 import { resolveRecipients, type Recipient, type RecipientSpec } from './recipients.js';
 
 /** How many times the event queue runs a delivery before its failures are final. */
 export const DELIVERY_MAX_ATTEMPTS = 4;
 /** The default `groupByInterval`: events of one group within it make one message. */
 export const DEFAULT_GROUP_BY_INTERVAL = '1h';
+/** How long a group's message waits for more events of its group before it is sent. */
+export const DEFAULT_GROUP_WAIT_MS = 30_000;
+/** The delayed send of a group's one message (enqueued by the group's first event). */
+export const GROUP_SEND_EVENT = 'notification.group.send';
+/** At most this many grouped resources are listed in a group's message; the rest are counted. */
+export const GROUP_MESSAGE_MAX_RESOURCES = 50;
 
 export interface DeliveryDependencies {
   pool: Pool;
@@ -35,6 +43,8 @@ export interface DeliveryDependencies {
   http: (request: HttpRequest, provider: string) => Promise<HttpResponse>;
   smtp?: { url: string; from: string };
   maxAttempts?: number;
+  /** How long a group's first event waits for others before its one message goes; default 30 s. */
+  groupWaitMs?: number;
 }
 
 interface Inhibition {
@@ -63,16 +73,6 @@ interface RuleRow {
     groupByInterval?: string;
     inhibitions?: Inhibition[];
   } | null;
-}
-
-interface SilenceRow {
-  id: string;
-  filter: string | null;
-  recursive: boolean;
-  check_id: string | null;
-  config_id: string | null;
-  component_id: string | null;
-  canary_id: string | null;
 }
 
 export interface EventIdentity {
@@ -127,17 +127,30 @@ export async function deliverEvent(event: QueuedEvent, deps: DeliveryDependencie
     await deliverFallback(event, deps);
     return;
   }
-  const sourceEvent = event.name.slice(NOTIFICATION_EVENT_PREFIX.length);
-  const properties = event.properties;
+  if (event.name === GROUP_SEND_EVENT) {
+    await deliverGroup(event, deps);
+    return;
+  }
+  const queueName = event.name.slice(NOTIFICATION_EVENT_PREFIX.length);
+  let properties = event.properties;
+  const sourceEvent = notificationEventName(queueName, properties);
+  // Responder events are about their incident.
+  if (queueName !== sourceEvent && sourceEvent.startsWith('incident.') && properties.incident_id) {
+    properties = { ...properties, id: properties.incident_id };
+  }
   const identity: EventIdentity = {
     sourceEvent,
     eventId: String(properties.origin_event_id ?? properties.event_id ?? event.id),
   };
+  // A copy of the fan-out (ADR 0021) is for its subscribing notification only; a copy made by the
+  // old trigger (0130, still queued after an upgrade) is for every notification of its name.
+  const owner = typeof properties.subscription_owner === 'string' ? properties.subscription_owner : null;
   const { rows: rules } = await deps.pool.query<RuleRow>(
     `SELECT id, name, namespace, events, title, template, filter, repeat_interval, wait_for, group_by,
             person_id, team_id, custom_services, spec
-       FROM notifications WHERE deleted_at IS NULL AND $1 = ANY(events) ORDER BY created_at`,
-    [sourceEvent],
+       FROM notifications WHERE deleted_at IS NULL AND $1 = ANY(events) AND ($2::uuid IS NULL OR id = $2)
+      ORDER BY created_at`,
+    [sourceEvent, owner],
   );
   if (rules.length === 0) return;
   const env = await loadEventEnvironment(deps.pool, sourceEvent, properties);
@@ -192,36 +205,6 @@ async function setRuleError(pool: Pool, ruleId: string, error: string | null): P
       WHERE id = $1 AND error IS DISTINCT FROM $2`,
     [ruleId, error],
   );
-}
-
-async function findSilence(pool: Pool, env: EventEnvironment): Promise<string | undefined> {
-  const { rows } = await pool.query<SilenceRow>(
-    `SELECT id, filter, recursive, check_id, config_id, component_id, canary_id FROM notification_silences
-      WHERE deleted_at IS NULL AND "from" <= now() AND (until IS NULL OR until > now())
-      ORDER BY created_at`,
-  );
-  const check = env.variables.check as { canary_id?: string } | undefined;
-  for (const silence of rows) {
-    const ids = [silence.check_id, silence.config_id, silence.component_id, silence.canary_id].filter(
-      Boolean,
-    ) as string[];
-    let matches = true;
-    if (ids.length > 0) {
-      matches =
-        (env.resourceId !== null && ids.includes(env.resourceId)) ||
-        (silence.canary_id !== null && check?.canary_id === silence.canary_id) ||
-        (silence.recursive && env.path.some((ancestor) => ids.includes(ancestor)));
-    }
-    if (matches && silence.filter) {
-      try {
-        matches = truthy(evaluateCel(silence.filter, env.variables));
-      } catch {
-        matches = false;
-      }
-    }
-    if (matches) return silence.id;
-  }
-  return undefined;
 }
 
 async function deliverRule(
@@ -355,8 +338,22 @@ async function deliverRule(
         await client.query('COMMIT');
         return;
       }
+      // The group's first event: its message waits for the group to fill, then lists them all.
       await insertPending(client, rule, identity, env, recipients, message, groupKey);
+      await enqueueEvent(
+        client,
+        GROUP_SEND_EVENT,
+        {
+          notification_id: rule.id,
+          source_event: identity.sourceEvent,
+          origin_event_id: identity.eventId,
+          group_key: groupKey,
+          properties: event.properties,
+        },
+        { delayMs: deps.groupWaitMs ?? DEFAULT_GROUP_WAIT_MS },
+      );
       await client.query('COMMIT');
+      return;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
@@ -366,7 +363,20 @@ async function deliverRule(
   } else {
     await insertPending(pool, rule, identity, env, recipients, message, undefined);
   }
-  // 6. Send; fallback after a final failure.
+  await sendWithFallback(rule, identity, recipients, message, event, event.properties, deps);
+}
+
+/** 6. Sends to the rule's recipients; after a final failure, schedules the fallback. */
+async function sendWithFallback(
+  rule: RuleRow,
+  identity: EventIdentity,
+  recipients: Recipient[],
+  message: RenderedMessage,
+  event: QueuedEvent,
+  eventProperties: Record<string, unknown>,
+  deps: DeliveryDependencies,
+): Promise<void> {
+  const { pool } = deps;
   const final = event.attempts >= (deps.maxAttempts ?? DELIVERY_MAX_ATTEMPTS);
   const failed = await sendToRecipients(rule, identity, recipients, message, final, deps, 'to');
   const retrying = failed.filter((entry) => !entry.final);
@@ -385,7 +395,7 @@ async function deliverRule(
         source_event: identity.sourceEvent,
         origin_event_id: identity.eventId,
         parent_id: failed[0].historyId,
-        properties: event.properties,
+        properties: eventProperties,
       },
       { delayMs: parseDurationMs(fallback.delay) ?? 0 },
     );
@@ -482,6 +492,90 @@ async function sendToRecipients(
     }
   }
   return failed;
+}
+
+interface GroupedResource {
+  resource_type: string | null;
+  resource: { name?: string; type?: string } | null;
+  resource_id: string | null;
+}
+
+/** The body of a group's message: the first event's body, then every resource of the group. */
+export function groupMessage(message: RenderedMessage, grouped: GroupedResource[]): RenderedMessage {
+  const lines = grouped.slice(0, GROUP_MESSAGE_MAX_RESOURCES).map((row) => {
+    const name = row.resource?.name ?? row.resource_id ?? 'unknown';
+    const kind = [row.resource_type, row.resource?.type].filter(Boolean).join(' ');
+    return `- ${name}${kind ? ` (${kind})` : ''}`;
+  });
+  if (grouped.length > GROUP_MESSAGE_MAX_RESOURCES) {
+    lines.push(`- and ${grouped.length - GROUP_MESSAGE_MAX_RESOURCES} more`);
+  }
+  return {
+    title: grouped.length > 1 ? `${message.title} (and ${grouped.length - 1} more)` : message.title,
+    body: `${message.body}\n\n${grouped.length} ${grouped.length === 1 ? 'resource' : 'resources'} in this group:\n${lines.join('\n')}`,
+  };
+}
+
+/**
+ * A group's one message, sent when its wait is over: the first event's rendered message, listing
+ * every resource whose event joined the group meanwhile. Events joining later within
+ * groupByInterval are only counted on it.
+ */
+async function deliverGroup(event: QueuedEvent, deps: DeliveryDependencies): Promise<void> {
+  const props = event.properties as {
+    notification_id: string;
+    source_event: string;
+    origin_event_id: string;
+    group_key: string;
+    properties: Record<string, unknown>;
+  };
+  const { rows } = await deps.pool.query<RuleRow>(
+    `SELECT id, name, namespace, events, title, template, filter, repeat_interval, wait_for, group_by,
+            person_id, team_id, custom_services, spec FROM notifications WHERE id = $1 AND deleted_at IS NULL`,
+    [props.notification_id],
+  );
+  const rule = rows[0];
+  if (!rule) return;
+  const identity: EventIdentity = { eventId: props.origin_event_id, sourceEvent: props.source_event };
+  const recipients = await resolveRecipients(
+    deps.pool,
+    {
+      to: rule.spec?.to,
+      person_id: rule.person_id,
+      team_id: rule.team_id,
+      custom_services: rule.custom_services,
+    },
+    deps.resolveConnection,
+  );
+  // The leader's rows hold the message rendered when the group began; the list is built from the
+  // leader and every row that joined it (in the order they came).
+  const { rows: members } = await deps.pool.query<
+    GroupedResource & { body: string | null; title: string | null }
+  >(
+    `WITH leader AS (
+       SELECT id, title, body, resource_type, resource_id FROM notification_send_history
+        WHERE notification_id = $1 AND event_id = $2 AND group_key = $3 AND parent_id IS NULL AND status <> 'grouped')
+     SELECT s.resource_type, s.resource_id, s.resource, l.title, l.body
+       FROM (SELECT DISTINCT ON (coalesce(resource_id::text, id::text)) * FROM (
+               SELECT sm.*, 0 AS position FROM notification_send_history_summary sm
+                WHERE sm.id = (SELECT id FROM leader ORDER BY id LIMIT 1)
+               UNION ALL
+               SELECT sm.*, 1 FROM notification_send_history_summary sm
+                WHERE sm.parent_id IN (SELECT id FROM leader) AND sm.status = 'grouped') x
+             ORDER BY coalesce(resource_id::text, id::text), position, created_at) s
+       CROSS JOIN (SELECT title, body FROM leader ORDER BY id LIMIT 1) l
+      ORDER BY s.created_at, s.id`,
+    [rule.id, identity.eventId, props.group_key],
+  );
+  if (members.length === 0) return;
+  const message = groupMessage({ title: members[0].title ?? '', body: members[0].body ?? '' }, members);
+  await deps.pool.query(
+    `UPDATE notification_send_history SET title = $4, body = $5, updated_at = now()
+      WHERE notification_id = $1 AND event_id = $2 AND group_key = $3 AND parent_id IS NULL
+        AND status IN ('pending', 'retrying')`,
+    [rule.id, identity.eventId, props.group_key, message.title, message.body],
+  );
+  await sendWithFallback(rule, identity, recipients, message, event, props.properties, deps);
 }
 
 /** The fallback recipients of a rule whose delivery failed for good. */

@@ -1,7 +1,24 @@
 import type { Queryable } from '../../platform/jobs/index.js';
 
-/** The prefix under which migration 0130 copies every notifiable event for this module. */
+/**
+ * The prefix of the copies the platform's fan-out (ADR 0021, migration 0290) makes of every event a
+ * live notification subscribes to: `notification.<queue event name>`, one per notification.
+ */
 export const NOTIFICATION_EVENT_PREFIX = 'notification.';
+
+/**
+ * The notification event name (the ecosystem's terms) of a queued event: the incidents module
+ * raises `incident.status_updated` and `responder.created|commented` (migration 0031).
+ */
+export function notificationEventName(queueName: string, properties: Record<string, unknown>): string {
+  if (queueName === 'incident.status_updated') {
+    const status = typeof properties.status === 'string' && properties.status ? properties.status : 'unknown';
+    return `incident.status.${status}`;
+  }
+  if (queueName === 'responder.created') return 'incident.responder.added';
+  if (queueName === 'responder.commented') return 'incident.comment.added';
+  return queueName;
+}
 /** A delayed fallback delivery (enqueued by a final failure of a rule with `fallback`). */
 export const FALLBACK_EVENT = 'notification.fallback';
 

@@ -7,7 +7,8 @@ import { startNotificationWorkers } from './workers.js';
 
 /**
  * Notifications, silences and the send history: the delivery engine consumes the
- * `notification.*` copies of events (migration 0130) and sends through `channels/`.
+ * `notification.*` copies the event fan-out makes for each notification (migration 0290) and
+ * sends through `channels/`.
  */
 export const notificationsModule: ServerModule = {
   name: 'notifications',

@@ -1,4 +1,8 @@
-import { notificationSilenceRowSchema, notificationSummaryResponseSchema } from '@opsdeck/contracts';
+import {
+  notificationSilencePreviewResponseSchema,
+  notificationSilenceRowSchema,
+  notificationSummaryResponseSchema,
+} from '@opsdeck/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCheck } from '../../../test/harness/factories.js';
@@ -125,6 +129,22 @@ describe('POST /api/notification/silence', () => {
     });
   });
 
+  it('saves a silence by selectors', async () => {
+    const selectors = [{ name: 'orders-*', labelSelector: 'env=prod' }, { types: ['http'] }];
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/notification/silence',
+      headers: bearer(tokens.editor),
+      payload: { selectors, until: null },
+    });
+    expect(response.statusCode).toBe(201);
+    const { rows } = await db.pool.query(
+      'SELECT selectors, check_id FROM notification_silences WHERE id = $1',
+      [response.json().id],
+    );
+    expect(rows[0]).toEqual({ selectors, check_id: null });
+  });
+
   it('is refused to a viewer', async () => {
     const response = await app.inject({
       method: 'POST',
@@ -137,7 +157,9 @@ describe('POST /api/notification/silence', () => {
 
   it('names the field of a bad silence', async () => {
     const cases: [unknown, string, string][] = [
-      [{ until: null }, 'filter', 'a silence needs a resource or a filter'],
+      [{ until: null }, 'filter', 'a silence needs a resource, a selector or a filter'],
+      [{ selectors: [{ colour: 'red' }], until: null }, 'selectors.0', 'selectors: a selector sets only'],
+      [{ selectors: [{}], until: null }, 'selectors.0', 'selectors: a selector must set at least one field'],
       [
         { check_id: '00000000-0000-4000-8000-000000000001', until: null },
         'check_id',
@@ -157,6 +179,106 @@ describe('POST /api/notification/silence', () => {
       expect(response.json().error).toContain(message);
       expect(response.json().field).toBe(field);
     }
+  });
+});
+
+describe('POST /api/notification/silence/preview', () => {
+  let billingId: string;
+  beforeAll(async () => {
+    const billing = await createCheck(db.pool, {
+      name: 'billing-api',
+      type: 'tcp',
+      labels: { team: 'billing', env: 'prod' },
+    });
+    billingId = billing.id as string;
+    await db.pool.query(
+      `INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, resource_type, recipient, title, created_at)
+       VALUES ($1, 'sent', 'check.failed', $2, 'check', 'ops@example.test', 'Check billing-api has failed', now() - interval '2 days'),
+              ($1, 'sent', 'check.failed', $2, 'check', 'ops@example.test', 'Check billing-api has failed', now() - interval '20 days')`,
+      [ruleId, billingId],
+    );
+  });
+
+  async function preview(body: unknown, token = tokens.viewer) {
+    return app.inject({
+      method: 'POST',
+      url: '/api/notification/silence/preview',
+      headers: bearer(token),
+      payload: body as object,
+    });
+  }
+
+  it('lists what a resource, selectors or a filter would have matched in the last days', async () => {
+    const cases: [unknown, string[], number][] = [
+      [{ check_id: checkId }, ['orders-api'], 3],
+      [{ selectors: [{ name: 'billing-*' }] }, ['billing-api'], 1],
+      [{ selectors: [{ labelSelector: 'team=billing,env in (prod,staging)' }] }, ['billing-api'], 1],
+      [{ selectors: [{ types: ['http'] }, { name: 'billing-api' }] }, ['orders-api', 'billing-api'], 4],
+      [{ selectors: [{ name: '!billing-*', types: ['tcp'] }] }, [], 0],
+      [{ filter: "check.name == 'billing-api'", days: 30 }, ['billing-api'], 2],
+      [{ check_id: checkId, filter: "check.name == 'billing-api'" }, [], 0],
+    ];
+    for (const [body, names, total] of cases) {
+      const response = await preview(body);
+      expect(response.statusCode, JSON.stringify(body)).toBe(200);
+      const parsed = notificationSilencePreviewResponseSchema.parse(response.json());
+      expect(
+        parsed.resources.map((resource) => resource.name),
+        JSON.stringify(body),
+      ).toEqual(names);
+      expect(parsed.total, JSON.stringify(body)).toBe(total);
+      expect(parsed.notifications).toHaveLength(total);
+    }
+    const { rows: incidents } = await db.pool.query<{ id: string }>(
+      `INSERT INTO incidents (title, type, severity) VALUES ('Checkout down', 'availability', 'high') RETURNING id`,
+    );
+    await db.pool.query(
+      `INSERT INTO notification_send_history (notification_id, status, source_event, resource_id, resource_type, title)
+       VALUES ($1, 'sent', 'incident.created', $2, 'incident', 'Incident created: Checkout down')`,
+      [ruleId, incidents[0].id],
+    );
+    const byIncident = notificationSilencePreviewResponseSchema.parse(
+      (await preview({ filter: "incident.severity == 'high'" })).json(),
+    );
+    expect(byIncident.resources).toEqual([
+      { id: incidents[0].id, name: 'Checkout down', resource_type: 'incident', type: null, count: 1 },
+    ]);
+    const week = notificationSilencePreviewResponseSchema.parse(
+      (await preview({ check_id: billingId })).json(),
+    );
+    expect(week).toMatchObject({ days: 7, total: 1 });
+    expect(week.notifications[0]).toMatchObject({
+      resource_id: billingId,
+      title: 'Check billing-api has failed',
+    });
+  });
+
+  it('names the field of a bad preview', async () => {
+    const cases: [unknown, string, string][] = [
+      [{}, 'filter', 'a silence needs a resource, a selector or a filter'],
+      [{ check_id: checkId, days: 31 }, 'days', 'days must be a whole number from 1 to 30'],
+      [{ selectors: [{ types: 'http' }] }, 'selectors.0.types', 'selectors: types must be a list of text'],
+      [
+        { component_id: '00000000-0000-4000-8000-000000000001' },
+        'component_id',
+        'component_id: no such resource',
+      ],
+    ];
+    for (const [payload, field, message] of cases) {
+      const response = await preview(payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json().error).toContain(message);
+      expect(response.json().field).toBe(field);
+    }
+  });
+
+  it('needs a caller', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/notification/silence/preview',
+      payload: { check_id: checkId },
+    });
+    expect(response.statusCode).toBe(401);
   });
 });
 

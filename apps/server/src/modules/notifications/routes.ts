@@ -2,7 +2,9 @@ import {
   NOTIFICATION_LIST_PAGE_SIZE,
   notificationRuleIdParamsSchema,
   notificationRuleSaveRequestSchema,
+  notificationSilencePreviewRequestSchema,
   notificationSilenceRequestSchema,
+  type NotificationSilencePreviewRequest,
   type NotificationRuleSaveRequest,
   notificationSummaryRequestSchema,
   type NotificationSilenceRequest,
@@ -15,6 +17,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { requirePermission } from '../auth/index.js';
 import { notificationKind, type notificationSpec } from './notification-kind.js';
+import { previewSilence } from './silences.js';
 import type { z } from 'zod';
 
 export interface NotificationRoutesOptions {
@@ -89,12 +92,8 @@ const RESOURCE_TABLES = {
   canary_id: 'canaries',
 } as const;
 
-/** Saves a silence made in the UI; a bad resource or filter is a 400 naming the field. */
-export async function createSilence(
-  pool: Pool,
-  body: NotificationSilenceRequest,
-  createdBy: string | undefined,
-) {
+/** A silence's resource must exist and its filter must parse; else a 400 naming the field. */
+async function checkSilenceFields(pool: Pool, body: NotificationSilencePreviewRequest): Promise<void> {
   for (const [field, table] of Object.entries(RESOURCE_TABLES) as [keyof typeof RESOURCE_TABLES, string][]) {
     const id = body[field];
     if (!id) continue;
@@ -112,10 +111,20 @@ export async function createSilence(
       }
     }
   }
+}
+
+/** Saves a silence made in the UI; a bad resource or filter is a 400 naming the field. */
+export async function createSilence(
+  pool: Pool,
+  body: NotificationSilenceRequest,
+  createdBy: string | undefined,
+) {
+  await checkSilenceFields(pool, body);
   const { rows } = await pool.query(
     `INSERT INTO notification_silences
-       (description, check_id, config_id, component_id, canary_id, filter, recursive, "from", until, created_by)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), $9, $10)
+       (description, check_id, config_id, component_id, canary_id, filter, recursive, "from", until, created_by,
+        selectors)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), $9, $10, $11)
      RETURNING *`,
     [
       body.description?.trim() || null,
@@ -128,6 +137,7 @@ export async function createSilence(
       body.from ?? null,
       body.until,
       createdBy ?? null,
+      body.selectors && body.selectors.length > 0 ? JSON.stringify(body.selectors) : null,
     ],
   );
   return rows[0] as Record<string, unknown>;
@@ -238,7 +248,10 @@ export async function updateRule(pool: Pool, id: string, request: NotificationRu
   return rows[0];
 }
 
-/** POST /api/notification/summary and POST /api/notification/silence (spec core §7). */
+/**
+ * POST /api/notification/summary and POST /api/notification/silence (spec core §7), the rule
+ * editor's saves and the silence preview.
+ */
 export async function notificationRoutes(
   app: FastifyInstance,
   options: NotificationRoutesOptions,
@@ -268,6 +281,17 @@ export async function notificationRoutes(
       schema: { params: notificationRuleIdParamsSchema, body: notificationRuleSaveRequestSchema },
     },
     async (request) => await updateRule(options.pool, request.params.id, request.body),
+  );
+  typed.post(
+    '/api/notification/silence/preview',
+    {
+      preHandler: requirePermission('notifications', 'read', PERMISSION),
+      schema: { body: notificationSilencePreviewRequestSchema },
+    },
+    async (request) => {
+      await checkSilenceFields(options.pool, request.body);
+      return await previewSilence(options.pool, request.body);
+    },
   );
   typed.post(
     '/api/notification/silence',

@@ -4,6 +4,7 @@ import type { Logger } from '../../platform/logger.js';
 import type { SecretBox } from '../../platform/secrets.js';
 import { createConnectionResolver, createValueFromResolver } from '../resources/index.js';
 import { DELIVERY_MAX_ATTEMPTS, deliverEvent, type DeliveryDependencies } from './delivery.js';
+import { parseDurationMs } from './durations.js';
 import { NOTIFICATION_EVENT_PREFIX } from './event-context.js';
 import { createHttpSender } from './http-sender.js';
 
@@ -20,6 +21,8 @@ export interface NotificationWorkersOptions {
    */
   originOverrides?: Record<string, string>;
   maxAttempts?: number;
+  /** How long a groupBy group's message waits for the group to fill; default NOTIFICATION_GROUP_WAIT or 30s. */
+  groupWaitMs?: number;
 }
 
 function overridesFromEnv(logger: Logger): Record<string, string> | undefined {
@@ -33,7 +36,10 @@ function overridesFromEnv(logger: Logger): Record<string, string> | undefined {
   }
 }
 
-/** Consumes `notification.*` (the copies migration 0130 makes of every notifiable event). */
+/**
+ * Consumes `notification.*`: the copies the platform's fan-out makes for each subscribing
+ * notification (migration 0290), the delayed group sends and the fallbacks.
+ */
 export function startNotificationWorkers(options: NotificationWorkersOptions): { stop(): void } {
   const { pool, logger } = options;
   const smtp =
@@ -53,6 +59,7 @@ export function startNotificationWorkers(options: NotificationWorkersOptions): {
       createValueFromResolver(pool, options.secrets),
     ),
     maxAttempts: options.maxAttempts ?? DELIVERY_MAX_ATTEMPTS,
+    groupWaitMs: options.groupWaitMs ?? parseDurationMs(process.env.NOTIFICATION_GROUP_WAIT) ?? undefined,
   };
   const pattern = `${NOTIFICATION_EVENT_PREFIX}*`;
   options.jobs.events.on(pattern, (event) => deliverEvent(event, deps), {

@@ -1,5 +1,7 @@
 import {
   notificationRuleSavedSchema,
+  notificationSilencePreviewResponseSchema,
+  type NotificationSilencePreviewRequest,
   notificationSummaryResponseSchema,
   relationRowSchemas,
   type NotificationSilenceRequest,
@@ -136,6 +138,20 @@ export function useAddSilence() {
     onSuccess: () => client.invalidateQueries({ queryKey: NOTIFICATIONS_QUERY_KEY }),
   });
 }
+
+/** What a silence would have matched lately (POST /api/notification/silence/preview); off while `body` is null. */
+export const useSilencePreview = (body: NotificationSilencePreviewRequest | null) =>
+  useQuery({
+    queryKey: [...NOTIFICATIONS_QUERY_KEY, 'silence-preview', body],
+    enabled: body !== null,
+    placeholderData: keepPreviousData,
+    queryFn: ({ signal }) =>
+      apiFetch(
+        '/api/notification/silence/preview',
+        { method: 'POST', body: JSON.stringify(body), signal },
+        { schema: notificationSilencePreviewResponseSchema },
+      ),
+  });
 
 /** Soft delete (spec core §7: soft DELETE on silences). */
 export function useDeleteSilence() {

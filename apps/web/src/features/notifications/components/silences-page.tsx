@@ -16,6 +16,15 @@ function resourceOf(silence: NotificationSilenceRow): string {
   if (silence.config_id) return `catalog item ${silence.config_id}`;
   if (silence.component_id) return `component ${silence.component_id}`;
   if (silence.canary_id) return `canary ${silence.canary_id}`;
+  if (silence.selectors && silence.selectors.length > 0) {
+    return silence.selectors
+      .map((selector) =>
+        Object.entries(selector)
+          .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join(',') : String(value)}`)
+          .join(' '),
+      )
+      .join('; ');
+  }
   return '';
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { validateSilenceForm, type SilenceFormValues } from './silence-form';
+import { previewRequestOf, validateSilenceForm, type SilenceFormValues } from './silence-form';
 
 const base: SilenceFormValues = {
   kind: 'check',
@@ -10,6 +10,9 @@ const base: SilenceFormValues = {
   until: '',
   indefinitely: true,
   recursive: false,
+  selectorName: '',
+  selectorTypes: '',
+  selectorLabels: '',
 };
 
 describe('validateSilenceForm', () => {
@@ -22,7 +25,7 @@ describe('validateSilenceForm', () => {
   it('needs a resource or a filter, and an end unless indefinitely', () => {
     expect(validateSilenceForm(base)).toEqual({
       ok: false,
-      errors: { resourceId: 'Pick a resource or write a filter' },
+      errors: { resourceId: 'Pick a resource, a selector or write a filter' },
     });
     expect(validateSilenceForm({ ...base, filter: 'true', indefinitely: false })).toEqual({
       ok: false,
@@ -32,5 +35,29 @@ describe('validateSilenceForm', () => {
   it('puts the resource under its kind', () => {
     const result = validateSilenceForm({ ...base, kind: 'config', resourceId: 'x', recursive: true });
     expect(result.ok && result.value).toMatchObject({ config_id: 'x', recursive: true });
+  });
+  it('sends the selector from its fields, only those set', () => {
+    const result = validateSilenceForm({
+      ...base,
+      selectorName: ' db-* ',
+      selectorTypes: 'postgres, mysql,',
+      selectorLabels: '',
+    });
+    expect(result.ok && result.value).toMatchObject({
+      selectors: [{ name: 'db-*', types: ['postgres', 'mysql'] }],
+      until: null,
+    });
+    expect(result.ok && result.value.selectors?.[0]).not.toHaveProperty('labelSelector');
+  });
+  it('previews only once something would match', () => {
+    expect(previewRequestOf(base)).toBeNull();
+    expect(previewRequestOf({ ...base, selectorLabels: 'env=prod', recursive: true })).toEqual({
+      selectors: [{ labelSelector: 'env=prod' }],
+      filter: null,
+      recursive: true,
+    });
+    expect(previewRequestOf({ ...base, kind: 'component', resourceId: 'k1' })).toMatchObject({
+      component_id: 'k1',
+    });
   });
 });

@@ -1,4 +1,8 @@
-import type { NotificationSilenceRequest } from '@opsdeck/contracts';
+import type {
+  NotificationSilencePreviewRequest,
+  NotificationSilenceRequest,
+  NotificationSilenceSelector,
+} from '@opsdeck/contracts';
 import type { ValidationResult } from '../../../components/form-field/validation-resolver';
 import type { SilenceResourceKind } from '../api/notifications';
 
@@ -12,6 +16,38 @@ export interface SilenceFormValues {
   until: string;
   indefinitely: boolean;
   recursive: boolean;
+  /** One resource selector: name glob, comma-separated types, Kubernetes label selector. */
+  selectorName: string;
+  selectorTypes: string;
+  selectorLabels: string;
+}
+
+/** The selector the form describes, or null when its fields are empty. */
+export function selectorOf(values: SilenceFormValues): NotificationSilenceSelector | null {
+  const name = values.selectorName.trim();
+  const types = values.selectorTypes
+    .split(',')
+    .map((type) => type.trim())
+    .filter(Boolean);
+  const labelSelector = values.selectorLabels.trim();
+  if (!name && types.length === 0 && !labelSelector) return null;
+  return {
+    ...(name ? { name } : {}),
+    ...(types.length > 0 ? { types } : {}),
+    ...(labelSelector ? { labelSelector } : {}),
+  };
+}
+
+/** What the preview asks about: the form's resource, selector, filter and recursive (no dates). */
+export function previewRequestOf(values: SilenceFormValues): NotificationSilencePreviewRequest | null {
+  const selector = selectorOf(values);
+  if (!values.resourceId && !values.filter.trim() && !selector) return null;
+  return {
+    ...(values.resourceId ? { [FIELD[values.kind]]: values.resourceId } : {}),
+    ...(selector ? { selectors: [selector] } : {}),
+    filter: values.filter.trim() || null,
+    recursive: values.recursive,
+  };
 }
 
 const FIELD: Record<SilenceResourceKind, 'check_id' | 'config_id' | 'component_id'> = {
@@ -24,8 +60,9 @@ const FIELD: Record<SilenceResourceKind, 'check_id' | 'config_id' | 'component_i
 export function validateSilenceForm(
   values: SilenceFormValues,
 ): ValidationResult<NotificationSilenceRequest, keyof SilenceFormValues> {
-  if (!values.resourceId && !values.filter.trim()) {
-    return { ok: false, errors: { resourceId: 'Pick a resource or write a filter' } };
+  const selector = selectorOf(values);
+  if (!values.resourceId && !values.filter.trim() && !selector) {
+    return { ok: false, errors: { resourceId: 'Pick a resource, a selector or write a filter' } };
   }
   const from = values.from ? new Date(values.from) : undefined;
   if (from && Number.isNaN(from.getTime())) return { ok: false, errors: { from: 'From is not a date' } };
@@ -44,6 +81,7 @@ export function validateSilenceForm(
     ok: true,
     value: {
       ...(values.resourceId ? { [FIELD[values.kind]]: values.resourceId } : {}),
+      ...(selector ? { selectors: [selector] } : {}),
       filter: values.filter.trim() || null,
       description: values.description.trim() || null,
       recursive: values.recursive,

@@ -1,4 +1,5 @@
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { chooseOption } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession, createViewer, csrfHeader } from '../shell/api';
 
@@ -73,9 +74,9 @@ test('a grouped topology: inline check, related components and the component men
   await page.getByRole('button', { name: 'Attach as Evidence' }).click();
   const dialog = page.getByRole('dialog', { name: 'Link to incident' });
   await expect(dialog).toContainText('shop-db');
-  await dialog.getByLabel('Incident', { exact: true }).selectOption({ label: 'Create new incident' });
+  await chooseOption(dialog, 'Incident', 'Create new incident');
   await dialog.getByLabel('New incident title').fill(`Shop db slow ${suffix}`);
-  await dialog.getByLabel('Severity').selectOption('high');
+  await chooseOption(dialog, 'Severity', 'High');
   await dialog.getByLabel('Description').fill('The shop database is slow');
   await dialog.getByRole('button', { name: 'Link' }).click();
   await expect(dialog).toHaveCount(0);

@@ -1,7 +1,7 @@
 import { isSettingsResourceTable, resourceForRelation, SETTINGS_RESOURCE_FEATURES } from '@opsdeck/contracts';
 import { useParams } from 'react-router';
-import { NoDetailsFound } from '../../components/empty-state/empty-state';
 import { SettingsResourceEditorPage, SettingsTablePage } from '../../features/settings-tables';
+import { NotFoundPage } from '../errors/not-found-page';
 import { RouteGuard } from '../guards/route-guard';
 
 /**
@@ -11,7 +11,8 @@ import { RouteGuard } from '../guards/route-guard';
  */
 export function SettingsTableRoute() {
   const { table = '' } = useParams();
-  if (!isSettingsResourceTable(table)) return <NoDetailsFound />;
+  // Any other /settings/{word} is an address that does not exist (spec core §2: the not-found page).
+  if (!isSettingsResourceTable(table)) return <NotFoundPage />;
   return (
     <RouteGuard
       resource={resourceForRelation(table, 'read')}
@@ -25,7 +26,7 @@ export function SettingsTableRoute() {
 
 export function SettingsTableResourceRoute() {
   const { table = '', id = '' } = useParams();
-  if (!isSettingsResourceTable(table)) return <NoDetailsFound />;
+  if (!isSettingsResourceTable(table)) return <NotFoundPage />;
   return (
     <RouteGuard
       resource={resourceForRelation(table, 'read')}

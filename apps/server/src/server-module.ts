@@ -39,6 +39,11 @@ export interface ServerModule {
    * (WORKERS is not false). Stopped in reverse order at shutdown.
    */
   readonly startWorkers?: (context: WorkerContext) => Promise<ModuleWorkers>;
+  /**
+   * Services this module's workers offer other modules' workers where importing its index would
+   * make an import cycle (the composition hands them over in `WorkerContext.services`).
+   */
+  readonly services?: Partial<ModuleServices>;
   /** Runs before /metrics is answered (drop series of things deleted meanwhile). */
   readonly beforeMetricsScrape?: (context: ModuleContext) => Promise<void>;
 }
@@ -70,4 +75,33 @@ export interface WorkerContext {
   jobs: JobsService;
   metrics: Metrics;
   secrets?: SecretBox;
+  /** Every module's `services`, merged. */
+  services?: Partial<ModuleServices>;
+}
+
+/** What a notification's playbook recipient asks the playbooks module for. */
+export interface NotificationPlaybookRun {
+  /** The recipient's `playbook`: `namespace/name`, or a name in the `default` namespace. */
+  playbook: string;
+  notificationId: string;
+  /** The notification as `namespace/name` (a permission subject may name it so). */
+  notificationName: string;
+  eventId: string;
+  eventName: string;
+  /** The event's resource: `check`, `config` or `component` bind the run to it. */
+  resourceType: string | null;
+  resourceId: string | null;
+  secrets?: SecretBox;
+}
+
+/** Cross-module worker services, by name (see `ServerModule.services`). */
+export interface ModuleServices {
+  /**
+   * playbooks: starts (once per event) the run a notification's playbook recipient asks for, or
+   * says why it may not (no such playbook, no playbook:run for the notification, bad parameters).
+   */
+  startPlaybookRunForNotification(
+    pool: Pool,
+    request: NotificationPlaybookRun,
+  ): Promise<{ runId: string } | { refused: string }>;
 }

@@ -6,7 +6,7 @@ import type { Metrics } from './platform/telemetry/metrics.js';
 import type { SecretBox } from './platform/secrets.js';
 import { closeJavascriptSandbox } from './expressions/index.js';
 import { SERVER_MODULES } from './modules.js';
-import type { ModuleWorkers } from './server-module.js';
+import type { ModuleServices, ModuleWorkers } from './server-module.js';
 
 export interface Workers {
   /** The jobs service: HTTP routes use it to record job history for work they run. */
@@ -43,6 +43,10 @@ export async function startWorkers(deps: {
     });
   }
   const started: { name: string; workers: ModuleWorkers }[] = [];
+  const services: Partial<ModuleServices> = Object.assign(
+    {},
+    ...SERVER_MODULES.map((module) => module.services ?? {}),
+  );
   if (deps.config.workers) {
     for (const module of SERVER_MODULES) {
       if (!module.startWorkers) continue;
@@ -52,6 +56,7 @@ export async function startWorkers(deps: {
         logger: deps.logger.child({ component: module.name }),
         metrics: deps.metrics,
         secrets: deps.secrets,
+        services,
       });
       started.push({ name: module.name, workers });
     }

@@ -86,6 +86,8 @@ export const notificationSendHistoryRowSchema = z.object({
   duration_millis: z.number().nullable(),
   attempts: z.array(notificationAttemptSchema),
   silenced_by: nullableText,
+  /** The run a playbook recipient started for this event. */
+  playbook_run_id: nullableText,
   created_at: z.string(),
 });
 

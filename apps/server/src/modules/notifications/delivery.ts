@@ -3,6 +3,8 @@ import { evaluateCel, renderTemplate } from '../../expressions/index.js';
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { enqueueEvent, type QueuedEvent } from '../../platform/jobs/index.js';
 import type { Logger } from '../../platform/logger.js';
+import type { SecretBox } from '../../platform/secrets.js';
+import type { ModuleServices } from '../../server-module.js';
 import type { ConnectionResolver } from '../resources/index.js';
 import {
   channelFor,
@@ -43,6 +45,10 @@ export interface DeliveryDependencies {
   http: (request: HttpRequest, provider: string) => Promise<HttpResponse>;
   smtp?: { url: string; from: string };
   maxAttempts?: number;
+  /** Seals the secret parameters of the runs playbook recipients start. */
+  secrets?: SecretBox;
+  /** The playbooks module's service (absent where that module does not run workers). */
+  startPlaybookRun?: ModuleServices['startPlaybookRunForNotification'];
   /** How long a group's first event waits for others before its one message goes; default 30 s. */
   groupWaitMs?: number;
 }
@@ -441,7 +447,7 @@ async function insertPending(
 }
 
 async function sendToRecipients(
-  rule: Pick<RuleRow, 'id'>,
+  rule: Pick<RuleRow, 'id' | 'namespace' | 'name'>,
   identity: EventIdentity,
   recipients: Recipient[],
   message: RenderedMessage,
@@ -452,29 +458,63 @@ async function sendToRecipients(
   const failed: { historyId: string; error: string; final: boolean }[] = [];
   for (const recipient of recipients) {
     const key = keyOf(rule.id, identity.eventId, `${part}:${recipient.key}`);
-    const { rows } = await deps.pool.query<{ id: string; status: string }>(
-      'SELECT id, status FROM notification_send_history WHERE idempotency_key = $1',
+    const { rows } = await deps.pool.query<{
+      id: string;
+      status: string;
+      resource_id: string | null;
+      resource_type: string | null;
+    }>(
+      'SELECT id, status, resource_id, resource_type FROM notification_send_history WHERE idempotency_key = $1',
       [key],
     );
     const row = rows[0];
     if (!row || row.status === 'sent' || row.status === 'failed') continue;
     const started = Date.now();
     let error: string | undefined;
+    let refused = false;
     try {
-      if (recipient.problem || !recipient.url) throw new DeliveryError(recipient.problem ?? 'no destination');
-      const channel = channelFor(recipient.url);
-      if (!channel) throw new DeliveryError(`no channel for ${recipient.url.protocol}// URLs`);
-      const context: ChannelContext = {
-        http: (request) => deps.http({ ...request, insecureTls: recipient.insecureTls }, channel.name),
-        smtp: deps.smtp,
-      };
-      await channel.send(recipient.url, message, context);
+      if (recipient.problem) throw new DeliveryError(recipient.problem);
+      if (recipient.playbook) {
+        // A playbook recipient starts a run (once per event) instead of sending a message.
+        if (!deps.startPlaybookRun) {
+          refused = true;
+          throw new DeliveryError('playbooks do not run in this process');
+        }
+        const started = await deps.startPlaybookRun(deps.pool, {
+          playbook: recipient.playbook,
+          notificationId: rule.id,
+          notificationName: `${rule.namespace}/${rule.name}`,
+          eventId: identity.eventId,
+          eventName: identity.sourceEvent,
+          resourceType: row.resource_type,
+          resourceId: row.resource_id,
+          secrets: deps.secrets,
+        });
+        if ('refused' in started) {
+          refused = true;
+          throw new DeliveryError(started.refused);
+        }
+        await deps.pool.query('UPDATE notification_send_history SET playbook_run_id = $2 WHERE id = $1', [
+          row.id,
+          started.runId,
+        ]);
+      } else {
+        if (!recipient.url) throw new DeliveryError('no destination');
+        const channel = channelFor(recipient.url);
+        if (!channel) throw new DeliveryError(`no channel for ${recipient.url.protocol}// URLs`);
+        const context: ChannelContext = {
+          http: (request) => deps.http({ ...request, insecureTls: recipient.insecureTls }, channel.name),
+          smtp: deps.smtp,
+        };
+        await channel.send(recipient.url, message, context);
+      }
     } catch (caught) {
       error =
         caught instanceof DeliveryError ? caught.message : `unexpected error: ${(caught as Error).message}`;
     }
     // A recipient that cannot be resolved will not resolve on a retry either.
-    const status = error === undefined ? 'sent' : final || recipient.problem ? 'failed' : 'retrying';
+    const status =
+      error === undefined ? 'sent' : final || recipient.problem || refused ? 'failed' : 'retrying';
     await deps.pool.query(
       `UPDATE notification_send_history
           SET status = $2, error = $3, duration_millis = $4, updated_at = now(),

@@ -27,7 +27,7 @@ export const notificationsModule: ServerModule = {
   async routes(app, { pool }) {
     await app.register(notificationRoutes, { pool });
   },
-  async startWorkers({ pool, jobs, logger, secrets }) {
-    return startNotificationWorkers({ pool, jobs, logger, secrets });
+  async startWorkers({ pool, jobs, logger, secrets, services }) {
+    return startNotificationWorkers({ pool, jobs, logger, secrets, services });
   },
 };

@@ -16,6 +16,8 @@ export interface Recipient {
   personId?: string;
   teamId?: string;
   connectionId?: string;
+  /** A playbook (`namespace/name`) the notification runs instead of sending a message. */
+  playbook?: string;
   /** Why this recipient cannot be sent to (recorded as a failed attempt). */
   problem?: string;
 }
@@ -253,7 +255,7 @@ export async function resolveRecipients(
     out.push({
       key: `playbook:${to.playbook}`,
       label: `playbook ${to.playbook}`,
-      problem: 'playbook recipients are not supported yet',
+      playbook: to.playbook,
     });
   }
   return out;

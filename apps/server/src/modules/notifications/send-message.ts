@@ -52,7 +52,9 @@ export async function sendDirectMessage(
   const results: DirectSendResult[] = [];
   for (const recipient of recipients) {
     try {
-      if (recipient.problem || !recipient.url) throw new DeliveryError(recipient.problem ?? 'no destination');
+      if (recipient.problem) throw new DeliveryError(recipient.problem);
+      if (recipient.playbook) throw new DeliveryError('a playbook recipient receives no message');
+      if (!recipient.url) throw new DeliveryError('no destination');
       const channel = channelFor(recipient.url);
       if (!channel) throw new DeliveryError(`no channel for ${recipient.url.protocol}// URLs`);
       await channel.send(

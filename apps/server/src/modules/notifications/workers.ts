@@ -2,6 +2,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import type { JobsService } from '../../platform/jobs/index.js';
 import type { Logger } from '../../platform/logger.js';
 import type { SecretBox } from '../../platform/secrets.js';
+import type { ModuleServices } from '../../server-module.js';
 import { createConnectionResolver, createValueFromResolver } from '../resources/index.js';
 import { DELIVERY_MAX_ATTEMPTS, deliverEvent, type DeliveryDependencies } from './delivery.js';
 import { parseDurationMs } from './durations.js';
@@ -13,6 +14,8 @@ export interface NotificationWorkersOptions {
   jobs: Pick<JobsService, 'events'>;
   logger: Logger;
   secrets?: SecretBox;
+  /** Other modules' worker services (the playbooks module's starts playbook recipients' runs). */
+  services?: Partial<ModuleServices>;
   /** The system SMTP server; default SMTP_URL and SMTP_FROM. */
   smtp?: { url: string; from: string };
   /**
@@ -59,6 +62,8 @@ export function startNotificationWorkers(options: NotificationWorkersOptions): {
       createValueFromResolver(pool, options.secrets),
     ),
     maxAttempts: options.maxAttempts ?? DELIVERY_MAX_ATTEMPTS,
+    secrets: options.secrets,
+    startPlaybookRun: options.services?.startPlaybookRunForNotification,
     groupWaitMs: options.groupWaitMs ?? parseDurationMs(process.env.NOTIFICATION_GROUP_WAIT) ?? undefined,
   };
   const pattern = `${NOTIFICATION_EVENT_PREFIX}*`;

@@ -78,7 +78,7 @@ export function triggerMatches(
 }
 
 /** Loads the resource of an event; a deleted one (config.deleted) is still bound by id. */
-async function resourceOfEvent(
+export async function resourceOfEvent(
   pool: Pool,
   kind: TargetKind,
   id: string,

@@ -1,5 +1,6 @@
 import { READ } from '../../data-api/index.js';
 import type { ServerModule } from '../../server-module.js';
+import { startPlaybookRunForNotification } from './notification-runs.js';
 import { playbookKind } from './playbook-kind.js';
 import { playbookRoutes } from './routes.js';
 import { playbookWebhookRoutes } from './webhook-routes.js';
@@ -28,6 +29,7 @@ export const playbooksModule: ServerModule = {
     // Outside /api: a webhook authenticates with its own credentials, not a session.
     await app.register(playbookWebhookRoutes, { pool, secrets });
   },
+  services: { startPlaybookRunForNotification },
   async startWorkers(context) {
     return startPlaybookWorkers(context);
   },

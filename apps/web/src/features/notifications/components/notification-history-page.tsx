@@ -5,7 +5,7 @@ import {
   type NotificationSummaryRequest,
 } from '@opsdeck/contracts';
 import { useState } from 'react';
-import { useParams, useSearchParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
@@ -47,6 +47,19 @@ function HistoryDetail({ row, onClose }: { row: NotificationSendHistorySummaryRo
             <dd>{detail.data.source_event}</dd>
             <dt className="text-gray-600">Recipient</dt>
             <dd>{detail.data.recipient ?? '—'}</dd>
+            {detail.data.playbook_run_id && (
+              <>
+                <dt className="text-gray-600">Playbook run</dt>
+                <dd>
+                  <Link
+                    to={`/playbooks/runs/${detail.data.playbook_run_id}`}
+                    className="text-blue-700 hover:underline"
+                  >
+                    View run
+                  </Link>
+                </dd>
+              </>
+            )}
             {detail.data.error && (
               <>
                 <dt className="text-gray-600">Error</dt>

@@ -51,7 +51,9 @@ test('a generic settings resource is listed, edited with Save showing the toast,
 
 test('a table outside the allowlist (config scrapers included) has no generic page', async ({ page }) => {
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/config_scrapers');
-  await expect(page.getByText('No details found')).toBeVisible({ timeout: 20_000 });
+  // Spec core §2: an address that does not exist shows the not-found page inside the shell.
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText('/settings/config_scrapers')).toBeVisible();
   const answer = await page.request.get('/api/settings/resources/config_scrapers');
   expect(answer.status()).toBe(404);
 });

@@ -3,7 +3,7 @@ import { topologyResponseSchema, topologyRunResponseSchema } from '@opsdeck/cont
 import Fastify, { type FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCheck } from '../../../test/harness/factories.js';
+import { createCheck, createConfigItem } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { registerErrorHandling } from '../../platform/http/errors.js';
 import { createJobsService } from '../../platform/jobs/index.js';
@@ -291,5 +291,80 @@ describe('topology routes', () => {
     // Nothing granted and no role: refused.
     const nobody = bearer(await createTestToken(db.pool, (await createTestPerson(db.pool)).id));
     expect((await as(nobody, '/api/canary/api/topology')).statusCode).toBe(403);
+  });
+
+  it('the component page and its snapshot list only the checks and configs the caller may read', async () => {
+    const all = topologyResponseSchema.parse((await get('/api/canary/api/topology?flatten=true')).json());
+    const web = all.components.find((component) => component.name === 'web')!;
+    const visibleDb = await createConfigItem(db.pool, { name: 'web-db', type: 'Postgres::Database' });
+    const secretDb = await createConfigItem(db.pool, { name: 'secret-db', type: 'Postgres::Database' });
+    await db.pool.query(
+      `INSERT INTO config_component_relationships (component_id, config_id) VALUES ($1, $2), ($1, $3)`,
+      [web.id, visibleDb.id, secretDb.id],
+    );
+    const person = async (roles: ('viewer' | 'editor')[], grants: Record<string, unknown>[]) => {
+      const created = await createTestPerson(db.pool, { roles });
+      for (const grant of grants)
+        await db.pool.query(
+          `INSERT INTO permissions (subject, subject_type, person_id, action, deny, object_selector, component_id)
+           VALUES ($1::text, 'person', $1::uuid, 'read', $2, $3, $4)`,
+          [
+            created.id,
+            grant.deny ?? false,
+            grant.objectSelector ? JSON.stringify(grant.objectSelector) : null,
+            grant.componentId ?? null,
+          ],
+        );
+      return bearer(await createTestToken(db.pool, created.id));
+    };
+    const page = async (headers: Record<string, string>) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/canary/api/topology?id=${web.id}&depth=1`,
+        headers,
+      });
+      expect(response.statusCode).toBe(200);
+      const component = topologyResponseSchema.parse(response.json()).components[0];
+      return {
+        checks: component.checks.map((check) => check.name),
+        configs: component.configs.map((config) => config.name).sort(),
+      };
+    };
+
+    // A viewer reads every check and config.
+    expect(await page(bearer(tokens.viewer))).toEqual({
+      checks: ['web-http'],
+      configs: ['secret-db', 'web-db'],
+    });
+    // A viewer denied one config and the check by selectors: neither is listed.
+    const denied = await person(
+      ['viewer'],
+      [
+        { deny: true, objectSelector: { configs: [{ name: 'secret-db' }] } },
+        { deny: true, objectSelector: { checks: [{ name: 'web-http' }] } },
+      ],
+    );
+    expect(await page(denied)).toEqual({ checks: [], configs: ['web-db'] });
+    // Granted the component alone (no role): the component, but no check or config.
+    const componentOnly = await person([], [{ componentId: web.id }]);
+    expect(await page(componentOnly)).toEqual({ checks: [], configs: [] });
+    // Granted the component and one config by name: that config only.
+    const oneConfig = await person(
+      [],
+      [{ componentId: web.id }, { objectSelector: { configs: [{ name: 'web-db' }] } }],
+    );
+    expect(await page(oneConfig)).toEqual({ checks: [], configs: ['web-db'] });
+
+    // The snapshot archive follows the same scopes.
+    const snapshot = await app.inject({
+      method: 'GET',
+      url: `/api/snapshot/topology/${web.id}`,
+      headers: denied,
+    });
+    expect(snapshot.statusCode).toBe(200);
+    const tar = gunzipSync(snapshot.rawPayload).toString('utf8');
+    expect(tar).toContain('web-db');
+    expect(tar).not.toContain('secret-db');
+    expect(tar).not.toContain('web-http');
   });
 });

@@ -10,15 +10,38 @@ import type { RowFilter } from '../../data-api/index.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { createDataApiAuthorizer } from '../auth/index.js';
 
-/** The tables the component scope reaches (components themselves and their topologies). */
-const TABLES = new Set(['components', 'topologies']);
+/**
+ * The tables a scope's filters may reach: components and their topologies, and for the linked
+ * checks and configs their canaries, agents and scrapers.
+ */
+const TABLES = new Set([
+  'components',
+  'topologies',
+  'checks',
+  'canaries',
+  'config_items',
+  'agents',
+  'config_scrapers',
+]);
 const IDENTIFIER = /^[a-z_][a-z0-9_]*$/;
 const OPERATORS = { eq: '=', neq: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as const;
 
-/** A restriction of the components the caller may read; `sql(alias, param)` is its condition. */
+/** A restriction of the rows (components, checks or configs) the caller may read. */
 export interface ComponentScope {
   readonly filters: readonly RowFilter[];
 }
+
+/** Rows of a relation the caller may not read at all. */
+const NONE: ComponentScope = { filters: [{ kind: 'constant', value: false }] };
+
+/** What the caller may read of a component page: components, and the checks and configs linked to them. */
+export interface TopologyScopes {
+  readonly components: ComponentScope | null;
+  readonly checks: ComponentScope | null;
+  readonly configs: ComponentScope | null;
+}
+
+export const UNSCOPED: TopologyScopes = { components: null, checks: null, configs: null };
 
 function identifier(name: string): string {
   if (!IDENTIFIER.test(name)) throw new Error(`row filter names an unexpected column "${name}"`);
@@ -77,24 +100,48 @@ export function scopeCondition(
   return scope.filters.map((filter) => `coalesce((${compile(filter, alias)}), FALSE)`).join(' AND ');
 }
 
+/** ` AND <condition>` for a query whose bound values are `values` (appended to), or '' unscoped. */
+export function andScope(scope: ComponentScope | null, alias: string, values: unknown[]): string {
+  const condition = scopeCondition(scope, alias, (value) => {
+    values.push(value);
+    return `$${values.length}`;
+  });
+  return condition ? ` AND ${condition}` : '';
+}
+
 /**
  * A preHandler-style gate: decides read on `components` as the data API would and leaves the
- * caller's scope (null when unrestricted) for the handler. Refusals answer 401/403 at once.
+ * caller's scopes for the handler: the components' row filters, and those of `checks` and
+ * `config_items` for the checks and configs linked to them (none of them when read on that
+ * relation is refused). Null scopes are unrestricted. A refusal on components answers 401/403 at once.
  */
 export function createComponentScopeGate(pool: Pool) {
   const authorize = createDataApiAuthorizer({ pool });
-  const scopes = new WeakMap<FastifyRequest, ComponentScope | null>();
+  const scopes = new WeakMap<FastifyRequest, TopologyScopes>();
+  type Decision = Awaited<ReturnType<typeof authorize>>;
+  const scopeOf = (decision: Decision): ComponentScope | null => {
+    if (!decision.allow) return NONE;
+    return decision.rowFilters?.length ? { filters: decision.rowFilters } : null;
+  };
   return {
     async preHandler(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const decision = await authorize(request, { relation: 'components', kind: 'table' }, 'read');
-      if (!decision.allow) {
-        await reply.status(decision.status).send({ error: decision.message });
+      const [components, checks, configs] = await Promise.all([
+        authorize(request, { relation: 'components', kind: 'table' }, 'read'),
+        authorize(request, { relation: 'checks', kind: 'table' }, 'read'),
+        authorize(request, { relation: 'config_items', kind: 'table' }, 'read'),
+      ]);
+      if (!components.allow) {
+        await reply.status(components.status).send({ error: components.message });
         return;
       }
-      scopes.set(request, decision.rowFilters?.length ? { filters: decision.rowFilters } : null);
+      scopes.set(request, {
+        components: scopeOf(components),
+        checks: scopeOf(checks),
+        configs: scopeOf(configs),
+      });
     },
-    scopeOf(request: FastifyRequest): ComponentScope | null {
-      return scopes.get(request) ?? null;
+    scopeOf(request: FastifyRequest): TopologyScopes {
+      return scopes.get(request) ?? UNSCOPED;
     },
   };
 }

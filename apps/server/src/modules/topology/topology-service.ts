@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { parseTristate } from '../catalog/index.js';
 import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
-import { scopeCondition, type ComponentScope } from './row-scope.js';
+import { andScope, scopeCondition, UNSCOPED, type ComponentScope, type TopologyScopes } from './row-scope.js';
 import { normaliseHealth } from './topology-engine.js';
 
 type TopologyQuery = z.output<typeof topologyQuerySchema>;
@@ -143,66 +143,75 @@ function toComponent(row: ComponentRow): TopologyComponent {
   };
 }
 
-/** Children counts, checks, configs, related components and open incidents, in five queries. */
+/**
+ * Children counts, checks, configs, related components and open incidents, in five queries run
+ * side by side. Children and related components count only those the caller may read; checks and
+ * configs only those its scopes on `checks` and `config_items` let it read.
+ */
 async function decorate(
   pool: Pool,
   components: TopologyComponent[],
   showHidden: boolean,
-  scope: ComponentScope | null,
+  scopes: TopologyScopes,
 ): Promise<void> {
   if (components.length === 0) return;
   const byId = new Map(components.map((component) => [component.id, component]));
   const ids = [...byId.keys()];
-  // Only the children and related components the caller may read count.
-  const scoped = (alias: string, values: unknown[]): string => {
-    const condition = scopeCondition(scope, alias, (value) => {
-      values.push(value);
-      return `$${values.length}`;
-    });
-    return condition ? ` AND ${condition}` : '';
-  };
+  const scoped = andScope;
   const childValues: unknown[] = [ids, showHidden];
-  const children = await pool.query<{ parent_id: string; health: string; count: number }>(
-    `SELECT c.parent_id, coalesce(c.health, 'unknown') AS health, count(*)::int AS count FROM components c
-     WHERE c.parent_id = ANY($1::uuid[]) AND c.deleted_at IS NULL AND ($2 OR c.hidden = false)${scoped('c', childValues)}
-     GROUP BY 1, 2`,
-    childValues,
-  );
+  const checkValues: unknown[] = [ids];
+  const configValues: unknown[] = [ids];
+  const relatedValues: unknown[] = [ids];
+  const [children, checks, configs, related, incidents] = await Promise.all([
+    pool.query<{ parent_id: string; health: string; count: number }>(
+      `SELECT c.parent_id, coalesce(c.health, 'unknown') AS health, count(*)::int AS count FROM components c
+       WHERE c.parent_id = ANY($1::uuid[]) AND c.deleted_at IS NULL AND ($2 OR c.hidden = false)${scoped(scopes.components, 'c', childValues)}
+       GROUP BY 1, 2`,
+      childValues,
+    ),
+    pool.query<{ component_id: string; id: string; name: string; status: string | null }>(
+      `SELECT r.component_id, ch.id, ch.name, ch.status FROM check_component_relationships r
+       JOIN checks ch ON ch.id = r.check_id AND ch.deleted_at IS NULL
+       WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL${scoped(scopes.checks, 'ch', checkValues)}
+       ORDER BY ch.name`,
+      checkValues,
+    ),
+    pool.query<{ component_id: string; id: string; name: string; type: string | null }>(
+      `SELECT r.component_id, ci.id, coalesce(ci.name, ci.id::text) AS name, ci.type FROM config_component_relationships r
+       JOIN config_items ci ON ci.id = r.config_id AND ci.deleted_at IS NULL
+       WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL${scoped(scopes.configs, 'ci', configValues)}
+       ORDER BY ci.name`,
+      configValues,
+    ),
+    pool.query<{
+      component_id: string;
+      id: string;
+      name: string;
+      type: string | null;
+      health: string | null;
+    }>(
+      `SELECT r.component_id, c.id, c.name, c.type, c.health FROM component_relationships r
+       JOIN components c ON c.id = r.relationship_id AND c.deleted_at IS NULL
+       WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL${scoped(scopes.components, 'c', relatedValues)}
+       ORDER BY c.name, c.id`,
+      relatedValues,
+    ),
+    pool.query<{ component_id: string; count: number }>(
+      `SELECT component_id, count(DISTINCT id)::int AS count FROM incidents_by_component
+       WHERE component_id = ANY($1::uuid[]) AND status NOT IN ('closed', 'resolved', 'cancelled')
+       GROUP BY 1`,
+      [ids],
+    ),
+  ]);
   for (const row of children.rows) {
     const counts = byId.get(row.parent_id)?.children;
     const health = (normaliseHealth(row.health) ?? 'unknown') as ComponentHealth;
     if (counts) counts[health] += row.count;
   }
-  const checks = await pool.query<{ component_id: string; id: string; name: string; status: string | null }>(
-    `SELECT r.component_id, ch.id, ch.name, ch.status FROM check_component_relationships r
-     JOIN checks ch ON ch.id = r.check_id AND ch.deleted_at IS NULL
-     WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL ORDER BY ch.name`,
-    [ids],
-  );
   for (const row of checks.rows)
     byId.get(row.component_id)?.checks.push({ id: row.id, name: row.name, status: row.status });
-  const configs = await pool.query<{ component_id: string; id: string; name: string; type: string | null }>(
-    `SELECT r.component_id, ci.id, coalesce(ci.name, ci.id::text) AS name, ci.type FROM config_component_relationships r
-     JOIN config_items ci ON ci.id = r.config_id AND ci.deleted_at IS NULL
-     WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL ORDER BY ci.name`,
-    [ids],
-  );
   for (const row of configs.rows)
     byId.get(row.component_id)?.configs.push({ id: row.id, name: row.name, type: row.type });
-  const relatedValues: unknown[] = [ids];
-  const related = await pool.query<{
-    component_id: string;
-    id: string;
-    name: string;
-    type: string | null;
-    health: string | null;
-  }>(
-    `SELECT r.component_id, c.id, c.name, c.type, c.health FROM component_relationships r
-     JOIN components c ON c.id = r.relationship_id AND c.deleted_at IS NULL
-     WHERE r.component_id = ANY($1::uuid[]) AND r.deleted_at IS NULL${scoped('c', relatedValues)}
-     ORDER BY c.name, c.id`,
-    relatedValues,
-  );
   for (const row of related.rows)
     byId.get(row.component_id)?.relationships.push({
       id: row.id,
@@ -210,12 +219,6 @@ async function decorate(
       type: row.type,
       health: (normaliseHealth(row.health) ?? 'unknown') as ComponentHealth,
     });
-  const incidents = await pool.query<{ component_id: string; count: number }>(
-    `SELECT component_id, count(DISTINCT id)::int AS count FROM incidents_by_component
-     WHERE component_id = ANY($1::uuid[]) AND status NOT IN ('closed', 'resolved', 'cancelled')
-     GROUP BY 1`,
-    [ids],
-  );
   for (const row of incidents.rows) {
     const component = byId.get(row.component_id);
     if (component) component.incidents = row.count;
@@ -256,26 +259,26 @@ function facetsOf(components: readonly TopologyComponent[]): Facets {
   };
 }
 
-/** The types, owners and label values of every live component the caller may read (the dashboard's filters). */
+/**
+ * The types, owners and label values of every live component the caller may read (the dashboard's
+ * filters). Each reads only its own column (no materialised rows), and labels only of the
+ * components that carry any: unpacking every component's empty labels was most of its cost.
+ */
 async function allFacets(pool: Pool, scope: ComponentScope | null): Promise<Facets> {
   const values: unknown[] = [];
-  const condition = scopeCondition(scope, 'c', (value) => {
-    values.push(value);
-    return `$${values.length}`;
-  });
-  const visible = `SELECT c.* FROM components c WHERE c.deleted_at IS NULL${condition ? ` AND ${condition}` : ''}`;
+  const visible = `c.deleted_at IS NULL${andScope(scope, 'c', values)}`;
   const facets = await pool.query<{
     types: string[];
     teams: string[];
     tags: Record<string, string[]> | null;
   }>(
-    `WITH visible AS (${visible})
-     SELECT
-       coalesce((SELECT array_agg(DISTINCT type ORDER BY type) FROM visible WHERE type IS NOT NULL), '{}') AS types,
-       coalesce((SELECT array_agg(DISTINCT owner ORDER BY owner) FROM visible WHERE owner IS NOT NULL), '{}') AS teams,
+    `SELECT
+       ARRAY(SELECT DISTINCT c.type FROM components c WHERE ${visible} AND c.type IS NOT NULL ORDER BY 1) AS types,
+       ARRAY(SELECT DISTINCT c.owner FROM components c WHERE ${visible} AND c.owner IS NOT NULL ORDER BY 1) AS teams,
        (SELECT jsonb_object_agg(key, values) FROM (
           SELECT l.key, jsonb_agg(DISTINCT l.value ORDER BY l.value) AS values
-          FROM visible v CROSS JOIN LATERAL jsonb_each_text(coalesce(v.labels, '{}'::jsonb)) AS l(key, value)
+          FROM components c CROSS JOIN LATERAL jsonb_each_text(c.labels) AS l(key, value)
+          WHERE ${visible} AND c.labels IS NOT NULL AND c.labels <> '{}'::jsonb
           GROUP BY l.key) t) AS tags`,
     values,
   );
@@ -291,8 +294,9 @@ async function allFacets(pool: Pool, scope: ComponentScope | null): Promise<Face
 export async function queryTopology(
   pool: Pool,
   query: TopologyQuery,
-  scope: ComponentScope | null = null,
+  scopes: TopologyScopes = UNSCOPED,
 ): Promise<TopologyResponse> {
+  const scope = scopes.components;
   const showHidden = query.hidden !== false;
   let listed: TopologyComponent[];
   let facets: Facets;
@@ -320,7 +324,7 @@ export async function queryTopology(
     );
     const rootComponent = toComponent(root);
     const all = [rootComponent, ...rows.map(toComponent)];
-    await decorate(pool, all, showHidden, scope);
+    await decorate(pool, all, showHidden, scopes);
     facets = facetsOf(all);
     if (query.flatten) listed = all;
     else {
@@ -344,13 +348,16 @@ export async function queryTopology(
     }
     applyFilters(sql, query);
     restrictTo(sql, scope);
+    // The filter values do not depend on the listed rows: read them meanwhile.
+    const facetsRead = allFacets(pool, scope);
+    facetsRead.catch(() => undefined);
     const { rows } = await pool.query<ComponentRow>(
       `SELECT ${COLUMNS} FROM components c WHERE ${sql.where.join(' AND ')} ORDER BY ${orderBy(query)}`,
       sql.values,
     );
     listed = rows.map(toComponent);
-    await decorate(pool, listed, showHidden, scope);
-    facets = await allFacets(pool, scope);
+    await decorate(pool, listed, showHidden, scopes);
+    facets = await facetsRead;
   }
 
   return {

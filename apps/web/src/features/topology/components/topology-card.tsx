@@ -16,10 +16,12 @@ export interface TopologyCardProps {
   width: number;
   /** Where the name links; default the component page. Undefined link: plain text (embedded). */
   href?: string | null;
+  /** Its place in a long (virtualised) list, for assistive technology: 1-based index of a total. */
+  position?: { index: number; of: number };
 }
 
 /** A component as a card: name, icon, health, headline properties, children, checks, incidents. */
-export function TopologyCard({ component, width, href }: TopologyCardProps) {
+export function TopologyCard({ component, width, href, position }: TopologyCardProps) {
   const target = href === undefined ? componentPath(component.id) : href;
   const properties = headlineProperties(component);
   const summary = childrenSummary(component.children);
@@ -33,6 +35,8 @@ export function TopologyCard({ component, width, href }: TopologyCardProps) {
     <article
       aria-label={component.name}
       data-testid="topology-card"
+      aria-posinset={position?.index}
+      aria-setsize={position?.of}
       style={{ width }}
       className="flex max-w-full flex-col gap-2 rounded border border-gray-200 bg-white p-3 text-sm"
     >

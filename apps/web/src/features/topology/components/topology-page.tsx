@@ -1,14 +1,14 @@
 import { TOPOLOGY_SORT_FIELDS, type TopologyQuery } from '@opsdeck/contracts';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { TriStateFilterList } from '../../../components/tri-state-filter/tri-state-filter-list';
 import { usePreferences, useShowHiddenComponents } from '../../../lib/preferences';
 import { enumParam, stringParam, useFilterParam, useSearchParam } from '../../../lib/url-state';
 import { toTriStateQuery } from '../../../lib/url-state/filter-encoding';
 import { useTopology } from '../api/topology';
-import { TopologyCard } from './topology-card';
+import { CardGrid } from './card-grid';
 
 export const NO_COMPONENTS_MESSAGE = 'No components found';
 const HEALTHS = ['healthy', 'unhealthy', 'warning', 'unknown'] as const;
@@ -20,6 +20,11 @@ const SORT_LABELS: Record<(typeof TOPOLOGY_SORT_FIELDS)[number], string> = {
   created_at: 'Created',
   updated_at: 'Updated',
 };
+
+const SORT_ORDERS: SelectMenuOption<'asc' | 'desc'>[] = [
+  { value: 'asc', label: 'Ascending' },
+  { value: 'desc', label: 'Descending' },
+];
 
 /** Every filter of the dashboard, from the URL. */
 function useTopologyFilters() {
@@ -64,93 +69,67 @@ export function TopologyPage() {
     values.map((value) => ({ value: `${key}=${value}` })),
   );
 
+  const allOption = { value: '', label: 'All' };
   return (
     <div className="flex flex-col gap-4 p-4 lg:flex-row">
       <aside aria-label="Filters" className="flex w-full shrink-0 flex-col gap-3 lg:w-56">
         <FormField label="Type">
-          <Select
+          <SelectMenu
             compact
             value={filters.type}
-            onChange={(event) => filters.setType(event.target.value || undefined)}
-          >
-            <option value="">All</option>
-            {(data?.types ?? []).map((type) => (
-              <option key={type} value={type}>
-                {type}
-              </option>
-            ))}
-          </Select>
+            onChange={(value) => filters.setType(value || undefined)}
+            options={[allOption, ...optionsOf(data?.types ?? [])]}
+          />
         </FormField>
         <FormField label="Team">
-          <Select
+          <SelectMenu
             compact
             value={filters.owner}
-            onChange={(event) => filters.setOwner(event.target.value || undefined)}
-          >
-            <option value="">All</option>
-            {(data?.teams ?? []).map((team) => (
-              <option key={team} value={team}>
-                {team}
-              </option>
-            ))}
-          </Select>
+            onChange={(value) => filters.setOwner(value || undefined)}
+            options={[allOption, ...optionsOf(data?.teams ?? [])]}
+          />
         </FormField>
         <FormField label="Health">
-          <Select
+          <SelectMenu
             compact
             value={filters.status}
-            onChange={(event) => filters.setStatus(event.target.value || undefined)}
-          >
-            <option value="">All</option>
-            {HEALTHS.map((health) => (
-              <option key={health} value={health}>
-                {health}
-              </option>
-            ))}
-          </Select>
+            onChange={(value) => filters.setStatus(value || undefined)}
+            options={[allOption, ...optionsOf(HEALTHS)]}
+          />
         </FormField>
         <FormField label="Sort by">
-          <Select
+          <SelectMenu<(typeof TOPOLOGY_SORT_FIELDS)[number]>
             compact
             value={filters.sortBy}
-            onChange={(event) =>
-              filters.setSortBy(event.target.value as (typeof TOPOLOGY_SORT_FIELDS)[number])
-            }
-          >
-            {TOPOLOGY_SORT_FIELDS.map((field) => (
-              <option key={field} value={field}>
-                {SORT_LABELS[field]}
-              </option>
-            ))}
-          </Select>
+            onChange={filters.setSortBy}
+            options={optionsOf(TOPOLOGY_SORT_FIELDS, (field) => SORT_LABELS[field])}
+          />
         </FormField>
         <FormField label="Order">
-          <Select
+          <SelectMenu<'asc' | 'desc'>
             compact
             value={filters.sortOrder}
-            onChange={(event) => filters.setSortOrder(event.target.value as 'asc' | 'desc')}
-          >
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </Select>
+            onChange={filters.setSortOrder}
+            options={SORT_ORDERS}
+          />
         </FormField>
         {labelOptions.length > 0 && (
           <TriStateFilterList filter="labels" title="Labels" options={labelOptions} />
         )}
       </aside>
-      <section aria-label="Components" className="flex min-w-0 flex-1 flex-wrap content-start gap-3">
-        {topology.isPending ? (
-          <PageSkeleton label="Loading components" />
-        ) : topology.isError ? (
-          <EmptyState message={topology.error.message} />
-        ) : data && data.components.length === 0 ? (
-          <EmptyState message={NO_COMPONENTS_MESSAGE} />
-        ) : (
-          data?.components.map((component) => (
-            <TopologyCard key={component.id} component={component} width={cardWidth} />
-          ))
-        )}
-      </section>
+      {data && data.components.length > 0 ? (
+        <CardGrid components={data.components} cardWidth={cardWidth} label="Components" />
+      ) : (
+        <section aria-label="Components" className="flex min-w-0 flex-1 flex-col">
+          {topology.isPending ? (
+            <PageSkeleton label="Loading components" />
+          ) : topology.isError ? (
+            <EmptyState message={topology.error.message} />
+          ) : (
+            <EmptyState message={NO_COMPONENTS_MESSAGE} />
+          )}
+        </section>
+      )}
     </div>
   );
 }

@@ -121,6 +121,12 @@ interface Built {
   checks: Json[];
   configs: ConfigSelector[];
   children: Built[];
+  /**
+   * Where in the spec this component's `checks` are declared: its own path for a component
+   * written there (`spec.components[0]`), the lookup's for one a lookup produced (its checks come
+   * from the lookup's items or `forEach`): `spec.components[2].lookup`.
+   */
+  specPath: string;
   /** The checks of this component's inline canaries, by index in `checks` (set before writing). */
   inlineChecks?: Map<number, SelectedCheck[]>;
 }
@@ -319,6 +325,9 @@ async function buildComponent(definition: Json, context: RunContext, where: stri
       checks: records(definition.checks),
       configs: records(definition.configs) as ConfigSelector[],
       children,
+      specPath: where.includes('.lookup[')
+        ? where.slice(0, where.indexOf('.lookup[') + '.lookup'.length)
+        : where,
     },
   ];
 }
@@ -377,6 +386,7 @@ function groupChildren(root: Built, tag: string | null): Built {
     checks: [],
     configs: [],
     children: groups.get(value) ?? [],
+    specPath: root.specPath,
   }));
   return { ...root, children: [...grouped, ...ungrouped] };
 }
@@ -602,6 +612,22 @@ export function inlineCanarySource(topologyId: string): string {
   return `topology:${topologyId}`;
 }
 
+/**
+ * The label on an inline canary naming, as a dotted JSON path into the topology's spec, what
+ * declares it: the inline check (`components.0.checks.1.inline`), or the lookup whose items made
+ * its component (`components.2.lookup`). When a spec edit removes that path the canary is deleted
+ * at once (migration 0350's trigger), not only at the topology's next run.
+ */
+export const INLINE_CHECK_PATH_LABEL = 'opsdeck.io/topology-check';
+
+/** `spec.components[2].checks[0].inline` → `components.2.checks.0.inline`. */
+export function specJsonPath(where: string): string {
+  return where
+    .replace(/^spec\.?/, '')
+    .replace(/\[(\d+)\]/g, '.$1')
+    .replace(/^\./, '');
+}
+
 /** `<topology>-<component path>-<index>`: stable across runs, unique within the namespace. */
 function inlineCanaryName(topology: TopologyRow, names: readonly string[], index: number): string {
   const name = `${topology.name}-${names.join('.')}-${index}`.replace(/\//g, '-').replace(/\s+/g, '-');
@@ -638,7 +664,15 @@ async function applyInlineChecks(
               metadata: {
                 name,
                 namespace: topology.namespace,
-                labels: { ...node.labels, 'opsdeck.io/topology': topology.name },
+                labels: {
+                  ...node.labels,
+                  'opsdeck.io/topology': topology.name,
+                  [INLINE_CHECK_PATH_LABEL]: specJsonPath(
+                    node.specPath.endsWith('.lookup')
+                      ? node.specPath
+                      : `${node.specPath}.checks[${index}].inline`,
+                  ),
+                },
               },
               spec: entry.inline,
             },

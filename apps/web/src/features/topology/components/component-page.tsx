@@ -18,6 +18,7 @@ import {
   propertyValue,
   TOPOLOGY_PATH,
 } from '../lib/topology-lib';
+import { CardGrid } from './card-grid';
 import { TopologyCard } from './topology-card';
 
 export const NO_CHILDREN_MESSAGE = 'No child components';
@@ -152,13 +153,13 @@ export function ComponentPage() {
         </div>
       </header>
       <div className="flex flex-col gap-4 lg:flex-row">
-        <section aria-label="Child components" className="flex min-w-0 flex-1 flex-wrap content-start gap-3">
-          {children.length === 0 ? (
+        {children.length === 0 ? (
+          <section aria-label="Child components" className="flex min-w-0 flex-1 flex-col">
             <EmptyState message={NO_CHILDREN_MESSAGE} />
-          ) : (
-            children.map((child) => <TopologyCard key={child.id} component={child} width={cardWidth} />)
-          )}
-        </section>
+          </section>
+        ) : (
+          <CardGrid components={children} cardWidth={cardWidth} label="Child components" />
+        )}
         <ComponentDetails component={component} />
       </div>
     </div>

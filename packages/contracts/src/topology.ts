@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { jobStatusSchema } from './jobs.js';
+import { jobStatusSchema, latestJobColumnsSchema } from './jobs.js';
 
 /** A component's health, as the topology engine rolls it up. */
 export const COMPONENT_HEALTHS = ['healthy', 'unhealthy', 'warning', 'unknown'] as const;
@@ -175,9 +175,7 @@ export const topologyWithStatusRowSchema = z.object({
   summary: componentHealthCountsSchema,
   components: z.number().int(),
   status: componentHealthSchema,
-  job_status: jobStatusSchema.nullable(),
-  job_time_start: isoTime.nullable(),
-  job_time_end: isoTime.nullable(),
-  job_details: z.unknown(),
+  /** Its newest `topology` job (every job_* column), newest failure and agent (migration 0351). */
+  ...latestJobColumnsSchema.shape,
 });
 export type TopologyWithStatusRow = z.infer<typeof topologyWithStatusRowSchema>;

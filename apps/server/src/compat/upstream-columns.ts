@@ -212,13 +212,7 @@ export const UPSTREAM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   change_types: ['change_type'],
   // topology
   topologies: TOPOLOGY_COLUMNS,
-  topologies_with_status: [
-    ...TOPOLOGY_COLUMNS,
-    'job_details',
-    'job_status',
-    'job_time_start',
-    'job_time_end',
-  ],
+  topologies_with_status: [...TOPOLOGY_COLUMNS, ...JOB_COLUMNS, 'agent'],
   components: [
     'id',
     'agent_id',
@@ -418,17 +412,6 @@ export const LEFT_OUT: Readonly<Record<string, readonly string[]>> = {
   config_changes: ['fingerprint', 'inserted_at'],
   config_scrapers: ['application_id'],
   playbook_runs: ['timeout', 'notification_send_id'],
-  topologies_with_status: [
-    'job_name',
-    'job_success_count',
-    'job_error_count',
-    'job_hostname',
-    'job_duration_millis',
-    'job_resource_type',
-    'job_created_at',
-    'job_last_failed',
-    'agent',
-  ],
   teams_with_status: JOB_COLUMNS,
   notifications_summary: ['most_common_error'],
 };

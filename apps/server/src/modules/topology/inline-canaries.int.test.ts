@@ -1,4 +1,4 @@
-import { topologyRunResponseSchema } from '@opsdeck/contracts';
+import { relationRowSchemas, topologyRunResponseSchema } from '@opsdeck/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { applyResources, parseResourceDocuments } from '../resources/index.js';
@@ -76,6 +76,20 @@ describe('inline canaries of a topology', () => {
     expect(created.statusCode, created.body).toBe(201);
     const [{ id }] = created.json<{ id: string }[]>();
     await runNow(id);
+    // topologies_with_status carries the run as the ecosystem's job_* columns and the agent.
+    const listed = await full.get(`/api/db/topologies_with_status?select=*&id=eq.${id}`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const row = relationRowSchemas.topologies_with_status.strict().parse(listed.json<unknown[]>()[0]);
+    expect(row).toMatchObject({
+      job_name: 'Topology',
+      job_status: 'SUCCESS',
+      job_resource_type: 'topology',
+      job_success_count: 5,
+      job_error_count: 0,
+      job_last_failed: null,
+      agent: { id: '00000000-0000-0000-0000-000000000000' },
+    });
+    expect(row.job_duration_millis).toBeGreaterThanOrEqual(0);
     expect(await canaries(id)).toEqual([
       { name: 'shop-shop.db-0', deleted: false, path: 'components.1.checks.0.inline' },
       { name: 'shop-shop.hosts.h1-0', deleted: false, path: 'components.2.lookup' },

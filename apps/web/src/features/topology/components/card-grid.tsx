@@ -22,19 +22,25 @@ export interface CardGridProps {
   label: string;
 }
 
-/** The section's inner width, followed as the window or the sidebar changes it. */
-function useWidth() {
-  const [width, setWidth] = useState(0);
-  const [node, setNode] = useState<HTMLElement | null>(null);
-  useLayoutEffect(() => {
-    if (!node) return;
-    setWidth(node.clientWidth);
+/**
+ * The section's inner width and where it starts on the page, measured when it mounts and again
+ * as the window or the sidebar resizes it.
+ */
+function useLayout() {
+  const [layout, setLayout] = useState({ width: 0, top: 0 });
+  const node = useRef<HTMLElement | null>(null);
+  const ref = useCallback((element: HTMLElement | null) => {
+    node.current = element;
+    if (!element) return;
+    const measure = () =>
+      setLayout({ width: element.clientWidth, top: element.getBoundingClientRect().top + window.scrollY });
+    measure();
     if (typeof ResizeObserver === 'undefined') return;
-    const observer = new ResizeObserver(() => setWidth(node.clientWidth));
-    observer.observe(node);
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
     return () => observer.disconnect();
-  }, [node]);
-  return [width, setNode, node] as const;
+  }, []);
+  return [layout, ref, node] as const;
 }
 
 /**
@@ -43,7 +49,7 @@ function useWidth() {
  * the last / first mounted card scroll the next row in and move focus into it.
  */
 export function CardGrid({ components, cardWidth, label }: CardGridProps) {
-  const [width, sectionRef, section] = useWidth();
+  const [{ width, top: scrollMargin }, sectionRef, sectionNode] = useLayout();
   const virtual = components.length > VIRTUALIZE_FROM_CARDS;
   const columns = Math.max(1, Math.floor((width + GAP) / (Math.min(cardWidth, width || cardWidth) + GAP)));
   const rows = useMemo(() => {
@@ -52,10 +58,6 @@ export function CardGrid({ components, cardWidth, label }: CardGridProps) {
       chunks.push(components.slice(index, index + columns));
     return chunks;
   }, [components, columns]);
-  const [scrollMargin, setScrollMargin] = useState(0);
-  useLayoutEffect(() => {
-    if (section) setScrollMargin(section.getBoundingClientRect().top + window.scrollY);
-  }, [section, width]);
   const getItemKey = useCallback((index: number) => rows[index][0].id, [rows]);
   const virtualizer = useWindowVirtualizer({
     count: rows.length,
@@ -76,6 +78,7 @@ export function CardGrid({ components, cardWidth, label }: CardGridProps) {
   // After Tab scrolled a row in: focus its first (or, going back, last) link once it is mounted.
   useLayoutEffect(() => {
     const wanted = pendingFocus.current;
+    const section = sectionNode.current;
     if (!wanted || !section) return;
     const links = section.querySelectorAll<HTMLElement>(`[data-row="${wanted.row}"] a[href]`);
     if (links.length === 0) return;
@@ -84,6 +87,7 @@ export function CardGrid({ components, cardWidth, label }: CardGridProps) {
   });
 
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const section = sectionNode.current;
     if (!virtual || event.key !== 'Tab' || !section) return;
     const links = section.querySelectorAll<HTMLElement>('a[href]');
     const edge = event.shiftKey ? links[0] : links[links.length - 1];
@@ -95,7 +99,7 @@ export function CardGrid({ components, cardWidth, label }: CardGridProps) {
     virtualizer.scrollToIndex(row, { align: event.shiftKey ? 'start' : 'end' });
   };
 
-  const top = virtual && windowed.length ? windowed[0].start - scrollMargin : 0;
+  const padTop = virtual && windowed.length ? windowed[0].start - scrollMargin : 0;
   const bottom =
     virtual && windowed.length
       ? virtualizer.getTotalSize() - (windowed[windowed.length - 1].end - scrollMargin)
@@ -109,7 +113,7 @@ export function CardGrid({ components, cardWidth, label }: CardGridProps) {
       data-card-count={components.length}
       onKeyDown={onKeyDown}
       className="flex min-w-0 flex-1 flex-col"
-      style={{ paddingTop: top, paddingBottom: bottom }}
+      style={{ paddingTop: padTop, paddingBottom: bottom }}
     >
       {drawn.map((rowIndex) => (
         <div

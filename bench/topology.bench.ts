@@ -3,7 +3,8 @@
 // 10,000-component tree three levels deep: the dashboard's roots and one root's subtree, p50/p95,
 // against the same reads written as plain SQL (no children counts, checks, configs or facets).
 // Then the dashboard in a real browser against a real server: 1,000 root cards with a type filter
-// applied, from the API response to the cards drawn and the page idle (target under 1 s).
+// applied, from the API response to the cards drawn and the page idle (target under 1 s). The grid
+// is virtualised: 'drawn' is the grid holding all 1,000 with the rows near the viewport mounted.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import net from 'node:net';
@@ -51,7 +52,13 @@ window.__bench = { cardsAt: 0, idleAt: 0 };
 new MutationObserver(() => {
   if (window.__bench.cardsAt) return;
   const section = document.querySelector('section[aria-label="Components"]');
-  if (!section || section.querySelectorAll(':scope > article').length < ${CARDS}) return;
+  if (!section) return;
+  // The virtualised grid (only the rows near the viewport mounted) says how many cards it holds;
+  // the plain one (before virtualising) held every card as an article of the section.
+  const drawn = section.getAttribute('data-card-count') === '${CARDS}'
+    ? section.querySelector('article') !== null
+    : section.querySelectorAll(':scope > article').length >= ${CARDS};
+  if (!drawn) return;
   window.__bench.cardsAt = performance.now();
   requestAnimationFrame(() => setTimeout(() => { window.__bench.idleAt = performance.now(); }, 0));
 }).observe(document, { childList: true, subtree: true });
@@ -72,6 +79,7 @@ async function measureDashboard(page: Page, base: string) {
       PerformanceResourceTiming | undefined;
     if (!entry) throw new Error('no topology request seen');
     return {
+      mountedCards: document.querySelectorAll('section[aria-label="Components"] article').length,
       fetchMs: Math.round(entry.responseEnd - entry.requestStart),
       dataToCardsMs: Math.round(bench.cardsAt - entry.responseEnd),
       dataToInteractiveMs: Math.round(bench.idleAt - entry.responseEnd),

@@ -1,5 +1,6 @@
 import type { Pool } from '../../platform/db/pool.js';
 import { errorMessage } from '../../platform/jobs/support.js';
+import { SEALED_PREFIX } from '../../platform/secret-fields.js';
 import { parseSchedule } from '../../platform/jobs/index.js';
 import { canaryScheduleFromSpec } from './canary-kind.js';
 import type {
@@ -71,6 +72,26 @@ export function nextRuntimeOf(schedule: string | null, key: string, now = new Da
   } catch {
     return null;
   }
+}
+
+/** What a tick needs to know of a check's stored spec, read once per synced spec (not per tick). */
+interface SpecFacts {
+  /** The spec holds sealed strings: it is opened for each run. */
+  sealed: boolean;
+  /** The spec templates with the previous result: it is read for each run. */
+  usesLastResult: boolean;
+}
+
+const specFacts = new WeakMap<SyncedCheck, SpecFacts>();
+
+function factsOf(check: SyncedCheck): SpecFacts {
+  let facts = specFacts.get(check);
+  if (!facts) {
+    const text = JSON.stringify(check.entry.spec) ?? '';
+    facts = { sealed: text.includes(SEALED_PREFIX), usesLastResult: text.includes('last_result') };
+    specFacts.set(check, facts);
+  }
+  return facts;
 }
 
 function failureText(name: string, result: { error: string; message: string }): string {
@@ -272,7 +293,11 @@ export async function runCanaryChecks(
     // in expressions and in the check's `metrics` alike.
     const variables =
       planned.dependsOn.length > 0 ? { dependsOn: dependencies, outputs: dependencies } : undefined;
-    const checkSpec = options.openSecrets ? options.openSecrets(check.entry.spec) : check.entry.spec;
+    const facts = factsOf(check);
+    // A spec without sealed strings is run as stored: the same object every tick, so its parse
+    // is reused (run-check.ts).
+    const checkSpec =
+      options.openSecrets && facts.sealed ? options.openSecrets(check.entry.spec) : check.entry.spec;
     const run = await runCheck(check.entry.type, checkSpec as typeof check.entry.spec, {
       canary: { ...canaryVariables, retries },
       logger: options.logger,
@@ -282,9 +307,7 @@ export async function runCanaryChecks(
       timeoutMs: options.checkTimeoutMs ?? DEFAULT_CHECK_TIMEOUT_MS,
       variables,
       // Only specs that template with the previous result pay for reading it.
-      lastResult: JSON.stringify(check.entry.spec).includes('last_result')
-        ? await readLastResult(options.pool, check.id)
-        : undefined,
+      lastResult: facts.usesLastResult ? await readLastResult(options.pool, check.id) : undefined,
     });
     if (run.result.invalid) return { result: run.result, run };
     const entrySpec = asRecord(check.entry.spec);

@@ -7,7 +7,13 @@ import {
 } from '../../platform/jobs/index.js';
 import { Batcher } from '../../platform/jobs/support.js';
 import type { CheckLogger } from './checks/index.js';
-import { CANARY_COLUMNS, syncCanaryChecks, type CanaryRow, type SyncedCheck } from './canary-sync.js';
+import {
+  CANARY_COLUMNS,
+  syncCanariesChecks,
+  syncCanaryChecks,
+  type CanaryRow,
+  type SyncedCheck,
+} from './canary-sync.js';
 import {
   canaryScheduleOf,
   nextRuntimeOf,
@@ -114,6 +120,18 @@ export function createCanaryScheduler(options: CanarySchedulerOptions): CanarySc
       }
       remember(canary, checks);
       return { schedule: canaryScheduleOf(canary) };
+    },
+    // A start with thousands of canaries syncs their checks rows in a few statements per batch.
+    decideMany: async (canaries) => {
+      const synced = await syncCanariesChecks(pool, canaries);
+      return canaries.map((canary, index) => {
+        if (canary.deleted_at !== null) {
+          syncedChecks.delete(canary.id);
+          return { schedule: null, forget: true };
+        }
+        remember(canary, synced[index]);
+        return { schedule: canaryScheduleOf(canary) };
+      });
     },
     definition: (canary) => ({
       jobName: CANARY_JOB_NAME,

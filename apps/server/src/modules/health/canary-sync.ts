@@ -51,6 +51,26 @@ export function declaredChecks(spec: unknown): CanaryCheckEntry[] {
   });
 }
 
+/** The checks row a declared check should have: what syncing writes. */
+function checkRowOf(canary: CanaryRow, entry: CanaryCheckEntry) {
+  const spec = asRecord(canary.spec);
+  const entrySpec = asRecord(entry.spec);
+  return {
+    canary_id: canary.id,
+    agent_id: canary.agent_id,
+    type: entry.type,
+    name: entry.name,
+    description: textOrNull(entrySpec.description),
+    icon: textOrNull(entrySpec.icon) ?? textOrNull(spec.icon) ?? canary.icon,
+    namespace: textOrNull(entrySpec.namespace) ?? canary.namespace,
+    endpoint: endpointOf(entry),
+    owner: textOrNull(spec.owner),
+    severity: textOrNull(entrySpec.severity) ?? textOrNull(spec.severity),
+    labels: { ...stringMap(canary.labels), ...stringMap(entrySpec.labels) },
+    spec: entry.spec ?? null,
+  };
+}
+
 /**
  * Makes the checks rows of a canary match its spec: upserts one row per declared check
  * (undeleting one that comes back, so it keeps its id and history), and soft-deletes declared
@@ -58,60 +78,93 @@ export function declaredChecks(spec: unknown): CanaryCheckEntry[] {
  * by transforms are left to the runs that produce them.
  */
 export async function syncCanaryChecks(db: Queryable, canary: CanaryRow): Promise<SyncedCheck[]> {
-  if (canary.deleted_at !== null) {
-    await db.query(`UPDATE checks SET deleted_at = $2 WHERE canary_id = $1 AND deleted_at IS NULL`, [
-      canary.id,
-      canary.deleted_at,
-    ]);
-    return [];
-  }
-  const spec = asRecord(canary.spec);
-  const canaryLabels = stringMap(canary.labels);
-  const entries = declaredChecks(canary.spec);
-  const synced: SyncedCheck[] = [];
-  if (entries.length > 0) {
-    const rows = entries.map((entry) => {
-      const entrySpec = asRecord(entry.spec);
-      return {
-        type: entry.type,
-        name: entry.name,
-        description: textOrNull(entrySpec.description),
-        icon: textOrNull(entrySpec.icon) ?? textOrNull(spec.icon) ?? canary.icon,
-        namespace: textOrNull(entrySpec.namespace) ?? canary.namespace,
-        endpoint: endpointOf(entry),
-        owner: textOrNull(spec.owner),
-        severity: textOrNull(entrySpec.severity) ?? textOrNull(spec.severity),
-        labels: { ...canaryLabels, ...stringMap(entrySpec.labels) },
-        spec: entry.spec ?? null,
-      };
-    });
-    const { rows: ids } = await db.query<{ id: string; type: string; name: string }>(
-      `INSERT INTO checks (canary_id, agent_id, type, name, description, icon, namespace, endpoint, owner,
-                           severity, labels, spec, transformed, deleted_at)
-       SELECT $1, $2, r.type, r.name, r.description, r.icon, r.namespace, r.endpoint, r.owner,
-              r.severity, r.labels, r.spec, false, NULL
-       FROM jsonb_to_recordset($3::jsonb) AS r(type text, name text, description text, icon text,
-              namespace text, endpoint text, owner text, severity text, labels jsonb, spec jsonb)
-       ON CONFLICT (canary_id, type, name) DO UPDATE
-       SET description = EXCLUDED.description, icon = EXCLUDED.icon, namespace = EXCLUDED.namespace,
-           endpoint = EXCLUDED.endpoint, owner = EXCLUDED.owner, severity = EXCLUDED.severity,
-           labels = EXCLUDED.labels, spec = EXCLUDED.spec, agent_id = EXCLUDED.agent_id,
-           transformed = false, deleted_at = NULL
-       RETURNING id, type, name`,
-      [canary.id, canary.agent_id, JSON.stringify(rows)],
+  return (await syncCanariesChecks(db, [canary]))[0];
+}
+
+/**
+ * syncCanaryChecks for many canaries in three statements whatever their number (a process
+ * starting with thousands of canaries paid three round trips per canary, issue 22). A row that
+ * already matches its declared check is not written again, so a restart or an unchanged
+ * re-apply leaves the checks table alone. Answers each canary's synced checks, in input order.
+ */
+export async function syncCanariesChecks(
+  db: Queryable,
+  canaries: readonly CanaryRow[],
+): Promise<SyncedCheck[][]> {
+  const deleted = canaries.filter((canary) => canary.deleted_at !== null);
+  if (deleted.length > 0) {
+    await db.query(
+      `UPDATE checks SET deleted_at = d.deleted_at
+       FROM unnest($1::uuid[], $2::timestamptz[]) AS d(canary_id, deleted_at)
+       WHERE checks.canary_id = d.canary_id AND checks.deleted_at IS NULL`,
+      [deleted.map((canary) => canary.id), deleted.map((canary) => canary.deleted_at)],
     );
-    const byKey = new Map(ids.map((row) => [`${row.type}\u0000${row.name}`, row.id]));
-    for (const entry of entries) {
-      const id = byKey.get(`${entry.type}\u0000${entry.name}`);
-      if (id) synced.push({ id, entry });
-    }
   }
-  await db.query(
-    `UPDATE checks SET deleted_at = now()
-     WHERE canary_id = $1 AND deleted_at IS NULL AND NOT transformed AND NOT (id = ANY($2::uuid[]))`,
-    [canary.id, synced.map((check) => check.id)],
-  );
-  return synced;
+  // One row per canary id (a canary twice would upsert its checks twice in one statement).
+  const live = [
+    ...new Map(
+      canaries.filter((canary) => canary.deleted_at === null).map((canary) => [canary.id, canary]),
+    ).values(),
+  ];
+  const entriesOf = new Map(live.map((canary) => [canary.id, declaredChecks(canary.spec)]));
+  const rows = live.flatMap((canary) => entriesOf.get(canary.id)!.map((entry) => checkRowOf(canary, entry)));
+  const ids = new Map<string, string>();
+  if (rows.length > 0) {
+    // Rows written (new, changed or undeleted) come from the upsert; rows already as declared
+    // are read as they were (the same snapshot), and not written.
+    const { rows: found } = await db.query<{ id: string; canary_id: string; type: string; name: string }>(
+      `WITH r AS (
+         SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(canary_id uuid, agent_id uuid, type text,
+                name text, description text, icon text, namespace text, endpoint text, owner text,
+                severity text, labels jsonb, spec jsonb)
+       ),
+       written AS (
+         INSERT INTO checks (canary_id, agent_id, type, name, description, icon, namespace, endpoint, owner,
+                             severity, labels, spec, transformed, deleted_at)
+         SELECT r.canary_id, r.agent_id, r.type, r.name, r.description, r.icon, r.namespace, r.endpoint,
+                r.owner, r.severity, r.labels, r.spec, false, NULL
+         FROM r
+         ON CONFLICT (canary_id, type, name) DO UPDATE
+         SET description = EXCLUDED.description, icon = EXCLUDED.icon, namespace = EXCLUDED.namespace,
+             endpoint = EXCLUDED.endpoint, owner = EXCLUDED.owner, severity = EXCLUDED.severity,
+             labels = EXCLUDED.labels, spec = EXCLUDED.spec, agent_id = EXCLUDED.agent_id,
+             transformed = false, deleted_at = NULL
+         WHERE (checks.description, checks.icon, checks.namespace, checks.endpoint, checks.owner,
+                checks.severity, checks.labels, checks.spec, checks.agent_id, checks.transformed,
+                checks.deleted_at)
+               IS DISTINCT FROM
+               (EXCLUDED.description, EXCLUDED.icon, EXCLUDED.namespace, EXCLUDED.endpoint, EXCLUDED.owner,
+                EXCLUDED.severity, EXCLUDED.labels, EXCLUDED.spec, EXCLUDED.agent_id, false,
+                NULL::timestamptz)
+         RETURNING id, canary_id, type, name
+       )
+       SELECT id, canary_id, type, name FROM written
+       UNION ALL
+       SELECT c.id, c.canary_id, c.type, c.name FROM checks c JOIN r USING (canary_id, type, name)
+       WHERE NOT EXISTS (SELECT 1 FROM written WHERE written.id = c.id)`,
+      [JSON.stringify(rows)],
+    );
+    for (const row of found) ids.set(`${row.canary_id}\u0000${row.type}\u0000${row.name}`, row.id);
+  }
+  const synced = new Map<string, SyncedCheck[]>();
+  for (const canary of live) {
+    const checks: SyncedCheck[] = [];
+    for (const entry of entriesOf.get(canary.id)!) {
+      const id = ids.get(`${canary.id}\u0000${entry.type}\u0000${entry.name}`);
+      if (id) checks.push({ id, entry });
+    }
+    synced.set(canary.id, checks);
+  }
+  if (live.length > 0) {
+    const kept = [...synced.values()].flatMap((checks) => checks.map((check) => check.id));
+    await db.query(
+      `UPDATE checks SET deleted_at = now()
+       WHERE canary_id = ANY($1::uuid[]) AND deleted_at IS NULL AND NOT transformed
+         AND NOT (id = ANY($2::uuid[]))`,
+      [live.map((canary) => canary.id), kept],
+    );
+  }
+  return canaries.map((canary) => synced.get(canary.id) ?? []);
 }
 
 /** Loads one canary row (deleted ones too); undefined when there is none. */

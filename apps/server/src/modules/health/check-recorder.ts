@@ -174,13 +174,13 @@ async function recordRound(
   const statusOf = (item: PendingResult): CheckStatus => (item.result.pass ? 'healthy' : 'unhealthy');
   const { rows } = await client.query<{ id: string; status: CheckStatus | null; name: string; type: string }>(
     `WITH u AS (
-       SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::integer[], $4::boolean[], $5::text[],
-                            $6::text[], $7::jsonb[], $8::text[], $9::timestamptz[])
-         AS u(check_id, time, duration, pass, message, error, details, status, next_runtime)
+       SELECT * FROM jsonb_to_recordset($1::jsonb)
+         AS u(check_id uuid, time timestamptz, duration integer, pass boolean, message text,
+              error text, details jsonb, status text, next_runtime timestamptz)
      ),
      locked AS (
        SELECT c.id, c.status, c.name, c.type FROM checks c
-       WHERE c.id = ANY($1::uuid[]) ORDER BY c.id FOR UPDATE
+       WHERE c.id IN (SELECT check_id FROM u) ORDER BY c.id FOR UPDATE
      ),
      inserted AS (
        INSERT INTO check_statuses_recent (check_id, time, duration, status, message, error, details)
@@ -201,20 +201,22 @@ async function recordRound(
        WHERE c.id = u.check_id
      )
      SELECT id, status, name, type FROM locked`,
+    // One JSON document rather than an array per column: pg escapes every element of an array
+    // parameter in JavaScript (2 % of the engine's CPU, issue 22); JSON.stringify is native.
     [
-      round.map(({ item }) => item.checkId),
-      round.map(({ item }) => item.startedAt),
-      round.map(({ item }) => Math.max(0, Math.round(item.result.duration))),
-      round.map(({ item }) => item.result.pass),
-      round.map(({ item }) => clip(item.result.message)),
-      round.map(({ item }) => clip(item.result.error)),
-      round.map(({ item }) =>
-        item.result.detail === undefined || item.result.detail === null
-          ? null
-          : JSON.stringify(item.result.detail),
+      JSON.stringify(
+        round.map(({ item }) => ({
+          check_id: item.checkId,
+          time: item.startedAt.toISOString(),
+          duration: Math.max(0, Math.round(item.result.duration)),
+          pass: item.result.pass,
+          message: clip(item.result.message),
+          error: clip(item.result.error),
+          details: item.result.detail ?? null,
+          status: statusOf(item),
+          next_runtime: item.options.nextRuntime?.toISOString() ?? null,
+        })),
       ),
-      round.map(({ item }) => statusOf(item)),
-      round.map(({ item }) => item.options.nextRuntime ?? null),
     ],
   );
   const current = new Map(rows.map((row) => [row.id, row]));

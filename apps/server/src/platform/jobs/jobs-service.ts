@@ -40,6 +40,10 @@ export interface JobsService {
   readonly workerId: string;
   readonly schedules: {
     register(definition: ScheduleDefinition, options?: RegisterOptions): Promise<void>;
+    /** register() for many, in two statements; per entry the error that kept it out, or undefined. */
+    registerMany?(
+      entries: ReadonlyArray<{ definition: ScheduleDefinition; options?: RegisterOptions }>,
+    ): Promise<Array<Error | undefined>>;
     unregister(name: string): Promise<void>;
     triggerNow(name: string): Promise<boolean>;
     names(): string[];
@@ -99,6 +103,7 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
     workerId,
     schedules: {
       register: (definition, registerOptions) => scheduler.register(definition, registerOptions),
+      registerMany: (entries) => scheduler.registerMany(entries),
       unregister: (name) => scheduler.unregister(name),
       triggerNow: (name) => scheduler.triggerNow(name),
       names: () => scheduler.names(),

@@ -40,6 +40,12 @@ export interface ResourceScheduleSyncOptions<Row> {
   scheduleName(id: string): string;
   /** Called once per new or changed row (side effects such as syncing child rows go here). */
   decide(row: Row): Promise<ResourceScheduleDecision>;
+  /**
+   * decide() for many rows at once (one answer per row, in order). With it, a refresh decides
+   * and registers new and changed rows in batches of REFRESH_BATCH, a few statements each,
+   * instead of a few round trips per row; when a batch fails, its rows are decided one by one.
+   */
+  decideMany?(rows: Row[]): Promise<ResourceScheduleDecision[]>;
   /** The schedule definition of a row; registered (or replaced) when its schedule is set. */
   definition(row: Row, schedule: string): Omit<ScheduleDefinition, 'name' | 'schedule'>;
 }
@@ -55,6 +61,8 @@ export interface ResourceScheduleSync {
 
 /** Rows applied at once by a refresh. */
 const REFRESH_CONCURRENCY = 8;
+/** Rows decided and registered together when the resource decides many at once (decideMany). */
+const REFRESH_BATCH = 500;
 
 interface Known {
   updatedAt: number;
@@ -120,25 +128,96 @@ export function createResourceScheduleSync<Row>(
     return { rows, seen: new Set(rows.map((row) => options.idOf(row))) };
   };
 
-  const refreshOnce = async (): Promise<void> => {
-    const { rows, seen } = await read();
-    // Rows are independent: a few at once, so thousands of them (a first start) do not wait on
-    // one round trip after another.
+  /** Applies rows a few at once, so thousands of them do not wait on one round trip after another. */
+  const applyEach = async (rows: Row[]): Promise<void> => {
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < rows.length) {
         const row = rows[next];
         next += 1;
-        const id = options.idOf(row);
-        seen.add(id);
         try {
           await apply(row);
         } catch (error) {
-          logger.error({ [kind]: id, err: errorMessage(error) }, `syncing a ${kind} failed`);
+          logger.error({ [kind]: options.idOf(row), err: errorMessage(error) }, `syncing a ${kind} failed`);
         }
       }
     };
     await Promise.all(Array.from({ length: Math.min(REFRESH_CONCURRENCY, rows.length) }, lane));
+  };
+
+  /** apply() for a batch of new or changed rows: one decideMany and one registerMany. */
+  const applyBatch = async (
+    rows: Row[],
+    decideMany: NonNullable<typeof options.decideMany>,
+    registerMany: NonNullable<typeof jobs.schedules.registerMany>,
+  ): Promise<void> => {
+    let decisions: ResourceScheduleDecision[];
+    try {
+      decisions = await decideMany(rows);
+    } catch {
+      // One row the batch could not take keeps none of the others out.
+      await applyEach(rows);
+      return;
+    }
+    const runAtOnce = options.runChangedAtOnce === true && initialised;
+    const scheduled: Array<{ row: Row; id: string; updatedAt: number; schedule: string }> = [];
+    for (const [index, row] of rows.entries()) {
+      const id = options.idOf(row);
+      const updatedAt = options.updatedAtOf(row).getTime();
+      const { schedule, forget } = decisions[index];
+      if (schedule !== null) {
+        scheduled.push({ row, id, updatedAt, schedule });
+        continue;
+      }
+      const previous = known.get(id);
+      if (previous === undefined || previous.schedule)
+        await jobs.schedules.unregister(options.scheduleName(id));
+      if (forget) known.delete(id);
+      else known.set(id, { updatedAt, schedule: null });
+    }
+    let errors: Array<Error | undefined>;
+    try {
+      errors = await registerMany(
+        scheduled.map(({ row, id, schedule }) => ({
+          definition: { ...options.definition(row, schedule), name: options.scheduleName(id), schedule },
+          options: runAtOnce ? { dueNowUnlessRunSince: options.updatedAtOf(row) } : undefined,
+        })),
+      );
+    } catch (error) {
+      // Not known yet: the next refresh tries these rows again.
+      logger.error(
+        { [kind]: scheduled.length, err: errorMessage(error) },
+        `registering ${kind} schedules failed`,
+      );
+      return;
+    }
+    for (const [index, { id, updatedAt, schedule }] of scheduled.entries()) {
+      const error = errors[index];
+      if (!error) {
+        known.set(id, { updatedAt, schedule });
+        continue;
+      }
+      logger.warn({ [kind]: id, schedule, err: errorMessage(error) }, `${kind} schedule not registered`);
+      if (known.get(id)?.schedule) await jobs.schedules.unregister(options.scheduleName(id));
+      known.set(id, { updatedAt, schedule: null });
+    }
+  };
+
+  const refreshOnce = async (): Promise<void> => {
+    const { rows, seen } = await read();
+    for (const row of rows) seen.add(options.idOf(row));
+    const { decideMany } = options;
+    const registerMany = jobs.schedules.registerMany?.bind(jobs.schedules);
+    if (decideMany && registerMany) {
+      const changed = rows.filter(
+        (row) => known.get(options.idOf(row))?.updatedAt !== options.updatedAtOf(row).getTime(),
+      );
+      for (let start = 0; start < changed.length; start += REFRESH_BATCH) {
+        await applyBatch(changed.slice(start, start + REFRESH_BATCH), decideMany, registerMany);
+      }
+    } else {
+      await applyEach(rows);
+    }
     // Rows removed outright (not soft-deleted).
     for (const [id, entry] of known) {
       if (seen.has(id)) continue;

@@ -63,6 +63,9 @@ export async function runWithDeadline(
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
-    if (!controller.signal.aborted) controller.abort(new Error('the check finished'));
+    // The signal is aborted only when the run is still going (the deadline or the caller's abort
+    // answered first). A run that settled has finished its I/O: aborting it anyway made Node build
+    // an AbortError, with its stack, per finished HTTP request: a seventh of the engine's CPU
+    // (issue 22).
   }
 }

@@ -4,7 +4,7 @@
  * checks do. Credentials come from `username`/`password` or a connection.
  */
 import { z } from 'zod';
-import { toJsonValue } from '../../../expressions/index.js';
+import { loadExpressions } from './expression-engine.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
 import {
   baseSpecShape,
@@ -64,6 +64,7 @@ async function runSearchCheck(spec: SearchCheckSpec, ctx: CheckContext, label: s
   }
   const total = body.hits?.total;
   const count = typeof total === 'number' ? total : (total?.value ?? body.hits?.hits?.length ?? 0);
+  const { toJsonValue } = await loadExpressions();
   const results = { count, hits: toJsonValue(body.hits?.hits ?? []) };
   const result = passing({ duration, data: { results }, detail: { count }, empty: count === 0 });
   if (spec.results !== undefined && count !== spec.results)

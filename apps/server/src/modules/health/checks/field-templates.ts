@@ -6,7 +6,7 @@
  * expressions (`test`, `display`, `transform`, `metrics`) run later against the result, and
  * scripts keep their own braces.
  */
-import { renderTemplate } from '../../../expressions/index.js';
+import { loadedExpressions, loadExpressions } from './expression-engine.js';
 import { namedValueField, resolveValue } from './spec-fields.js';
 import { CheckSpecError, type CheckContext } from './types.js';
 
@@ -74,7 +74,7 @@ export function dollarToBraces(text: string): string {
 export function renderField(text: string, variables: Record<string, unknown>, field: string): string {
   if (!hasTemplate(text)) return text;
   try {
-    return renderTemplate(dollarToBraces(text), variables);
+    return loadedExpressions().renderTemplate(dollarToBraces(text), variables);
   } catch (error) {
     throw new CheckSpecError(`${field}: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -149,5 +149,6 @@ export async function renderCheckFields(
   );
   if (!hasTemplate(needsTemplating)) return raw;
   const variables = await templateVariables(record, ctx, lastResult);
+  await loadExpressions();
   return renderTree(record, variables, '', false, skipped);
 }

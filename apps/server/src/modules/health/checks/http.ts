@@ -3,15 +3,11 @@ import https from 'node:https';
 import type { TLSSocket } from 'node:tls';
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib';
 import { z } from 'zod';
-import {
-  queryJsonPath,
-  renderTemplate,
-  stringifyResult,
-  type JsonValue,
-} from '../../../expressions/index.js';
+import type { JsonValue } from '../../../expressions/index.js';
 import { OPSDECK_VERSION } from '../../../platform/version.js';
 import { signRequest, type SigV4Credentials } from './aws-sigv4.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
+import { loadExpressions } from './expression-engine.js';
 import { renderField } from './field-templates.js';
 import { fetchClientCredentialsToken } from './oauth2.js';
 import { digestAuthorization, parseDigestChallenge } from './digest-auth.js';
@@ -388,6 +384,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   templateEnv.last_result = ctx.lastResult ?? {};
   let rawUrl = details.url;
   if (rawUrl.includes('{{') || rawUrl.includes('$(')) {
+    await loadExpressions();
     try {
       rawUrl = renderField(rawUrl, templateEnv, 'url');
     } catch (error) {
@@ -408,7 +405,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   let bodyText = spec.body;
   if (bodyText !== undefined && spec.templateBody) {
     try {
-      bodyText = renderTemplate(bodyText, templateEnv);
+      bodyText = (await loadExpressions()).renderTemplate(bodyText, templateEnv);
     } catch (error) {
       return invalidResult(`failed to template request body: ${errorText(error)}`);
     }
@@ -595,6 +592,7 @@ async function runHttpCheck(spec: HttpCheckSpec, ctx: CheckContext): Promise<Che
   }
   if (spec.responseJSONContent) {
     const { path, value } = spec.responseJSONContent;
+    const { queryJsonPath, stringifyResult } = await loadExpressions();
     let found: JsonValue[];
     try {
       found = queryJsonPath(path, json);

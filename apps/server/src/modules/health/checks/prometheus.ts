@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { renderTemplate, type JsonValue } from '../../../expressions/index.js';
+import type { JsonValue } from '../../../expressions/index.js';
+import { loadExpressions } from './expression-engine.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
 import { apiUrl, ApiCallError, callJsonApi } from './http-api.js';
 import {
@@ -82,6 +83,7 @@ async function runPrometheusCheck(spec: PrometheusCheckSpec, ctx: CheckContext):
   let query = spec.query;
   if (query.includes('{{')) {
     try {
+      const { renderTemplate } = await loadExpressions();
       query = renderTemplate(query, {
         canary: ctx.canary,
         check: { name: spec.name, description: spec.description ?? '', labels: spec.labels ?? {} },

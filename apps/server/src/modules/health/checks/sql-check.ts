@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { toJsonValue, type JsonValue } from '../../../expressions/index.js';
+import type { JsonValue } from '../../../expressions/index.js';
+import { loadExpressions } from './expression-engine.js';
 import { elapsedSince, errorText, failing, invalidResult, passing } from './check-result.js';
 import {
   baseSpecShape,
@@ -82,6 +83,7 @@ export async function runSqlCheck(
     );
   }
   const count = rows.length;
+  const { toJsonValue } = await loadExpressions();
   const kept = rows.slice(0, MAX_ROWS_KEPT).map((row) => toJsonValue(row));
   const results: JsonValue = { rows: kept, count };
   const result = passing({

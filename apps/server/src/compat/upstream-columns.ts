@@ -362,6 +362,7 @@ export const UPSTREAM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
     'failed',
     'sent',
     'last_failed_at',
+    'most_common_error',
   ],
   // settings
   job_histories: [
@@ -430,5 +431,4 @@ export const LEFT_OUT: Readonly<Record<string, readonly string[]>> = {
     'agent',
   ],
   teams_with_status: JOB_COLUMNS,
-  notifications_summary: ['most_common_error'],
 };

@@ -122,6 +122,8 @@ export const notificationsSummaryRowSchema = z.object({
   total: z.number(),
   last_sent_at: nullableText,
   last_failed_at: nullableText,
+  /** The error text the rule's failed sends carried most often (upstream's column). */
+  most_common_error: nullableText,
 });
 
 /** A row of `notifications` (the rule as stored, with its YAML spec). */

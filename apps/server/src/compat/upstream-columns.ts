@@ -356,6 +356,7 @@ export const UPSTREAM_COLUMNS: Readonly<Record<string, readonly string[]>> = {
     'failed',
     'sent',
     'last_failed_at',
+    'most_common_error',
   ],
   // settings
   job_histories: [
@@ -413,5 +414,4 @@ export const LEFT_OUT: Readonly<Record<string, readonly string[]>> = {
   config_scrapers: ['application_id'],
   playbook_runs: ['timeout', 'notification_send_id'],
   teams_with_status: JOB_COLUMNS,
-  notifications_summary: ['most_common_error'],
 };

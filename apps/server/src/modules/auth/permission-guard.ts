@@ -45,6 +45,7 @@ const SELECTOR_OBJECTS: Readonly<Record<string, PermissionObject>> = {
   components: 'topology',
   connections: 'connection',
   playbooks: 'playbooks',
+  notifications: 'notification',
 };
 const TARGET_KEYS = Object.keys(TARGET_OBJECTS) as (keyof PermissionTarget)[];
 

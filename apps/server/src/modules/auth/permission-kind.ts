@@ -43,6 +43,7 @@ const objectSelectorSpec = z.looseObject({
   configs: z.array(resourceSelectorField).optional(),
   components: z.array(resourceSelectorField).optional(),
   connections: z.array(resourceSelectorField).optional(),
+  notifications: z.array(resourceSelectorField).optional(),
 });
 
 /**

@@ -8,7 +8,14 @@ export interface ScopeBase {
   readonly table: string;
   /** object_selector keys whose selectors match rows of this table. */
   readonly selectorKey:
-    'configs' | 'checks' | 'canaries' | 'playbooks' | 'components' | 'connections' | 'topologies';
+    | 'configs'
+    | 'checks'
+    | 'canaries'
+    | 'playbooks'
+    | 'components'
+    | 'connections'
+    | 'topologies'
+    | 'notifications';
   /** The single-target column of a permission row that names one row of this table (none for topologies). */
   readonly target?: 'config_id' | 'check_id' | 'canary_id' | 'playbook_id' | 'component_id' | 'connection_id';
   /** `tags` where the table has them; otherwise tags match `labels`. */
@@ -64,6 +71,14 @@ const BASES: Record<ScopeBase['selectorKey'], ScopeBase> = {
   topologies: {
     table: 'topologies',
     selectorKey: 'topologies',
+    tagsColumn: 'labels',
+    columns: new Set(COMMON_COLUMNS),
+  },
+  // Notifications as objects (issue 25): `notification_id` of a permission row is its subject,
+  // never its target, so rows name notifications by selector only.
+  notifications: {
+    table: 'notifications',
+    selectorKey: 'notifications',
     tagsColumn: 'labels',
     columns: new Set(COMMON_COLUMNS),
   },
@@ -204,6 +219,13 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
     changes_by_component: 'component_id',
   }),
   ...scoped(BASES.connections, { connections: 'id' }),
+  // A notification's summary and send history follow the notification.
+  ...scoped(BASES.notifications, {
+    notifications: 'id',
+    notifications_summary: 'id',
+    notification_send_history: 'notification_id',
+    notification_send_history_summary: 'notification_id',
+  }),
   ...Object.fromEntries(
     ['incidents', 'incident_summary', 'incidents_by_config', 'incidents_by_component'].map((relation) => [
       relation,

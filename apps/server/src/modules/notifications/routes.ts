@@ -17,6 +17,7 @@ import type { Pool } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { requirePermission } from '../auth/index.js';
 import { notificationKind, type notificationSpec } from './notification-kind.js';
+import { createNotificationScopeGate, notificationScopeSql, type NotificationScope } from './row-scope.js';
 import { previewSilence } from './silences.js';
 import type { z } from 'zod';
 
@@ -27,13 +28,22 @@ export interface NotificationRoutesOptions {
 const PERMISSION = { object: 'notification', feature: 'settings.notifications' } as const;
 
 /** One page of the send history, newest first, with the total (spec core §7). */
-export async function sendHistoryPage(pool: Pool, request: NotificationSummaryRequest) {
+export async function sendHistoryPage(
+  pool: Pool,
+  request: NotificationSummaryRequest,
+  scope: NotificationScope | null = null,
+) {
   const where: string[] = [];
   const values: unknown[] = [];
-  const add = (sql: (placeholder: string) => string, value: unknown) => {
+  const param = (value: unknown) => {
     values.push(value);
-    where.push(sql(`$${values.length}`));
+    return `$${values.length}`;
   };
+  const add = (sql: (placeholder: string) => string, value: unknown) => where.push(sql(param(value)));
+  // Only the history of the notifications the caller may read (selector-narrowed permissions).
+  const scoped = notificationScopeSql(scope, 'n', param);
+  if (scoped)
+    where.push(`EXISTS (SELECT 1 FROM notifications n WHERE n.id = s.notification_id AND ${scoped})`);
   if (request.status !== undefined) {
     add(
       (p) => `s.status = ANY(${p}::text[])`,
@@ -228,7 +238,12 @@ export async function createRule(
 }
 
 /** Replaces a rule's spec (and labels); its name and namespace stay. */
-export async function updateRule(pool: Pool, id: string, request: NotificationRuleSaveRequest) {
+export async function updateRule(
+  pool: Pool,
+  id: string,
+  request: NotificationRuleSaveRequest,
+  scope: NotificationScope | null = null,
+) {
   const { spec, columns } = ruleValues(request);
   const values = RULE_COLUMNS.map((column) => {
     const value = columns[column] ?? null;
@@ -236,16 +251,51 @@ export async function updateRule(pool: Pool, id: string, request: NotificationRu
       ? JSON.stringify(value)
       : value;
   });
-  const { rows } = await pool.query<{ id: string; name: string; namespace: string }>(
-    `UPDATE notifications
-        SET spec = $2, labels = coalesce($3::jsonb, labels), person_id = NULL, team_id = NULL, custom_services = NULL,
-            ${RULE_COLUMNS.map((column, index) => `${column} = $${index + 4}`).join(', ')}
-      WHERE id = $1 AND deleted_at IS NULL
-      RETURNING id, name, namespace`,
-    [id, JSON.stringify(spec), request.labels ? JSON.stringify(request.labels) : null, ...values],
-  );
-  if (!rows[0]) throw new HttpError(404, 'no such notification', 'id');
-  return rows[0];
+  const client = await pool.connect();
+  // Whether the caller's selector-narrowed permissions cover the notification (null: no narrowing).
+  const inScope = async () => {
+    const bound: unknown[] = [id];
+    const condition = notificationScopeSql(scope, 'n', (value) => `$${bound.push(value)}`);
+    if (!condition) return true;
+    const { rowCount } = await client.query(
+      `SELECT 1 FROM notifications n WHERE n.id = $1 AND ${condition}`,
+      bound,
+    );
+    return rowCount === 1;
+  };
+  try {
+    await client.query('BEGIN');
+    const { rows: found } = await client.query<{ name: string; namespace: string }>(
+      'SELECT name, namespace FROM notifications WHERE id = $1 AND deleted_at IS NULL FOR UPDATE',
+      [id],
+    );
+    if (!found[0]) throw new HttpError(404, 'no such notification', 'id');
+    const label = `${found[0].namespace}/${found[0].name}`;
+    if (!(await inScope())) throw new HttpError(403, `You may not edit notification ${label}`, 'id');
+    const { rows } = await client.query<{ id: string; name: string; namespace: string }>(
+      `UPDATE notifications
+          SET spec = $2, labels = coalesce($3::jsonb, labels), person_id = NULL, team_id = NULL, custom_services = NULL,
+              ${RULE_COLUMNS.map((column, index) => `${column} = $${index + 4}`).join(', ')}
+        WHERE id = $1 AND deleted_at IS NULL
+        RETURNING id, name, namespace`,
+      [id, JSON.stringify(spec), request.labels ? JSON.stringify(request.labels) : null, ...values],
+    );
+    // The edited row must still be one the caller may edit (new labels cannot take it out of reach).
+    if (!(await inScope())) {
+      throw new HttpError(
+        403,
+        `The change would take notification ${label} out of what you may edit`,
+        'labels',
+      );
+    }
+    await client.query('COMMIT');
+    return rows[0];
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
 }
 
 /**
@@ -257,13 +307,15 @@ export async function notificationRoutes(
   options: NotificationRoutesOptions,
 ): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  const readGate = createNotificationScopeGate(options.pool, 'read');
+  const updateGate = createNotificationScopeGate(options.pool, 'update');
   typed.post(
     '/api/notification/summary',
     {
-      preHandler: requirePermission('notifications', 'read', PERMISSION),
+      preHandler: readGate.preHandler,
       schema: { body: notificationSummaryRequestSchema.optional() },
     },
-    async (request) => await sendHistoryPage(options.pool, request.body ?? {}),
+    async (request) => await sendHistoryPage(options.pool, request.body ?? {}, readGate.scopeOf(request)),
   );
   typed.post(
     '/api/notification/rules',
@@ -277,10 +329,11 @@ export async function notificationRoutes(
   typed.put(
     '/api/notification/rules/:id',
     {
-      preHandler: requirePermission('notifications', 'update', PERMISSION),
+      preHandler: updateGate.preHandler,
       schema: { params: notificationRuleIdParamsSchema, body: notificationRuleSaveRequestSchema },
     },
-    async (request) => await updateRule(options.pool, request.params.id, request.body),
+    async (request) =>
+      await updateRule(options.pool, request.params.id, request.body, updateGate.scopeOf(request)),
   );
   typed.post(
     '/api/notification/silence/preview',

@@ -163,6 +163,21 @@ export function useDeleteSilence() {
   });
 }
 
+const playbookOptionSchema = relationRowSchemas.playbooks.pick({ id: true, name: true, namespace: true });
+
+/** The playbooks a notification can name as its recipient (`to.playbook`), by namespace and name. */
+export const usePlaybookOptions = (enabled: boolean) =>
+  useQuery({
+    queryKey: [...NOTIFICATIONS_QUERY_KEY, 'playbook-options'],
+    enabled,
+    queryFn: ({ signal }) =>
+      fetchRows(
+        '/api/db/playbooks?select=id,name,namespace&deleted_at=is.null&order=namespace.asc,name.asc&limit=500',
+        signal,
+        playbookOptionSchema,
+      ),
+  });
+
 const namedSchema = relationRowSchemas.checks.pick({ id: true, name: true });
 
 export const RESOURCE_KINDS = {

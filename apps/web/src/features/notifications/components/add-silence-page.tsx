@@ -4,14 +4,14 @@ import {
   type NotificationSilenceRequest,
 } from '@opsdeck/contracts';
 import { useState } from 'react';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 import { Button, buttonClasses } from '../../../components/button/button';
 import { FormattedDate } from '../../../components/date/age';
 import { FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import {
@@ -26,6 +26,10 @@ import { SendStatusBadge } from './status-badge';
 import { NOTIFICATION_SILENCES_PATH, NotificationTabs } from './notification-tabs';
 
 const resolver = validationResolver((values: SilenceFormValues) => validateSilenceForm(values));
+const KIND_OPTIONS = (Object.keys(RESOURCE_KINDS) as SilenceResourceKind[]).map((value) => ({
+  value,
+  label: RESOURCE_KINDS[value].label,
+}));
 
 /** /notifications/silences/add (needs write): resource picker, filter, from/until with Indefinitely, recursive. */
 export function AddSilencePage() {
@@ -76,30 +80,43 @@ export function AddSilencePage() {
       <form noValidate onSubmit={(event) => void submit(event)} className="flex max-w-2xl flex-col gap-3">
         <div className="grid grid-cols-1 gap-3 md:grid-cols-3">
           <FormField label="Resource type">
-            <Select
-              {...register('kind', {
-                onChange: () => setValue('resourceId', ''),
-              })}
-            >
-              {(Object.keys(RESOURCE_KINDS) as SilenceResourceKind[]).map((value) => (
-                <option key={value} value={value}>
-                  {RESOURCE_KINDS[value].label}
-                </option>
-              ))}
-            </Select>
+            <Controller
+              control={control}
+              name="kind"
+              render={({ field }) => (
+                <SelectMenu
+                  name={field.name}
+                  value={field.value}
+                  onChange={(value) => {
+                    field.onChange(value);
+                    setValue('resourceId', '');
+                  }}
+                  options={KIND_OPTIONS}
+                  className="w-full"
+                />
+              )}
+            />
           </FormField>
           <FormField label="Find resource">
             <Input value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name" />
           </FormField>
           <FormField label="Resource" error={errors.resourceId?.message}>
-            <Select {...register('resourceId')}>
-              <option value="">{options.isPending ? 'Loading…' : 'None'}</option>
-              {(options.data ?? []).map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.name}
-                </option>
-              ))}
-            </Select>
+            <Controller
+              control={control}
+              name="resourceId"
+              render={({ field }) => (
+                <SelectMenu
+                  name={field.name}
+                  value={field.value}
+                  onChange={field.onChange}
+                  options={[
+                    { value: '', label: options.isPending ? 'Loading…' : 'None' },
+                    ...(options.data ?? []).map((option) => ({ value: option.id, label: option.name })),
+                  ]}
+                  className="w-full"
+                />
+              )}
+            />
           </FormField>
         </div>
         <fieldset className="grid grid-cols-1 gap-3 md:grid-cols-3">

@@ -11,7 +11,7 @@ import { FormattedDate } from '../../../components/date/age';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu } from '../../../components/select-menu/select-menu';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { useSendHistory, useSendHistoryDetail } from '../api/notifications';
 import { NotificationTabs } from './notification-tabs';
@@ -25,6 +25,18 @@ const RANGES: Record<string, number | undefined> = {
   '30d': 30 * 86_400_000,
   all: undefined,
 };
+const RANGE_OPTIONS = [
+  { value: '1h', label: 'Last hour' },
+  { value: '24h', label: 'Last 24 hours' },
+  { value: '7d', label: 'Last 7 days' },
+  { value: '30d', label: 'Last 30 days' },
+  { value: 'all', label: 'All time' },
+];
+const STATUS_OPTIONS = [{ value: '', label: 'All statuses' }, ...optionsOf(NOTIFICATION_SEND_STATUSES)];
+const RESOURCE_TYPE_OPTIONS = [
+  { value: '', label: 'All resource types' },
+  ...optionsOf(NOTIFICATION_RESOURCE_TYPES),
+];
 
 function HistoryDetail({ row, onClose }: { row: NotificationSendHistorySummaryRow; onClose(): void }) {
   const detail = useSendHistoryDetail(row.id);
@@ -164,44 +176,27 @@ export function NotificationHistoryPage() {
           update('search', search.trim());
         }}
       >
-        <Select
+        <SelectMenu
           aria-label="Status"
           value={status}
-          onChange={(event) => update('status', event.target.value)}
+          onChange={(value) => update('status', value)}
+          options={STATUS_OPTIONS}
           compact
-        >
-          <option value="">All statuses</option>
-          {NOTIFICATION_SEND_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </Select>
-        <Select
+        />
+        <SelectMenu
           aria-label="Resource type"
           value={resourceType}
-          onChange={(event) => update('resourceType', event.target.value)}
+          onChange={(value) => update('resourceType', value)}
+          options={RESOURCE_TYPE_OPTIONS}
           compact
-        >
-          <option value="">All resource types</option>
-          {NOTIFICATION_RESOURCE_TYPES.map((value) => (
-            <option key={value} value={value}>
-              {value}
-            </option>
-          ))}
-        </Select>
-        <Select
+        />
+        <SelectMenu
           aria-label="Time range"
           value={range}
-          onChange={(event) => update('range', event.target.value)}
+          onChange={(value) => update('range', value)}
+          options={RANGE_OPTIONS}
           compact
-        >
-          <option value="1h">Last hour</option>
-          <option value="24h">Last 24 hours</option>
-          <option value="7d">Last 7 days</option>
-          <option value="30d">Last 30 days</option>
-          <option value="all">All time</option>
-        </Select>
+        />
         <Input
           aria-label="Search"
           placeholder="Search"
@@ -248,7 +243,19 @@ export function NotificationHistoryPage() {
                   <td className="py-1.5 pr-3">{row.notification?.name ?? ''}</td>
                   <td className="py-1.5 pr-3">{row.resource?.name ?? row.resource_type ?? ''}</td>
                   <td className="py-1.5 pr-3">{row.source_event}</td>
-                  <td className="py-1.5 pr-3">{row.recipient ?? ''}</td>
+                  <td className="py-1.5 pr-3">
+                    {row.recipient ?? ''}
+                    {row.playbook_run_id && (
+                      <Link
+                        to={`/playbooks/runs/${row.playbook_run_id}`}
+                        className="ml-2 text-blue-700 hover:underline"
+                        onClick={(event) => event.stopPropagation()}
+                        onKeyDown={(event) => event.stopPropagation()}
+                      >
+                        View run
+                      </Link>
+                    )}
+                  </td>
                   <td className="py-1.5 pr-3">
                     <SendStatusBadge status={row.status} />
                     {row.count > 1 && <span className="ml-1 text-xs text-gray-600">×{row.count}</span>}

@@ -1,4 +1,4 @@
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch, type Control } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
@@ -6,20 +6,76 @@ import { FieldError, FormField } from '../../../components/form-field/form-field
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
 import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions/use-can';
 import {
   useDeleteNotificationRule,
   useNotificationRule,
+  usePlaybookOptions,
   useSaveNotificationRule,
   type RuleInput,
 } from '../api/notifications';
-import { EMPTY_RULE_FORM, ruleToForm, validateRuleForm, type RuleFormValues } from '../lib/rule-form';
+import {
+  EMPTY_RULE_FORM,
+  playbookRecipientOf,
+  ruleToForm,
+  validateRuleForm,
+  withPlaybookRecipient,
+  type RuleFormValues,
+} from '../lib/rule-form';
 import { NOTIFICATION_RULES_PATH } from './notification-tabs';
 
 const FORM_ID = 'notification-rule-form';
 const resolver = validationResolver((values: RuleFormValues) => validateRuleForm(values));
+
+/**
+ * The playbook recipient (`to.playbook`) picked from the playbooks: it edits the YAML, which stays
+ * the one source of the rule (typing `to.playbook` there moves the menu too).
+ */
+function PlaybookRecipientField({
+  control,
+  onChange,
+  disabled,
+}: {
+  control: Control<RuleFormValues, unknown, RuleInput>;
+  onChange(yaml: string): void;
+  disabled: boolean;
+}) {
+  const spec = useWatch({ control, name: 'spec' });
+  const current = playbookRecipientOf(spec);
+  const playbooks = usePlaybookOptions(!disabled || Boolean(current));
+  const options = [
+    { value: '', label: playbooks.isPending && !disabled ? 'Loading…' : 'None' },
+    ...(playbooks.data ?? []).map((playbook) => ({
+      value: `${playbook.namespace}/${playbook.name}`,
+      label: `${playbook.namespace}/${playbook.name}`,
+    })),
+  ];
+  // A playbook the YAML names that is not (or no longer) listed still shows as chosen.
+  if (current && !options.some((option) => option.value === current)) {
+    options.push({ value: current, label: `${current} (not found)` });
+  }
+  return (
+    <FormField
+      label="Playbook recipient"
+      hint={
+        current === null
+          ? 'Fix the YAML to pick a playbook'
+          : "Runs the playbook on the event's resource (sets to.playbook)"
+      }
+    >
+      <SelectMenu
+        value={current ?? ''}
+        onChange={(value) => onChange(withPlaybookRecipient(spec, value))}
+        options={options}
+        disabled={disabled || current === null}
+        className="w-full"
+      />
+    </FormField>
+  );
+}
 
 function RuleForm({
   rule,
@@ -40,6 +96,7 @@ function RuleForm({
   const {
     register,
     control,
+    setValue,
     handleSubmit,
     formState: { errors },
   } = useForm<RuleFormValues, unknown, RuleInput>({
@@ -93,6 +150,13 @@ function RuleForm({
           <FormField label="Namespace">
             <Input {...register('namespace')} disabled={editing || !canWrite} />
           </FormField>
+        </div>
+        <div className="md:w-1/2">
+          <PlaybookRecipientField
+            control={control}
+            disabled={!canWrite}
+            onChange={(yaml) => setValue('spec', yaml, { shouldDirty: true })}
+          />
         </div>
         <div className="flex flex-col gap-1">
           <span className="text-sm font-medium text-gray-700">Spec</span>

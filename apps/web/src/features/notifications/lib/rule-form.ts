@@ -55,3 +55,42 @@ export function validateRuleForm(values: RuleFormValues): ValidationResult<RuleI
   }
   return { ok: true, value: { name, namespace, spec } };
 }
+
+/** Where the spec's map sits in the YAML: the root, or `spec` of a whole Notification document. */
+function specPath(document: ReturnType<typeof parseDocument>): string[] | null {
+  if (document.errors.length > 0 || !isMap(document.contents)) return null;
+  return document.get('kind') === 'Notification' && isMap(document.get('spec')) ? ['spec'] : [];
+}
+
+/**
+ * The playbook recipient (`to.playbook`) the YAML names, as `namespace/name` (a bare name is in
+ * `default`, as the server reads it); '' for none; null when the YAML does not parse as a map.
+ */
+export function playbookRecipientOf(yaml: string): string | null {
+  const document = parseDocument(yaml);
+  const path = specPath(document);
+  if (!path) return null;
+  const value: unknown = document.getIn([...path, 'to', 'playbook']);
+  if (typeof value !== 'string' || !value.trim()) return '';
+  const text = value.trim();
+  return text.includes('/') ? text : `default/${text}`;
+}
+
+/**
+ * The YAML with its `to.playbook` set to `playbook` (`namespace/name`), or removed for '' (and an
+ * emptied `to` with it); comments and the other recipients stay. Unparseable YAML is returned as is.
+ */
+export function withPlaybookRecipient(yaml: string, playbook: string): string {
+  const document = parseDocument(yaml);
+  const path = specPath(document);
+  if (!path) return yaml;
+  if (playbook) {
+    if (!isMap(document.getIn([...path, 'to']))) document.setIn([...path, 'to'], document.createNode({}));
+    document.setIn([...path, 'to', 'playbook'], playbook);
+  } else {
+    document.deleteIn([...path, 'to', 'playbook']);
+    const to = document.getIn([...path, 'to']);
+    if (isMap(to) && to.items.length === 0) document.deleteIn([...path, 'to']);
+  }
+  return document.toString();
+}

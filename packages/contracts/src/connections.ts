@@ -272,7 +272,7 @@ export const CONNECTION_TYPES: readonly ConnectionType[] = [
     prop('host', 'Host'),
   ]),
   notification('generic_webhook', 'Generic Webhook', [
-    prop('webhookUrl', 'URL', { required: true }),
+    prop('webhookUrl', 'URL'),
     prop('contentType', 'ContentType', { default: 'application/json' }),
     prop('requestMethod', 'Request Method', { input: 'select', options: WEBHOOK_METHODS, default: 'POST' }),
     prop('messageKey', 'Message Key', { default: 'message' }),
@@ -715,7 +715,8 @@ export function parseServiceUrl(type: string, url: string): ConnectionFormValues
       const kept = [...params.entries()].filter(([key]) => !own.includes(key));
       const rest = kept.length > 0 ? `?${new URLSearchParams(kept).toString()}` : '';
       return {
-        webhookUrl: `${match?.[1] ? 'https' : 'http'}://${match?.[2] ?? ''}${rest}`,
+        // The URL is optional (spec settings §3): none typed reads back as none.
+        webhookUrl: match?.[2] ? `${match[1] ? 'https' : 'http'}://${match[2]}${rest}` : '',
         contentType: params.get('contenttype') ?? '',
         requestMethod: params.get('requestmethod') ?? 'POST',
         messageKey: params.get('messagekey') ?? '',

@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { chooseOption, selectMenu } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 
 // /settings/connections against the real built app: a PostgreSQL connection tested against the
@@ -70,8 +71,8 @@ test('add an Email connection and see its service URL round-trip', async ({ page
   await form.getByLabel('Name', { exact: true }).fill(name);
   // The spec's defaults.
   await expect(form.getByLabel('Port', { exact: true })).toHaveValue('587');
-  await expect(form.getByLabel('Encryption method')).toHaveValue('Auto');
-  await expect(form.getByLabel('SMTP authentication')).toHaveValue('Unknown');
+  await expect(selectMenu(form, 'Encryption method')).toHaveText('Auto');
+  await expect(selectMenu(form, 'SMTP authentication')).toHaveText('Unknown');
 
   await form.getByLabel('Host', { exact: true }).fill('smtp.example.com');
   await form.getByLabel('Port', { exact: true }).fill('2525');
@@ -79,8 +80,8 @@ test('add an Email connection and see its service URL round-trip', async ({ page
   await form.getByLabel('Password', { exact: true }).fill('mail-secret');
   await form.getByLabel('From Address').fill('ops@example.com');
   await form.getByLabel('From Name').fill('Ops Deck');
-  await form.getByLabel('Encryption method').selectOption('ExplicitTLS');
-  await form.getByLabel('SMTP authentication').selectOption('Plain');
+  await chooseOption(form, 'Encryption method', 'ExplicitTLS');
+  await chooseOption(form, 'SMTP authentication', 'Plain');
   const serviceUrl =
     'smtp://$(username):$(password)@smtp.example.com:2525/?FromAddress=ops%40example.com&FromName=Ops%20Deck&Encryption=ExplicitTLS&Auth=Plain';
   await expect(form.getByLabel('Service URL')).toHaveValue(serviceUrl);
@@ -94,7 +95,7 @@ test('add an Email connection and see its service URL round-trip', async ({ page
   await expect(edit.getByLabel('Host', { exact: true })).toHaveValue('smtp.example.com');
   await expect(edit.getByLabel('Port', { exact: true })).toHaveValue('2525');
   await expect(edit.getByLabel('From Name')).toHaveValue('Ops Deck');
-  await expect(edit.getByLabel('Encryption method')).toHaveValue('ExplicitTLS');
-  await expect(edit.getByLabel('SMTP authentication')).toHaveValue('Plain');
+  await expect(selectMenu(edit, 'Encryption method')).toHaveText('ExplicitTLS');
+  await expect(selectMenu(edit, 'SMTP authentication')).toHaveText('Plain');
   await expect(edit.getByLabel('Service URL')).toHaveValue(serviceUrl);
 });

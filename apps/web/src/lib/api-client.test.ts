@@ -1,6 +1,16 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { checkSummaryResponseSchema } from '@opsdeck/contracts';
-import { ApiError, apiFetch, ApiResponseError, readCookie, setUnauthorizedHandler } from './api-client';
+import { connectivityMessage, TIMEOUT_MESSAGE } from '../app/request-errors';
+import { toastErrorMessage } from '../components/toasts/toasts';
+import {
+  ApiError,
+  apiFetch,
+  ApiResponseError,
+  ApiTimeoutError,
+  DEFAULT_API_TIMEOUT_MS,
+  readCookie,
+  setUnauthorizedHandler,
+} from './api-client';
 
 function stubFetch(status: number, body: unknown) {
   const spy = vi.fn(
@@ -118,5 +128,90 @@ describe('apiFetch', () => {
   it('reads one cookie out of many', () => {
     expect(readCookie('b', 'a=1; b=two%20words; c=3')).toBe('two words');
     expect(readCookie('d', 'a=1')).toBeUndefined();
+  });
+});
+
+describe('apiFetch timeout', () => {
+  // fetch as browsers implement it, for a server that answers at once, stalls half way through
+  // its body, or never answers: aborting the request's signal rejects the pending answer or body
+  // read with the signal's reason.
+  const origin = 'http://api.test';
+  function stubServer() {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: string, init?: RequestInit) => {
+        const signal = init?.signal;
+        const aborted = () =>
+          new Promise<never>((_, reject) => {
+            if (signal?.aborted) reject(signal.reason as Error);
+            signal?.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+          });
+        if (input.endsWith('/fast')) return new Response('{"ok":true}', { status: 200 });
+        if (input.endsWith('/stall-body')) {
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"partial":'));
+              void aborted().catch((reason: unknown) => controller.error(reason));
+            },
+          });
+          return new Response(body, { status: 200 });
+        }
+        return aborted();
+      }),
+    );
+  }
+
+  it('gives up on a server that never answers, naming the request, with the spec toast text', async () => {
+    stubServer();
+    const error = await apiFetch(`${origin}/never`, {}, { timeoutMs: 200 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ApiTimeoutError);
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error).toMatchObject({
+      name: 'TimeoutError',
+      message: `GET ${origin}/never did not answer within 0.2 s`,
+      timeoutMs: 200,
+    });
+    // What the app shows for it: the connectivity toast, and the same text through the generic rule.
+    expect(connectivityMessage(error, false)).toBe(TIMEOUT_MESSAGE);
+    expect(toastErrorMessage(error)).toBe('Request timed out. Please try again.');
+  });
+
+  it('times out a body that stops half way', async () => {
+    stubServer();
+    await expect(apiFetch(`${origin}/stall-body`, {}, { timeoutMs: 200 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      message: `GET ${origin}/stall-body did not answer within 0.2 s`,
+    });
+  });
+
+  it("answers within the limit as usual, and the caller's own abort is not a timeout", async () => {
+    stubServer();
+    await expect(apiFetch(`${origin}/fast`, {}, { timeoutMs: 5_000 })).resolves.toEqual({ ok: true });
+    const controller = new AbortController();
+    const pending = apiFetch(`${origin}/never`, { signal: controller.signal }, { timeoutMs: 5_000 });
+    controller.abort();
+    const error = await pending.catch((caught: unknown) => caught);
+    expect(error).not.toBeInstanceOf(ApiTimeoutError);
+    expect((error as Error).name).toBe('AbortError');
+    expect(connectivityMessage(error, false)).toBeUndefined();
+  });
+
+  it('waits without limit when the call says 0, and defaults to a minute', async () => {
+    stubServer();
+    expect(DEFAULT_API_TIMEOUT_MS).toBe(60_000);
+    await expect(apiFetch(`${origin}/fast`, {}, { timeoutMs: 0 })).resolves.toEqual({ ok: true });
+    vi.useFakeTimers();
+    try {
+      const pending = apiFetch(`${origin}/never`).catch((caught: unknown) => caught);
+      await vi.advanceTimersByTimeAsync(59_999);
+      const early = await Promise.race([pending, Promise.resolve('pending')]);
+      expect(early).toBe('pending');
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await pending).toMatchObject({ message: `GET ${origin}/never did not answer within 60 s` });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -98,7 +98,66 @@ export interface ResponseSchema<T> {
     | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
 }
 
+/** How long a request may take before apiFetch gives up on it, unless the call says otherwise. */
+export const DEFAULT_API_TIMEOUT_MS = 60_000;
+
+/** The toast text of a timeout (spec core §8). */
+export const REQUEST_TIMEOUT_TEXT = 'Request timed out. Please try again.';
+
+/**
+ * A request that got no complete answer in time. A `DOMException` named `TimeoutError` (what
+ * `AbortSignal.timeout` raises), so the app's request-error handling shows the timeout toast; its
+ * message names the request, and its `body` carries the toast text for the generic error toast.
+ */
+export class ApiTimeoutError extends DOMException {
+  readonly body: { error: string };
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly timeoutMs: number,
+  ) {
+    super(`${method} ${path} did not answer within ${formatSeconds(timeoutMs)}`, 'TimeoutError');
+    this.body = { error: REQUEST_TIMEOUT_TEXT };
+  }
+}
+
+function formatSeconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * A signal that aborts when the caller's does, or after `timeoutMs`; `timedOut()` tells which.
+ * `release` clears the timer once the answer is read.
+ */
+function timeoutSignal(outer: AbortSignal | null | undefined, timeoutMs: number) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const onAbort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) controller.abort(outer.reason);
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  const timer =
+    timeoutMs > 0
+      ? setTimeout(() => {
+          timedOut = true;
+          controller.abort(new DOMException('timed out', 'TimeoutError'));
+        }, timeoutMs)
+      : undefined;
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    release() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
 export interface ApiFetchOptions<T = unknown> {
+  /**
+   * Milliseconds before the request is given up with ApiTimeoutError (the caller's own
+   * `init.signal` still aborts it earlier). 0 waits without limit. Default DEFAULT_API_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
   /** Do not report a 401 to the unauthorized handler: the caller handles "nobody" itself. */
   ignoreUnauthorized?: boolean;
   /**
@@ -123,17 +182,30 @@ export async function apiFetch<T>(
 ): Promise<T> {
   const method = (init.method ?? 'GET').toUpperCase();
   const csrf = SAFE_METHODS.has(method) ? undefined : readCookie(CSRF_COOKIE);
-  const response = await fetch(path, {
-    credentials: 'same-origin',
-    ...init,
-    headers: {
-      Accept: 'application/json',
-      'Content-Type': 'application/json',
-      ...(csrf ? { [CSRF_HEADER]: csrf } : {}),
-      ...init.headers,
-    },
-  });
-  const text = await response.text();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_API_TIMEOUT_MS;
+  const limit = timeoutSignal(init.signal, timeoutMs);
+  let response: Response;
+  let text: string;
+  try {
+    response = await fetch(path, {
+      credentials: 'same-origin',
+      ...init,
+      signal: limit.signal,
+      headers: {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        ...(csrf ? { [CSRF_HEADER]: csrf } : {}),
+        ...init.headers,
+      },
+    });
+    // The body is part of the answer: a server that stalls while sending it times out too.
+    text = await response.text();
+  } catch (error) {
+    if (limit.timedOut()) throw new ApiTimeoutError(method, path, timeoutMs);
+    throw error;
+  } finally {
+    limit.release();
+  }
   let body: unknown = text;
   try {
     body = text ? JSON.parse(text) : undefined;

@@ -31,15 +31,28 @@ export interface BadgeProps {
   /** A stronger fill and a pill shape. Default false. */
   strong?: boolean;
   className?: string;
+  /** The full text on hover; default the text of a string or number child. */
+  title?: string;
   children: ReactNode;
 }
 
-/** A short coloured label: a severity, a status, a count. */
-export function Badge({ tone = 'gray', strong = false, className, children }: BadgeProps) {
+/** The text a label shows, for its tooltip when it is cut. */
+export function textOf(children: ReactNode): string | undefined {
+  if (typeof children === 'string') return children;
+  if (typeof children === 'number') return String(children);
+  return undefined;
+}
+
+/**
+ * A short coloured label: a severity, a status, a count. A label longer than its container ends
+ * in an ellipsis, and its full text shows on hover.
+ */
+export function Badge({ tone = 'gray', strong = false, className, title, children }: BadgeProps) {
   return (
     <span
+      title={title ?? textOf(children)}
       className={clsx(
-        'inline-block py-0.5 text-xs font-medium',
+        'inline-block max-w-full truncate py-0.5 align-middle text-xs font-medium',
         strong ? ['rounded-full px-2', STRONG_TONE_CLASSES[tone]] : ['rounded px-1.5', TONE_CLASSES[tone]],
         className,
       )}

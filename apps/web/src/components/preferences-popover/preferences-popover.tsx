@@ -1,5 +1,4 @@
-import { Field, Input, Label, Popover, PopoverButton, PopoverPanel, Switch } from '@headlessui/react';
-import clsx from 'clsx';
+import { Field, Input, Label, Switch } from '@headlessui/react';
 import { Settings2 } from 'lucide-react';
 import { useMemo } from 'react';
 import { DATE_TIME_FORMATS, type DateTimeFormat } from '../../lib/format/date';
@@ -7,6 +6,7 @@ import { BROWSER_TIMEZONE } from '../../lib/format/dayjs';
 import { CARD_WIDTH } from '../../lib/preferences/preferences';
 import { listTimezones } from '../../lib/preferences/timezones';
 import { usePreferences, useShowHiddenComponents } from '../../lib/preferences/use-preferences';
+import { Popover } from '../popover/popover';
 import { iconButtonClasses } from '../icon-button/icon-button';
 import { SelectMenu } from '../select-menu/select-menu';
 
@@ -24,17 +24,16 @@ export interface PreferencesPopoverProps {
 /** The header's preferences (settings §2.9). Needs a router for Show hidden components. */
 export function PreferencesPopover({ className }: PreferencesPopoverProps) {
   return (
-    <Popover className={clsx('relative', className)}>
-      <PopoverButton aria-label="Preferences" className={iconButtonClasses({ size: 'md' })}>
-        <Settings2 className="size-5" aria-hidden />
-      </PopoverButton>
-      <PopoverPanel
-        anchor="bottom end"
-        aria-label="Preferences"
-        className="z-40 mt-2 w-80 rounded-lg border border-gray-200 bg-white p-4 text-sm shadow-xl"
-      >
-        <PreferencesForm />
-      </PopoverPanel>
+    <Popover
+      className={className}
+      trigger={<Settings2 className="size-5" aria-hidden />}
+      triggerLabel="Preferences"
+      triggerClassName={iconButtonClasses({ size: 'md' })}
+      panelLabel="Preferences"
+      placement="bottom end"
+      panelClassName="w-80 p-4"
+    >
+      <PreferencesForm />
     </Popover>
   );
 }

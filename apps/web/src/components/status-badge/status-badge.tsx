@@ -20,7 +20,7 @@ export function StatusBadge({ status, children, className }: StatusBadgeProps) {
     <span
       data-color={color}
       className={clsx(
-        'inline-flex min-w-0 items-center gap-1.5 text-xs font-medium',
+        'inline-flex max-w-full min-w-0 items-center gap-1.5 text-xs font-medium',
         HEALTH_COLOR_CLASSES[color].text,
         className,
       )}
@@ -29,7 +29,10 @@ export function StatusBadge({ status, children, className }: StatusBadgeProps) {
         aria-hidden
         className={clsx('inline-block size-2 shrink-0 rounded-full', HEALTH_COLOR_CLASSES[color].dot)}
       />
-      <span className="truncate capitalize">{word}</span>
+      {/* A long word ends in an ellipsis; the whole word shows on hover. */}
+      <span title={word} className="truncate capitalize">
+        {word}
+      </span>
       {children}
     </span>
   );

@@ -1,7 +1,7 @@
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import clsx from 'clsx';
 import { Minus, Plus } from 'lucide-react';
 import { useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { Popover } from '../popover/popover';
 import { sortTags, type Tag } from './sort-tags';
 
 export type TagFilterAction = 'include' | 'exclude';
@@ -72,50 +72,45 @@ export function TagList({ tags, minVisibleRows = 1, onFilter, className }: TagLi
 function TagChip({ tag, onFilter }: { tag: Tag; onFilter?: TagListProps['onFilter'] }) {
   const text = `${tag.key}: ${tag.value}`;
   return (
-    <Popover className="max-w-full">
-      <PopoverButton
-        title={text}
-        aria-label={text}
-        className="flex h-6 max-w-full items-center truncate rounded-md border border-gray-200 bg-gray-100 px-2 text-xs text-gray-700 hover:bg-gray-200"
-      >
-        <span className="truncate">{tag.value}</span>
-      </PopoverButton>
-      <PopoverPanel
-        anchor="bottom start"
-        className="z-30 mt-1 flex max-w-sm flex-col gap-2 rounded-md border border-gray-200 bg-white p-2 text-xs shadow-lg"
-      >
-        {({ close }) => (
-          <>
-            <p className="break-all text-gray-800">{text}</p>
-            {onFilter && (
-              <div className="flex gap-1">
-                <button
-                  type="button"
-                  onClick={() => {
-                    onFilter(tag, 'include');
-                    close();
-                  }}
-                  className="inline-flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 hover:bg-gray-50"
-                >
-                  <Plus className="size-3" aria-hidden />
-                  Include
-                </button>
-                <button
-                  type="button"
-                  onClick={() => {
-                    onFilter(tag, 'exclude');
-                    close();
-                  }}
-                  className="inline-flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 hover:bg-gray-50"
-                >
-                  <Minus className="size-3" aria-hidden />
-                  Exclude
-                </button>
-              </div>
-            )}
-          </>
-        )}
-      </PopoverPanel>
+    <Popover
+      className="max-w-full"
+      trigger={<span className="truncate">{tag.value}</span>}
+      triggerTitle={text}
+      triggerLabel={text}
+      triggerClassName="flex h-6 max-w-full items-center truncate rounded-md border border-gray-200 bg-gray-100 px-2 text-xs text-gray-700 hover:bg-gray-200"
+      panelClassName="flex max-w-sm flex-col gap-2 p-2 text-xs"
+    >
+      {({ close }) => (
+        <>
+          <p className="break-all text-gray-800">{text}</p>
+          {onFilter && (
+            <div className="flex gap-1">
+              <button
+                type="button"
+                onClick={() => {
+                  onFilter(tag, 'include');
+                  close();
+                }}
+                className="inline-flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 hover:bg-gray-50"
+              >
+                <Plus className="size-3" aria-hidden />
+                Include
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  onFilter(tag, 'exclude');
+                  close();
+                }}
+                className="inline-flex items-center gap-1 rounded border border-gray-300 px-2 py-0.5 hover:bg-gray-50"
+              >
+                <Minus className="size-3" aria-hidden />
+                Exclude
+              </button>
+            </div>
+          )}
+        </>
+      )}
     </Popover>
   );
 }

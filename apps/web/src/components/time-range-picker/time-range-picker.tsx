@@ -1,5 +1,4 @@
 import { RELATIVE_TIME_RANGE_PRESETS } from '@opsdeck/contracts';
-import { Popover, PopoverButton, PopoverPanel } from '@headlessui/react';
 import clsx from 'clsx';
 import { CalendarDays, ChevronDown } from 'lucide-react';
 import { useState } from 'react';
@@ -15,6 +14,7 @@ import {
   relativeTimeRange,
   timeRangeLabel,
 } from './time-range';
+import { Popover } from '../popover/popover';
 
 const INPUT_FORMAT = 'YYYY-MM-DDTHH:mm';
 
@@ -62,31 +62,31 @@ export function TimeRangePicker({
   const { timezone } = usePreferences();
   const label = timeRangeLabel(value, timezone) ?? placeholder;
   return (
-    <Popover className={clsx('relative inline-block', className)}>
-      <PopoverButton
-        aria-label={`Time range: ${label}`}
-        className="inline-flex items-center gap-2 rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm text-gray-800 hover:bg-gray-50"
-      >
-        <CalendarDays className="size-4 text-gray-500" aria-hidden />
-        <span className="max-w-72 truncate">{label}</span>
-        <ChevronDown className="size-4 text-gray-400" aria-hidden />
-      </PopoverButton>
-      <PopoverPanel
-        anchor="bottom end"
-        className="z-40 mt-1 rounded-lg border border-gray-200 bg-white p-4 text-sm shadow-xl"
-      >
-        {({ close }) => (
-          <PickerPanel
-            value={value}
-            timezone={timezone}
-            direction={direction}
-            onPick={(range) => {
-              onChange(range);
-              close();
-            }}
-          />
-        )}
-      </PopoverPanel>
+    <Popover
+      className={clsx('inline-block', className)}
+      trigger={
+        <>
+          <CalendarDays className="size-4 text-gray-500" aria-hidden />
+          <span className="max-w-72 truncate">{label}</span>
+          <ChevronDown className="size-4 text-gray-400" aria-hidden />
+        </>
+      }
+      triggerLabel={`Time range: ${label}`}
+      triggerClassName="inline-flex items-center gap-2 rounded-md border border-gray-300 bg-white px-3 py-1.5 text-sm text-gray-800 hover:bg-gray-50"
+      placement="bottom end"
+      panelClassName="p-4"
+    >
+      {({ close }) => (
+        <PickerPanel
+          value={value}
+          timezone={timezone}
+          direction={direction}
+          onPick={(range) => {
+            onChange(range);
+            close();
+          }}
+        />
+      )}
     </Popover>
   );
 }

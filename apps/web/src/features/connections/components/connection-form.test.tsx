@@ -3,6 +3,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  chooseMenuOption,
+  selectMenuOptions,
+  selectMenuText,
+} from '../../../components/select-menu/select-menu-test-helpers';
 import { ConnectionForm } from './connection-form';
 
 // The connection form's own behaviour: the value-source selector clears the other source's value,
@@ -58,18 +63,22 @@ afterEach(() => {
 describe('ConnectionForm', () => {
   it('switches a value between Static, Secret and Config Map, clearing the other source', async () => {
     const onDone = vi.fn();
-    renderForm(<ConnectionForm type={connectionTypeOf('postgres')!} canEdit onDone={onDone} />);
+    const { container } = renderForm(
+      <ConnectionForm type={connectionTypeOf('postgres')!} canEdit onDone={onDone} />,
+    );
+    expect(selectMenuText(container, 'Password source')).toBe('Static');
+    expect(await selectMenuOptions(container, 'Password source')).toEqual(['Static', 'Config Map', 'Secret']);
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'orders' } });
     fireEvent.change(screen.getByLabelText('URL'), { target: { value: 'postgres://db:5432/orders' } });
     fireEvent.change(screen.getByLabelText('Username'), { target: { value: 'app' } });
     fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'typed-then-dropped' } });
 
-    fireEvent.change(screen.getByLabelText('Password source'), { target: { value: 'Secret' } });
+    await chooseMenuOption(container, 'Password source', 'Secret');
     expect(screen.getByLabelText('Password secret name')).toHaveProperty('value', '');
     expect(screen.queryByDisplayValue('typed-then-dropped')).toBeNull();
     fireEvent.change(screen.getByLabelText('Password secret name'), { target: { value: 'db' } });
     fireEvent.change(screen.getByLabelText('Password key'), { target: { value: 'password' } });
-    fireEvent.change(screen.getByLabelText('Password source'), { target: { value: 'Config Map' } });
+    await chooseMenuOption(container, 'Password source', 'Config Map');
     expect(screen.getByLabelText('Password config map name')).toHaveProperty('value', '');
     fireEvent.change(screen.getByLabelText('Password config map name'), { target: { value: 'settings' } });
     fireEvent.change(screen.getByLabelText('Password key'), { target: { value: 'pw' } });
@@ -98,6 +107,27 @@ describe('ConnectionForm', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('This field is required')).toBeTruthy();
     expect(sent).toEqual([]);
+  });
+
+  it("picks Email's encryption and authentication from menus with the spec's defaults, into the service URL", async () => {
+    const { container } = renderForm(
+      <ConnectionForm type={connectionTypeOf('email')!} canEdit onDone={vi.fn()} />,
+    );
+    expect(selectMenuText(container, 'Encryption method')).toBe('Auto');
+    expect(selectMenuText(container, 'SMTP authentication')).toBe('Unknown');
+    expect(await selectMenuOptions(container, 'Encryption method')).toEqual([
+      'None',
+      'ExplicitTLS',
+      'ImplicitTLS',
+      'Auto',
+    ]);
+    await chooseMenuOption(container, 'Encryption method', 'ImplicitTLS');
+    await chooseMenuOption(container, 'SMTP authentication', 'CRAMMD5');
+    fireEvent.change(screen.getByLabelText('Host'), { target: { value: 'smtp.example.com' } });
+    expect(screen.getByLabelText('Service URL')).toHaveProperty(
+      'value',
+      'smtp://$(username):$(password)@smtp.example.com:587/?Encryption=ImplicitTLS&Auth=CRAMMD5',
+    );
   });
 
   it('builds the service URL of a notification type as it is typed', () => {

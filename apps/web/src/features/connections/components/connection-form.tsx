@@ -19,7 +19,7 @@ import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import {
@@ -199,18 +199,17 @@ export function ConnectionForm({ type, connection, canEdit, onDone, onBack }: Co
                     invalid={Boolean(fieldState.error)}
                   />
                 ) : field.input === 'select' ? (
-                  <Select
+                  <SelectMenu
+                    floating
+                    className="w-full"
+                    options={optionsOf(field.options ?? [])}
                     value={typeof control_.value === 'string' ? control_.value : ''}
                     disabled={disabled}
-                    onChange={(event) => control_.onChange(event.target.value)}
-                    onBlur={control_.onBlur}
-                  >
-                    {(field.options ?? []).map((option) => (
-                      <option key={option} value={option}>
-                        {option}
-                      </option>
-                    ))}
-                  </Select>
+                    onChange={(value) => {
+                      control_.onChange(value);
+                      control_.onBlur();
+                    }}
+                  />
                 ) : field.input === 'textarea' ? (
                   <Textarea
                     code

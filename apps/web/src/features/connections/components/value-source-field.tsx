@@ -1,7 +1,7 @@
 import { VALUE_SOURCES, valueSourceOf, type ConnectionValue, type ValueSourceKind } from '@opsdeck/contracts';
 import { useId } from 'react';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 
 export interface ValueSourceFieldProps {
@@ -54,20 +54,18 @@ export function ValueSourceField({
   };
   return (
     <div className="flex gap-2">
-      <Select
+      <SelectMenu
+        floating
         id={selectorId}
         aria-label={`${label} source`}
         className="w-36 shrink-0"
+        options={optionsOf(VALUE_SOURCES)}
         value={source}
         disabled={disabled}
-        onChange={(event) => onChange(emptyValue(event.target.value as ValueSourceKind))}
-      >
-        {VALUE_SOURCES.map((option) => (
-          <option key={option} value={option}>
-            {option}
-          </option>
-        ))}
-      </Select>
+        onChange={(next: ValueSourceKind) => {
+          if (next !== source) onChange(emptyValue(next));
+        }}
+      />
       {source === 'Static' ? (
         multiline ? (
           <Textarea

@@ -127,3 +127,45 @@ export type ViewListItem = z.infer<typeof viewListItemSchema>;
 export function viewTableName(namespace: string, name: string): string {
   return `view_${namespace}_${name}`.replace(/-/g, '_').toLowerCase();
 }
+
+/** The most rows one `POST /api/view/{id}/rows` page holds. */
+export const VIEW_ROWS_MAX_LIMIT = 1000;
+
+/**
+ * `POST /api/view/{id}/rows`: one page of a fingerprint's rows, in the table's order (the first
+ * column descending with nulls last unless `sortBy` names another). `after` is the `next` cursor
+ * of the previous page (keyset paging: the page is read from the sort-order index, however deep);
+ * without it, `offset` skips rows as the data API's `offset` does.
+ */
+export const viewRowsRequestSchema = z.object({
+  requestFingerprint: z.string({ error: 'must be the requestFingerprint of the view answer' }).min(1, {
+    error: 'must be the requestFingerprint of the view answer',
+  }),
+  sortBy: z.string().optional(),
+  sortOrder: z.enum(['asc', 'desc'], { error: 'must be asc or desc' }).optional(),
+  limit: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(VIEW_ROWS_MAX_LIMIT, { error: `must be at most ${VIEW_ROWS_MAX_LIMIT}` })
+    .optional(),
+  offset: z
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be 0 or more' })
+    .optional(),
+  after: z.string().optional(),
+  /** Column → the values it must hold (one of). */
+  filters: z.record(z.string(), z.array(z.string())).optional(),
+});
+export type ViewRowsRequest = z.infer<typeof viewRowsRequestSchema>;
+
+export const viewRowsPageSchema = z.object({
+  rows: z.array(z.record(z.string(), z.unknown())),
+  /** Rows matching the filters: exact when `totalExact`, else the planner's estimate. */
+  total: z.number().int().nonnegative(),
+  totalExact: z.boolean(),
+  /** The cursor of the next page (`after`), null on the last page. */
+  next: z.string().nullable(),
+});
+export type ViewRowsPage = z.infer<typeof viewRowsPageSchema>;

@@ -1,4 +1,5 @@
 import { expect as baseExpect, test } from '@playwright/test';
+import { chooseOption, selectMenu } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { sql } from '../fixtures/database';
 
@@ -42,18 +43,17 @@ test('a sidebar view shows its panels and table, and a variable changes its rows
   );
 
   // The variable picks the other catalog type: its own fingerprint, its own rows.
-  await page
-    .getByRole('group', { name: 'Variables' })
-    .getByLabel('Catalog type')
-    .selectOption('Opsdeck::DemoResource');
+  const variables = page.getByRole('group', { name: 'Variables' });
+  await chooseOption(variables, 'Catalog type', 'Opsdeck::DemoResource');
+  await expect(selectMenu(variables, 'Catalog type')).toHaveText('Opsdeck::DemoResource');
   await expect(page).toHaveURL(/var\.catalog_type=Opsdeck%3A%3ADemoResource/);
   await expect(table.getByRole('cell', { name: resourceName, exact: true })).toBeVisible();
   await expect(table.getByRole('cell', { name: `${resourceName}-ok` })).toBeVisible();
   await expect(table.getByRole('img', { name: 'healthy', exact: true }).first()).toBeVisible();
   await expect(table.getByRole('cell', { name: packageName })).toHaveCount(0);
 
-  // A filterable column filters the table through the data API.
-  await page.getByRole('group', { name: 'Filters' }).getByLabel('health').selectOption('unhealthy');
+  // A filterable column filters the table (POST /api/view/{id}/rows).
+  await chooseOption(page.getByRole('group', { name: 'Filters' }), 'health', 'unhealthy');
   await expect(page).toHaveURL(/col\.health=unhealthy/);
   await expect(table.getByRole('cell', { name: resourceName, exact: true })).toBeVisible();
   await expect(table.getByRole('img', { name: 'healthy', exact: true })).toHaveCount(0);

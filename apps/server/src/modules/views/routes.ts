@@ -1,11 +1,18 @@
-import { viewListSchema, viewRequestSchema, type ViewListItem, type ViewResult } from '@opsdeck/contracts';
+import {
+  viewListSchema,
+  viewRequestSchema,
+  viewRowsRequestSchema,
+  type ViewListItem,
+  type ViewResult,
+  type ViewRowsPage,
+} from '@opsdeck/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Pool } from '../../platform/db/pool.js';
 import type { Logger } from '../../platform/logger.js';
 import { requirePermission } from '../auth/index.js';
-import { runView, viewsForConfig } from './view-service.js';
+import { runView, viewRows, viewsForConfig } from './view-service.js';
 
 export interface ViewRoutesOptions {
   pool: Pool;
@@ -38,5 +45,11 @@ export async function viewRoutes(app: FastifyInstance, options: ViewRoutesOption
         refresh: request.body?.refresh,
         logger: options.logger,
       }),
+  );
+
+  typed.post(
+    '/api/view/:id/rows',
+    { preHandler: readViews, schema: { params: viewIdParams, body: viewRowsRequestSchema } },
+    async (request): Promise<ViewRowsPage> => await viewRows(options.pool, request.params.id, request.body),
   );
 }

@@ -4,7 +4,15 @@
  * older than the cache's maxAge), and its panels' SQL run over those rows.
  */
 import { createHash } from 'node:crypto';
-import type { ViewColumn, ViewListItem, ViewPanel, ViewResult, ViewVariable } from '@opsdeck/contracts';
+import type {
+  ViewColumn,
+  ViewListItem,
+  ViewPanel,
+  ViewResult,
+  ViewRowsPage,
+  ViewRowsRequest,
+  ViewVariable,
+} from '@opsdeck/contracts';
 import { evaluateCel } from '../../expressions/index.js';
 import type { Pool, PoolClient } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -19,6 +27,7 @@ import {
   type QueryRow,
   type Selector,
 } from './view-sources.js';
+import { viewRowsPage } from './view-rows.js';
 import { columnsSql, kindOfSqlType } from './view-sql-mapping.js';
 import {
   ensureViewTable,
@@ -360,10 +369,12 @@ async function refresh(
   maxAgeMs: number,
   force: boolean,
   now: () => number,
+  logger?: Logger,
 ): Promise<void> {
   const controller = new AbortController();
   const plans = await sqlPlans(pool, spec, columns, scope);
   const built = plans ? null : await buildRows(pool, spec, columns, scope, controller.signal);
+  let vacuumTable: string | null = null;
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`view:${view.id}`]);
     const { created, table } = await ensureViewTable(client, view, columns);
@@ -389,7 +400,17 @@ async function refresh(
       [view.id, fingerprint, JSON.stringify(scope.var), now(), written],
     );
     await client.query('UPDATE views SET last_ran = now(), error = NULL WHERE id = $1', [view.id]);
+    vacuumTable = table;
   });
+  // The refresh deleted the fingerprint's old rows: without a vacuum each refresh writes into a
+  // larger table and larger indexes (100,000 rows: 9.9 s, then 14.7, then 19.1 s back to back).
+  // VACUUM cannot run in the refresh's transaction; it runs after, and the answer does not wait.
+  if (vacuumTable) {
+    const table = vacuumTable;
+    void pool.query(`VACUUM ${quoteIdent(table)}`).catch((error: unknown) => {
+      logger?.warn({ view: view.id, err: (error as Error).message }, 'vacuuming a view table failed');
+    });
+  }
 }
 
 /** Panel SQL reads the rows of this request as `rows` (and, with one query, under its name too). */
@@ -461,18 +482,48 @@ function plainValue(type: TableColumn['type'], value: unknown): unknown {
   return value;
 }
 
+function tableColumnsOf(columns: readonly ViewColumn[]): TableColumn[] {
+  return columns.map((column) => ({
+    name: column.name,
+    type: column.type,
+    primaryKey: column.primaryKey === true,
+    indexed: column.filterable === true,
+  }));
+}
+
+/**
+ * `POST /api/view/{id}/rows`: one page of the rows a `POST /api/view/{id}` materialised for its
+ * fingerprint (view-rows.ts). A fingerprint never materialised for this view is a 404.
+ */
+export async function viewRows(pool: Pool, id: string, request: ViewRowsRequest): Promise<ViewRowsPage> {
+  const view = await loadView(pool, id);
+  const tableColumns = tableColumnsOf(columnsOf(parseViewSpec(view.spec)));
+  const table = viewTableName(view.namespace, view.name);
+  const { rows } = await pool.query<{ row_count: number | null }>(
+    `SELECT r.row_count FROM view_refreshes r JOIN view_tables t ON t.view_id = r.view_id
+      WHERE r.view_id = $1 AND r.request_fingerprint = $2 AND t.table_name = $3 AND t.shape = $4`,
+    [view.id, request.requestFingerprint, table, tableShape(tableColumns)],
+  );
+  if (!rows[0])
+    throw new HttpError(
+      404,
+      'requestFingerprint: the view holds no rows for it: run the view (POST /api/view/{id}) first',
+      'requestFingerprint',
+    );
+  return viewRowsPage(
+    pool,
+    { table, columns: tableColumns, fingerprint: request.requestFingerprint, rowCount: rows[0].row_count },
+    request,
+  );
+}
+
 /** `POST /api/view/{id}`: the view's rows for the request's variables, refreshed when stale. */
 export async function runView(pool: Pool, id: string, options: RunViewOptions = {}): Promise<ViewResult> {
   const now = options.now ?? Date.now;
   const view = await loadView(pool, id);
   const spec = parseViewSpec(view.spec);
   const columns = columnsOf(spec);
-  const tableColumns: TableColumn[] = columns.map((column) => ({
-    name: column.name,
-    type: column.type,
-    primaryKey: column.primaryKey === true,
-    indexed: column.filterable === true,
-  }));
+  const tableColumns = tableColumnsOf(columns);
   const { variables, values, config } = await resolveVariables(pool, spec, options.variables ?? {});
   const configId = config ? String(config.id) : null;
   const fingerprint = requestFingerprint(values, configId);
@@ -505,6 +556,7 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
       maxAgeMs,
       options.refresh === true,
       now,
+      options.logger,
     );
     running.catch(async (error: unknown) => {
       if (error instanceof HttpError && error.statusCode < 500) return;

@@ -45,9 +45,10 @@ export function quoteIdent(name: string): string {
 
 /**
  * The layout of a view table's indexes: a table made under an older layout is recreated at its
- * next refresh (it is a cache). 2: the default order's index and filters ordered by it.
+ * next refresh (it is a cache). 2: the default order's index and filters ordered by it. 3: those
+ * indexes end with the primary key (keyset pages' tiebreak, view-rows.ts).
  */
-const INDEX_LAYOUT = 2;
+const INDEX_LAYOUT = 3;
 
 /** The table's shape: a changed shape means a new table. */
 export function tableShape(columns: readonly TableColumn[]): string {
@@ -104,7 +105,12 @@ export async function ensureViewTable(
   // Pages default to the first column, descending with nulls last (core §7): an index in that
   // order serves them without sorting the fingerprint's rows, and a filterable column's index
   // ends with it too, so a filtered page reads its rows in order and its count reads the index.
-  const first = columns[0] ? `${quoteIdent(columns[0].name)} DESC NULLS LAST` : null;
+  // Keyset pages (view-rows.ts) break ties by the other primary key columns: the indexes end with them.
+  const tiebreak = columns
+    .filter((column, index) => column.primaryKey && index > 0)
+    .map((column) => `, ${quoteIdent(column.name)} DESC`)
+    .join('');
+  const first = columns[0] ? `${quoteIdent(columns[0].name)} DESC NULLS LAST${tiebreak}` : null;
   if (first)
     await client.query(
       `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_order_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${first})`,

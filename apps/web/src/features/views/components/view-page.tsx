@@ -8,7 +8,7 @@ import { useDataTableState } from '../../../components/data-table/use-data-table
 import { FormattedDate } from '../../../components/date/age';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { showErrorToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
@@ -35,6 +35,7 @@ function ViewTable({ result, filters }: { result: ViewResult; filters: Record<st
   const state = useDataTableState({ tableId, defaultPageSize: VIEW_PAGE_SIZE, defaultSortOrder: 'desc' });
   const visible = result.columns.filter((column) => !column.hidden);
   const rows = useViewRows(
+    result.id,
     {
       table: result.table,
       fingerprint: result.requestFingerprint,
@@ -46,7 +47,6 @@ function ViewTable({ result, filters }: { result: ViewResult; filters: Record<st
       filters: Object.fromEntries(Object.entries(filters).map(([column, value]) => [column, [value]])),
     },
     result.lastRefreshedAt !== null && result.lastRefreshedAt !== undefined,
-    result.rowCount,
   );
   const columns = useMemo<DataTableColumn<Record<string, unknown>>[]>(
     () =>
@@ -66,17 +66,23 @@ function ViewTable({ result, filters }: { result: ViewResult; filters: Record<st
         {rows.error.message}
       </p>
     );
+  const total = rows.data?.total ?? 0;
   return (
-    <DataTable
-      tableId={tableId}
-      label={`${result.title ?? result.name} rows`}
-      columns={columns}
-      data={rows.data?.rows ?? []}
-      totalRowCount={rows.data?.total ?? 0}
-      isLoading={rows.isPending}
-      defaultPageSize={VIEW_PAGE_SIZE}
-      defaultSortOrder="desc"
-    />
+    <div className="flex flex-col gap-1">
+      {rows.data && !rows.data.totalExact && (
+        <p className="text-xs text-gray-500">About {total.toLocaleString()} rows match (an estimate)</p>
+      )}
+      <DataTable
+        tableId={tableId}
+        label={`${result.title ?? result.name} rows`}
+        columns={columns}
+        data={rows.data?.rows ?? []}
+        totalRowCount={total}
+        isLoading={rows.isPending}
+        defaultPageSize={VIEW_PAGE_SIZE}
+        defaultSortOrder="desc"
+      />
+    </div>
   );
 }
 
@@ -130,25 +136,21 @@ export function ViewContent({ id, fixedVariables }: { id: string; fixedVariables
       {result.variables.length > 0 && (
         <div className="flex flex-wrap gap-3" aria-label="Variables" role="group">
           {result.variables.map((variable) => (
-            <label key={variable.key} className="flex items-center gap-2 text-sm text-gray-700">
-              {variable.label}
-              <Select
+            <span key={variable.key} className="flex items-center gap-2 text-sm text-gray-700">
+              <span aria-hidden>{variable.label}</span>
+              <SelectMenu
                 compact
+                aria-label={variable.label}
                 value={variable.value ?? ''}
-                onChange={(event) =>
+                onChange={(value) =>
                   update((draft) => {
-                    draft.set(`${VARIABLE_PREFIX}${variable.key}`, event.target.value);
+                    draft.set(`${VARIABLE_PREFIX}${variable.key}`, value);
                     draft.delete('pageIndex');
                   })
                 }
-              >
-                {variable.options.map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </Select>
-            </label>
+                options={variable.options.map((option) => ({ value: option }))}
+              />
+            </span>
           ))}
         </div>
       )}
@@ -156,27 +158,25 @@ export function ViewContent({ id, fixedVariables }: { id: string; fixedVariables
       {filterable.length > 0 && (
         <div className="flex flex-wrap gap-3" aria-label="Filters" role="group">
           {filterable.map((column) => (
-            <label key={column.name} className="flex items-center gap-2 text-sm text-gray-700">
-              {column.name}
-              <Select
+            <span key={column.name} className="flex items-center gap-2 text-sm text-gray-700">
+              <span aria-hidden>{column.name}</span>
+              <SelectMenu
                 compact
+                aria-label={column.name}
                 value={filters[column.name] ?? ''}
-                onChange={(event) =>
+                onChange={(value) =>
                   update((draft) => {
-                    if (event.target.value === '') draft.delete(`${FILTER_PREFIX}${column.name}`);
-                    else draft.set(`${FILTER_PREFIX}${column.name}`, event.target.value);
+                    if (value === '') draft.delete(`${FILTER_PREFIX}${column.name}`);
+                    else draft.set(`${FILTER_PREFIX}${column.name}`, value);
                     draft.delete('pageIndex');
                   })
                 }
-              >
-                <option value="">All</option>
-                {(result.columnOptions[column.name] ?? []).map((option) => (
-                  <option key={option} value={option}>
-                    {option}
-                  </option>
-                ))}
-              </Select>
-            </label>
+                options={[
+                  { value: '', label: 'All' },
+                  ...(result.columnOptions[column.name] ?? []).map((option) => ({ value: option })),
+                ]}
+              />
+            </span>
           ))}
         </div>
       )}

@@ -55,6 +55,11 @@ export const whoamiResponseSchema = z.object({
     permissions: z.array(whoamiPermissionSchema),
     hostname: z.string(),
     database: z.string(),
+    /**
+     * Spec core §1/§2: set when people come from a hosted identity provider (its name); the
+     * users page is then hidden and people are invited, renamed and removed there.
+     */
+    identity_provider: z.object({ hosted: z.boolean(), name: z.string().nullable() }).optional(),
   }),
 });
 export type WhoamiResponse = z.infer<typeof whoamiResponseSchema>;

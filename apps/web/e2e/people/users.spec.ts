@@ -1,9 +1,10 @@
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, AuthScreens, signIn } from '../fixtures/auth';
 import { linkIn, uniqueEmail, waitForMail } from '../fixtures/identity-peer';
+import { chooseOption } from '../design/select-menu';
 
 // Invite, email, password, sign-in, role change and deletion in one journey: slow on a loaded machine.
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 240_000 });
 
 const sidebar = (page: Page) => page.getByRole('navigation', { name: 'Sidebar' });
 
@@ -21,7 +22,7 @@ test('an admin invites a user by email; the link sets a password; roles change; 
   await form.getByLabel('First Name').fill('Grace');
   await form.getByLabel('Last Name').fill('Hopper');
   await form.getByLabel('Email').fill(email);
-  await form.getByLabel('Role').selectOption('viewer');
+  await chooseOption(form, 'Role', 'viewer');
   await form.getByRole('button', { name: 'Invite', exact: true }).click();
   await expect(page.getByText(`Invitation sent to ${email}`)).toBeVisible();
   await expect(form).toBeHidden();

@@ -64,6 +64,7 @@ const environmentSchema = z
       .enum(['self-hosted', 'none'], { error: 'must be self-hosted or none' })
       .default('self-hosted'),
     PUBLIC_ROLE: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('viewer'),
+    IDENTITY_PROVIDER: z.enum(['local', 'oidc'], { error: 'must be local or oidc' }).default('local'),
     PUBLIC_URL: z.url({ error: 'must be a URL such as https://opsdeck.example.com' }).optional(),
     ALLOWED_RETURN_URLS: urlList.optional(),
     SESSION_LIFESPAN: duration('24h'),
@@ -117,6 +118,13 @@ const environmentSchema = z
         message: 'is required when OIDC_ISSUER is set',
       });
     }
+    if (env.IDENTITY_PROVIDER === 'oidc' && !env.OIDC_ISSUER) {
+      context.addIssue({
+        code: 'custom',
+        path: ['IDENTITY_PROVIDER'],
+        message: 'oidc needs OIDC_ISSUER and OIDC_CLIENT_ID: people come from that provider',
+      });
+    }
     if (!env.OIDC_ISSUER && env.OIDC_CLIENT_ID) {
       context.addIssue({
         code: 'custom',
@@ -140,6 +148,12 @@ export interface AuthConfig {
   /** 'none' is public mode: no sign-in, every request acts as `publicRole`. */
   mode: 'self-hosted' | 'none';
   publicRole: Role;
+  /**
+   * Spec core §1/§2: with a hosted identity provider (`IDENTITY_PROVIDER=oidc`) people, their
+   * names and emails come from that provider, so the users page is hidden and the server refuses
+   * invitations, deletions and identity edits; `undefined` when people are managed here.
+   */
+  hostedIdentityProvider?: { name: string };
   /** Origin and path prefix of links in emails, OIDC callbacks and WebAuthn. */
   publicUrl: string;
   /** Whether PUBLIC_URL was set (links use a localhost default otherwise). */
@@ -202,6 +216,7 @@ export function loadAuthConfig(environment: NodeJS.ProcessEnv = process.env): Au
   return {
     mode: env.AUTH_MODE,
     publicRole: env.PUBLIC_ROLE,
+    hostedIdentityProvider: env.IDENTITY_PROVIDER === 'oidc' ? { name: env.OIDC_NAME } : undefined,
     publicUrl,
     publicUrlConfigured: Boolean(env.PUBLIC_URL),
     allowedReturnOrigins: (env.ALLOWED_RETURN_URLS ?? []).map((url) => new URL(url).origin),

@@ -48,3 +48,8 @@ export { authModule } from './module.js';
 export { permissionKind } from './permission-kind.js';
 export { teamKind } from './team-kind.js';
 export { findPersonId, findTeamId } from './directory.js';
+export {
+  playbookMayUseConnection,
+  PLAYBOOK_CONNECTION_PERMISSION_PROPERTY,
+  type ServiceDecision,
+} from './service-subjects.js';

@@ -113,6 +113,13 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     if (issue) throw new HttpError(403, issue, 'roles');
   }
 
+  const hostedProvider = deps.config.hostedIdentityProvider;
+  /** Spec core §2: under a hosted identity provider people are managed there, not here (409). */
+  function refuseUnderHostedProvider(what: string, field?: string) {
+    if (!hostedProvider) return;
+    throw new HttpError(409, `People come from ${hostedProvider.name}: ${what} there`, field);
+  }
+
   app.get('/api/auth/whoami', async (request): Promise<WhoamiResponse> => {
     const auth = caller(request);
     const { rows } = await pool.query<{ database: string }>('SELECT current_database() AS database');
@@ -127,6 +134,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
         permissions: listEffectivePermissions(auth),
         hostname: os.hostname(),
         database: rows[0]?.database ?? '',
+        identity_provider: {
+          hosted: hostedProvider !== undefined,
+          name: hostedProvider?.name ?? null,
+        },
       },
     };
   });
@@ -137,7 +148,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       schema: { body: inviteUserRequestSchema },
       preHandler: [accountCallerOnly, requirePermission('identities', 'write')],
     },
-    async (request): Promise<InviteUserResponse> => invitePerson(deps, request.body, caller(request).person),
+    async (request): Promise<InviteUserResponse> => {
+      refuseUnderHostedProvider('invite them');
+      return invitePerson(deps, request.body, caller(request).person);
+    },
   );
 
   typed.post(
@@ -230,6 +244,8 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       const auth = caller(request);
       assertAccountCaller(auth);
       const update = request.body;
+      for (const field of ['name', 'firstName', 'lastName', 'email'] as const)
+        if (update[field] !== undefined) refuseUnderHostedProvider(`change their ${field}`, field);
       const self = update.id === auth.person.id;
       const adminOnly = update.email !== undefined || update.roles !== undefined;
       if (!self || adminOnly) {
@@ -254,6 +270,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       preHandler: [accountCallerOnly, requirePermission('identities', 'write')],
     },
     async (request): Promise<DeletePersonResponse> => {
+      refuseUnderHostedProvider('remove them');
       const { id } = request.params;
       const person = await personView(pool, id);
       await deletePerson(pool, id, caller(request).person.id);

@@ -467,6 +467,7 @@ async function executeAction(
       env: (variables.env as Record<string, string>) ?? {},
       pool,
       secrets: deps.secrets,
+      playbookId: (variables.run as { playbook_id?: string } | undefined)?.playbook_id,
       resource: {
         componentId: idOf(variables.component),
         configId: idOf(variables.config),

@@ -7,7 +7,10 @@ import { CurrentAccessProvider } from '../current-access';
 import { Sidebar } from './sidebar';
 import { SIDEBAR_COLLAPSED_KEY } from './use-sidebar-collapsed';
 
-const currentUser = vi.hoisted(() => ({ roles: [] as string[] }));
+const currentUser = vi.hoisted(() => ({
+  roles: [] as string[],
+  hostedIdentityProvider: undefined as string | undefined,
+}));
 
 vi.mock('../../features/auth', () => ({
   useCurrentUser: (): CurrentUser => ({
@@ -15,6 +18,9 @@ vi.mock('../../features/auth', () => ({
     user: { id: 'u1', name: 'Ann', email: 'ann@example.com' },
     roles: currentUser.roles,
     permissions: [],
+    ...(currentUser.hostedIdentityProvider
+      ? { hostedIdentityProvider: currentUser.hostedIdentityProvider }
+      : {}),
   }),
 }));
 
@@ -31,8 +37,9 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-function renderSidebar(roles: string[]) {
+function renderSidebar(roles: string[], hostedIdentityProvider?: string) {
   currentUser.roles = roles;
+  currentUser.hostedIdentityProvider = hostedIdentityProvider;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
     <QueryClientProvider client={client}>
@@ -47,6 +54,13 @@ function renderSidebar(roles: string[]) {
 }
 
 describe('Sidebar', () => {
+  it('hides Users when people come from a hosted identity provider (spec core §2)', async () => {
+    renderSidebar(['admin'], 'Acme SSO');
+    await screen.findByRole('link', { name: 'Jobs History' });
+    expect(screen.getByRole('link', { name: 'Permissions' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'Users' })).toBeNull();
+  });
+
   it('lists the main entries in the spec order, then the Settings pages sorted by name, for an admin', async () => {
     renderSidebar(['admin']);
     await screen.findByRole('link', { name: 'Jobs History' });

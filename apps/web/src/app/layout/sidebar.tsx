@@ -6,11 +6,13 @@ import {
   PopoverButton,
   PopoverPanel,
 } from '@headlessui/react';
+import type { Feature } from '@opsdeck/contracts';
 import clsx from 'clsx';
 import { ChevronDown, LayoutDashboard, PanelLeftClose, PanelLeftOpen, Settings } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { ResourceIcon } from '../../components/resource-icon/resource-icon';
+import { useCurrentUser } from '../../features/auth';
 import { useSidebarViews } from '../../features/views';
 import { useCanFunction, useFeatureFlags, useIsViewer } from '../../lib/permissions';
 import {
@@ -40,10 +42,13 @@ export function Sidebar() {
   const flags = useFeatureFlags();
   const can = useCanFunction();
   const isViewer = useIsViewer();
+  // Spec core §2: the users page is hidden when people come from a hosted identity provider.
+  const { hostedIdentityProvider } = useCurrentUser();
   const rules = {
     isViewer,
     canRead: (resource: SidebarItem['resource']) => can(resource, 'read'),
-    isEnabled: flags.isEnabled,
+    isEnabled: (feature: Feature) =>
+      flags.isEnabled(feature) && !(feature === 'settings.users' && hostedIdentityProvider),
   };
   const mainItems = MAIN_ITEMS.filter((item) => visibleItems([item], rules).length > 0);
   const settingsItems = visibleSettingsItems(SETTINGS_ITEMS, rules);

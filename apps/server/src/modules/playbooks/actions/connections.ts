@@ -1,3 +1,4 @@
+import { playbookMayUseConnection } from '../../auth/index.js';
 import {
   createConnectionResolver,
   createValueFromResolver,
@@ -19,5 +20,10 @@ export async function openConnection(
   );
   const connection = await resolve(reference);
   if (!connection) throw new ActionFailure(`connection ${reference} was not found`);
+  // Spec settings §2.2: the playbook is a permission subject for the connections it uses.
+  if (context.playbookId) {
+    const decision = await playbookMayUseConnection(context.pool, context.playbookId, connection);
+    if (!decision.allowed) throw new ActionFailure(decision.reason);
+  }
   return connection;
 }

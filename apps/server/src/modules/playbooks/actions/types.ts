@@ -34,6 +34,8 @@ export interface ActionContext {
   env: Record<string, string>;
   pool: Pool;
   secrets?: SecretBox;
+  /** The playbook being run: the permission subject its connections are checked for (ADR 0038). */
+  playbookId?: string;
   /** The run's resource (what `logs` reads by default). */
   resource?: { componentId?: string; configId?: string; checkId?: string };
 }

@@ -19,6 +19,8 @@ export interface CurrentUser {
   /** The caller's roles (`Role` names); plain strings for the access checks that compare them. */
   roles: string[];
   permissions: CurrentUserPermission[];
+  /** Set when people come from a hosted identity provider (spec core §1/§2): its name. */
+  hostedIdentityProvider?: string;
 }
 
 /** TanStack Query key of `GET /api/auth/whoami`; invalidate it after sign-in and sign-out. */
@@ -30,8 +32,9 @@ const SIGNED_OUT: Whoami = { signedIn: false, roles: [], permissions: [] };
 
 /** The parsed whoami answer as the current user. */
 export function parseWhoami(answer: WhoamiResponse): Whoami {
-  const { user, roles, permissions } = answer.payload;
+  const { user, roles, permissions, identity_provider: provider } = answer.payload;
   return {
+    ...(provider?.hosted ? { hostedIdentityProvider: provider.name ?? 'your identity provider' } : {}),
     signedIn: true,
     user: {
       id: user.id,
@@ -67,6 +70,12 @@ export function useCurrentUser(): CurrentUser {
   if (query.isPending) return { status: 'loading', roles: [], permissions: [] };
   // A failed check (network, 5xx) is treated as signed out so the user can reach the login screen.
   if (!query.data || !query.data.signedIn) return { status: 'signed-out', roles: [], permissions: [] };
-  const { user, roles, permissions } = query.data;
-  return { status: 'signed-in', ...(user ? { user } : {}), roles, permissions };
+  const { user, roles, permissions, hostedIdentityProvider } = query.data;
+  return {
+    status: 'signed-in',
+    ...(user ? { user } : {}),
+    roles,
+    permissions,
+    ...(hostedIdentityProvider ? { hostedIdentityProvider } : {}),
+  };
 }

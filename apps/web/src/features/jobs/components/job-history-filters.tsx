@@ -1,5 +1,5 @@
 import { useSearchParams } from 'react-router';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { TimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import type { TimeRange } from '../../../lib/url-state/time-range-params';
 import { useJobHistoryNames } from '../api/job-history';
@@ -20,17 +20,19 @@ function FilterSelect({
   allLabel?: string;
 }) {
   return (
-    <label className="flex items-center gap-2 text-sm text-gray-700">
-      <span className="font-medium">{label}</span>
-      <Select compact value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">{allLabel}</option>
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
-      </Select>
-    </label>
+    <div className="flex items-center gap-2 text-sm text-gray-700">
+      <span className="font-medium" aria-hidden>
+        {label}
+      </span>
+      <SelectMenu
+        compact
+        aria-label={label}
+        value={value}
+        onChange={onChange}
+        options={[{ value: '', label: allLabel }, ...options]}
+        floating
+      />
+    </div>
   );
 }
 

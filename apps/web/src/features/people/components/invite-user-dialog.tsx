@@ -2,12 +2,12 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { inviteUserRequestSchema, ROLES, type InviteUser, type InviteUserRequest } from '@opsdeck/contracts';
 import { Copy } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { Button } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu } from '../../../components/select-menu/select-menu';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { copyToClipboard } from '../../../components/toasts/copy-to-clipboard';
 import { useInviteUser } from '../api/users';
@@ -56,6 +56,7 @@ function InviteForm({
   const {
     register,
     handleSubmit,
+    control,
     formState: { errors },
   } = useForm<InviteUserRequest, unknown, InviteUser>({
     resolver: zodResolver(inviteUserRequestSchema),
@@ -84,13 +85,20 @@ function InviteForm({
         <Input type="email" autoComplete="off" {...register('email')} />
       </FormField>
       <FormField label="Role" error={errors.role?.message}>
-        <Select {...register('role')}>
-          {ROLES.map((role) => (
-            <option key={role} value={role}>
-              {role}
-            </option>
-          ))}
-        </Select>
+        <Controller
+          control={control}
+          name="role"
+          render={({ field }) => (
+            <SelectMenu
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              options={optionsOf(ROLES)}
+              className="w-full"
+              floating
+            />
+          )}
+        />
       </FormField>
       <div className="flex justify-end gap-2 border-t border-gray-200 pt-3">
         <Button onClick={onClose}>Cancel</Button>

@@ -100,12 +100,19 @@ function useColumns(actions: RowActions): DataTableColumn<UserRow>[] {
   );
 }
 
+/** What the users page says when people come from a hosted identity provider. */
+export function hostedUsersMessage(provider: string): string {
+  return `People sign in through ${provider}: invite, rename and remove them there. Their roles in Opsdeck are managed here.`;
+}
+
 /** Users (`/settings/users`, spec core §2): people with name, email, roles, last sign-in and status. */
 export function UsersPage() {
   const query = useQuery(usersQueryOptions());
-  const canInvite = useCan('identities', 'write');
-  const canEditRoles = useCan('rbac', 'write');
   const current = useCurrentUser();
+  // Spec core §2: people from a hosted identity provider are invited and removed there.
+  const hosted = current.hostedIdentityProvider;
+  const canInvite = useCan('identities', 'write') && !hosted;
+  const canEditRoles = useCan('rbac', 'write');
   const remove = useDeleteUser();
   const [inviting, setInviting] = useState(false);
   const [editing, setEditing] = useState<UserRow | null>(null);
@@ -137,7 +144,13 @@ export function UsersPage() {
   return (
     <div className="flex flex-col gap-3">
       <div className="flex items-center justify-between gap-4">
-        <p className="text-sm text-gray-600">People who can sign in to Opsdeck, and the roles they hold.</p>
+        {hosted ? (
+          <p role="note" className="text-sm text-gray-700">
+            {hostedUsersMessage(hosted)}
+          </p>
+        ) : (
+          <p className="text-sm text-gray-600">People who can sign in to Opsdeck, and the roles they hold.</p>
+        )}
         {canInvite && (
           <Button variant="primary" className="shrink-0" onClick={() => setInviting(true)}>
             <Plus className="size-4" aria-hidden />

@@ -6,14 +6,14 @@ import {
   type PermissionResourceTab,
   type PermissionSubjectType,
 } from '@opsdeck/contracts';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
-import { Select } from '../../../components/select/select';
+import { optionsOf, SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import { EditorTab } from '../../../components/resource-editor/resource-editor';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
@@ -110,6 +110,14 @@ function PermissionForm({
   const resources = useNamedOptions(resourceTab === 'Global' ? undefined : RESOURCE_SOURCES[resourceTab]);
   const agents = useNamedOptions('agents');
   const actions = actionsFor(resourceTab, target);
+  const subjectOptions: SelectMenuOption[] =
+    subjectType === 'group'
+      ? optionsOf(PERMISSION_ROLE_SUBJECTS)
+      : (subjects.data ?? []).map((option) => ({ value: option.id, label: option.name }));
+  const targetOptions: SelectMenuOption[] =
+    resourceTab === 'Global'
+      ? optionsOf(PERMISSION_OBJECTS)
+      : (resources.data ?? []).map((option) => ({ value: option.id, label: option.name }));
 
   const submit = handleSubmit(async (row) => {
     try {
@@ -170,20 +178,21 @@ function PermissionForm({
           required
           error={errors.subjectId?.message}
         >
-          <Select {...register('subjectId')}>
-            <option value="">Select…</option>
-            {subjectType === 'group'
-              ? PERMISSION_ROLE_SUBJECTS.map((role) => (
-                  <option key={role} value={role}>
-                    {role}
-                  </option>
-                ))
-              : (subjects.data ?? []).map((option) => (
-                  <option key={option.id} value={option.id}>
-                    {option.name}
-                  </option>
-                ))}
-          </Select>
+          <Controller
+            control={control}
+            name="subjectId"
+            render={({ field }) => (
+              <SelectMenu
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                disabled={readOnly}
+                options={subjectOptions}
+                className="w-full"
+                floating
+              />
+            )}
+          />
         </FormField>
       </fieldset>
       <fieldset className="flex flex-col gap-2" disabled={readOnly}>
@@ -200,32 +209,41 @@ function PermissionForm({
           required
           error={errors.target?.message}
         >
-          <Select {...register('target')}>
-            <option value="">Select…</option>
-            {resourceTab === 'Global'
-              ? PERMISSION_OBJECTS.map((object) => (
-                  <option key={object} value={object}>
-                    {object}
-                  </option>
-                ))
-              : (resources.data ?? []).map((option) => (
-                  <option key={option.id} value={option.id}>
-                    {option.name}
-                  </option>
-                ))}
-          </Select>
+          <Controller
+            control={control}
+            name="target"
+            render={({ field }) => (
+              <SelectMenu
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                disabled={readOnly}
+                options={targetOptions}
+                className="w-full"
+                floating
+              />
+            )}
+          />
         </FormField>
       </fieldset>
       <fieldset className="flex flex-col gap-3" disabled={readOnly}>
         <div className="grid grid-cols-2 items-end gap-3">
           <FormField label="Action" error={errors.action?.message}>
-            <Select {...register('action')}>
-              {actions.map((action) => (
-                <option key={action} value={action}>
-                  {action}
-                </option>
-              ))}
-            </Select>
+            <Controller
+              control={control}
+              name="action"
+              render={({ field }) => (
+                <SelectMenu
+                  name={field.name}
+                  value={field.value}
+                  onChange={field.onChange}
+                  disabled={readOnly}
+                  options={optionsOf(actions)}
+                  className="w-full"
+                  floating
+                />
+              )}
+            />
           </FormField>
           <label className="inline-flex items-center gap-2 pb-2 text-gray-700">
             <input type="checkbox" {...register('deny')} />

@@ -1,11 +1,11 @@
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { CreateTokenRequest } from '@opsdeck/contracts';
-import { useForm, useWatch } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { Button } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import {
   GENERIC_ERROR_MESSAGE,
   showErrorToast,
@@ -92,13 +92,20 @@ function CreateTokenForm({ onClose, onCreated, preset }: Omit<CreateTokenDialogP
         <Input autoComplete="off" {...register('name')} />
       </FormField>
       <FormField label="Expiry">
-        <Select {...register('expiry')}>
-          {EXPIRY_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </Select>
+        <Controller
+          control={control}
+          name="expiry"
+          render={({ field }) => (
+            <SelectMenu
+              name={field.name}
+              value={field.value}
+              onChange={field.onChange}
+              options={EXPIRY_OPTIONS}
+              className="w-full"
+              floating
+            />
+          )}
+        />
       </FormField>
       <fieldset className="flex flex-col gap-1">
         <legend className="font-medium text-gray-700">Scopes</legend>

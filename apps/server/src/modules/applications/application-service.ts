@@ -293,9 +293,9 @@ interface ListCounts {
 }
 
 /**
- * The counts of a batch of applications in one statement: one `UNION ALL` branch per application
- * and kind (each with the application's selectors, so each may use its own index), the open
- * incidents linked to any of their resources through evidence, grouped by application. It counts
+ * The counts of a batch of applications in one statement: one scan of config items, components
+ * and checks each, every row tested against each application's selectors (one CASE per
+ * application, unnested into the applications it belongs to), the open incidents linked to any of their resources through evidence, grouped by application. It counts
  * what the report shows: the same selectors, the same health of checks (their status), and
  * incidents open (not resolved or closed) that were opened within the day or are unresolved.
  */
@@ -305,34 +305,37 @@ async function countApplications(
   from: Date,
 ): Promise<Map<string, ListCounts>> {
   const params = new Params();
-  const branches = { configs: [] as string[], components: [] as string[], checks: [] as string[] };
+  // Per kind, one CASE per application: its id when the row matches its selectors.
+  const cases = { configs: [] as string[], components: [] as string[], checks: [] as string[] };
   for (const { id, spec } of applications) {
     const configs = configSelectors(spec);
-    const app = () => `${params.add(id)}::uuid`;
+    const when = (conditions: string[]) =>
+      `CASE WHEN ${conditions.join(' OR ')} THEN ${params.add(id)}::uuid END`;
     if (configs.length > 0)
-      branches.configs.push(
-        `SELECT ${app()} AS app, c.id, c.health::text AS health FROM config_items c
-          WHERE c.deleted_at IS NULL AND (${configs
-            .map((entry) => selectorSql(entry.selector, params, 'c', { tagsColumn: 'tags' }))
-            .join(' OR ')})`,
+      cases.configs.push(
+        when(configs.map((entry) => selectorSql(entry.selector, params, 'c', { tagsColumn: 'tags' }))),
       );
     if (spec.components?.length)
-      branches.components.push(
-        `SELECT ${app()} AS app, c.id, c.health::text AS health FROM components c
-          WHERE c.deleted_at IS NULL AND (${spec.components.map((selector) => selectorSql(selector, params, 'c')).join(' OR ')})`,
-      );
+      cases.components.push(when(spec.components.map((selector) => selectorSql(selector, params, 'c'))));
     if (spec.checks?.length)
-      branches.checks.push(
-        `SELECT ${app()} AS app, c.id, c.status::text AS health FROM checks c
-          WHERE c.deleted_at IS NULL AND (${spec.checks.map((selector) => selectorSql(selector, params, 'c')).join(' OR ')})`,
-      );
+      cases.checks.push(when(spec.checks.map((selector) => selectorSql(selector, params, 'c'))));
   }
   const counts = new Map<string, ListCounts>(
     applications.map(({ id }) => [id, { configs: 0, components: 0, checks: 0, incidents: 0, healths: [] }]),
   );
-  const none = 'SELECT NULL::uuid AS app, NULL::uuid AS id, NULL::text AS health WHERE false';
-  const cte = (list: string[]) => (list.length > 0 ? list.join('\n UNION ALL\n') : none);
-  if (branches.configs.length + branches.components.length + branches.checks.length === 0) return counts;
+  // One scan of each relation: each row's applications are the non-null CASEs.
+  const cte = (list: string[], table: string, health: string) =>
+    list.length > 0
+      ? `SELECT a.app, c.id, ${health}::text AS health FROM ${table} c
+           CROSS JOIN LATERAL unnest(ARRAY[${list.join(', ')}]::uuid[]) AS a(app)
+          WHERE c.deleted_at IS NULL AND a.app IS NOT NULL`
+      : 'SELECT NULL::uuid AS app, NULL::uuid AS id, NULL::text AS health WHERE false';
+  const branches = {
+    configs: cte(cases.configs, 'config_items', 'c.health'),
+    components: cte(cases.components, 'components', 'c.health'),
+    checks: cte(cases.checks, 'checks', 'c.status'),
+  };
+  if (cases.configs.length + cases.components.length + cases.checks.length === 0) return counts;
   const since = params.add(from);
   const { rows } = await pool.query<{
     app: string;
@@ -340,9 +343,9 @@ async function countApplications(
     count: number;
     healths: (string | null)[] | null;
   }>(
-    `WITH app_configs AS (${cte(branches.configs)}),
-          app_components AS (${cte(branches.components)}),
-          app_checks AS (${cte(branches.checks)}),
+    `WITH app_configs AS (${branches.configs}),
+          app_components AS (${branches.components}),
+          app_checks AS (${branches.checks}),
           links AS (
             SELECT r.app, h.incident_id FROM app_configs r
               JOIN evidences e ON e.config_id = r.id JOIN hypotheses h ON h.id = e.hypothesis_id

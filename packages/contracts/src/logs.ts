@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** Most lines one `POST /api/logs` answers; the default when `limit` is absent. */
 export const LOGS_MAX_LIMIT = 5000;
 export const LOGS_DEFAULT_LIMIT = 500;
+/** Bars of the histogram `POST /api/logs` answers over the range, unless `buckets` says otherwise. */
+export const LOGS_HISTOGRAM_BUCKETS = 30;
+export const LOGS_MAX_HISTOGRAM_BUCKETS = 200;
 
 const timeField = (field: string) =>
   z.string({ error: `${field} must be a time` }).refine((value) => !Number.isNaN(Date.parse(value)), {
@@ -30,6 +33,13 @@ export const logsRequestSchema = z
       .min(1, { error: 'limit must be 1 or more' })
       .max(LOGS_MAX_LIMIT, { error: `limit must be ${LOGS_MAX_LIMIT} or less` })
       .optional(),
+    /** Bars of the histogram over the range (default LOGS_HISTOGRAM_BUCKETS). */
+    buckets: z.coerce
+      .number({ error: 'buckets must be a number' })
+      .int({ error: 'buckets must be a whole number' })
+      .min(1, { error: 'buckets must be 1 or more' })
+      .max(LOGS_MAX_HISTOGRAM_BUCKETS, { error: `buckets must be ${LOGS_MAX_HISTOGRAM_BUCKETS} or less` })
+      .optional(),
   })
   .refine((body) => body.id !== undefined || body.name !== undefined, {
     error: 'name or id is required',
@@ -49,10 +59,23 @@ export const logLineSchema = z.object({
 });
 export type LogLine = z.infer<typeof logLineSchema>;
 
-/** The answer: every matching line counted in `total`, the newest `limit` of them in `results`. */
+/** One bar of the histogram: the lines (and error or fatal lines) from `start` to the next bar. */
+export const logHistogramBucketSchema = z.object({
+  start: z.string(),
+  count: z.number().int(),
+  errors: z.number().int(),
+});
+export type LogHistogramBucket = z.infer<typeof logHistogramBucketSchema>;
+
+/**
+ * The answer: every matching line counted in `total`, the newest `limit` of them in `results`,
+ * and `histogram` counting every matching line of the range (not only those returned) in equal
+ * buckets from start to end.
+ */
 export const logsResponseSchema = z.object({
   total: z.number().int(),
   results: z.array(logLineSchema),
+  histogram: z.array(logHistogramBucketSchema),
 });
 export type LogsResponse = z.infer<typeof logsResponseSchema>;
 

@@ -1,5 +1,6 @@
 import { applicationReportSchema } from '@opsdeck/contracts';
 import { expect as baseExpect, test } from '@playwright/test';
+import { chooseOption } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { sql } from '../fixtures/database';
 
@@ -55,7 +56,7 @@ test('the application list opens a printable audit report, also served as JSON',
   await expect(report.getByRole('table', { name: 'Role access' })).toContainText('viewer');
   await expect(report.getByRole('button', { name: 'Print' })).toBeVisible();
 
-  await page.getByLabel('Range').selectOption('30d');
+  await chooseOption(page, 'Range', 'Last 30 days');
   await expect(page).toHaveURL(/range=30d/);
   await expect(report).toContainText('Last 30 days');
 

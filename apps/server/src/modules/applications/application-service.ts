@@ -281,30 +281,132 @@ export async function applicationReport(
   };
 }
 
-/** `GET /api/application`: every application with its health and resource counts. */
-export async function listApplications(pool: Pool): Promise<ApplicationSummary[]> {
+/** Applications counted per query of the list (bound parameters stay far below PostgreSQL's 65,535). */
+export const LIST_BATCH = 100;
+
+interface ListCounts {
+  configs: number;
+  components: number;
+  checks: number;
+  incidents: number;
+  healths: (string | null)[];
+}
+
+/**
+ * The counts of a batch of applications in one statement: one scan of config items, components
+ * and checks each, every row tested against each application's selectors (one CASE per
+ * application, unnested into the applications it belongs to), the open incidents linked to any of their resources through evidence, grouped by application. It counts
+ * what the report shows: the same selectors, the same health of checks (their status), and
+ * incidents open (not resolved or closed) that were opened within the day or are unresolved.
+ */
+async function countApplications(
+  pool: Pool,
+  applications: { id: string; spec: ApplicationSpec }[],
+  from: Date,
+): Promise<Map<string, ListCounts>> {
+  const params = new Params();
+  // Per kind, one CASE per application: its id when the row matches its selectors.
+  const cases = { configs: [] as string[], components: [] as string[], checks: [] as string[] };
+  for (const { id, spec } of applications) {
+    const configs = configSelectors(spec);
+    const when = (conditions: string[]) =>
+      `CASE WHEN ${conditions.join(' OR ')} THEN ${params.add(id)}::uuid END`;
+    if (configs.length > 0)
+      cases.configs.push(
+        when(configs.map((entry) => selectorSql(entry.selector, params, 'c', { tagsColumn: 'tags' }))),
+      );
+    if (spec.components?.length)
+      cases.components.push(when(spec.components.map((selector) => selectorSql(selector, params, 'c'))));
+    if (spec.checks?.length)
+      cases.checks.push(when(spec.checks.map((selector) => selectorSql(selector, params, 'c'))));
+  }
+  const counts = new Map<string, ListCounts>(
+    applications.map(({ id }) => [id, { configs: 0, components: 0, checks: 0, incidents: 0, healths: [] }]),
+  );
+  // One scan of each relation: each row's applications are the non-null CASEs.
+  const cte = (list: string[], table: string, health: string) =>
+    list.length > 0
+      ? `SELECT a.app, c.id, ${health}::text AS health FROM ${table} c
+           CROSS JOIN LATERAL unnest(ARRAY[${list.join(', ')}]::uuid[]) AS a(app)
+          WHERE c.deleted_at IS NULL AND a.app IS NOT NULL`
+      : 'SELECT NULL::uuid AS app, NULL::uuid AS id, NULL::text AS health WHERE false';
+  const branches = {
+    configs: cte(cases.configs, 'config_items', 'c.health'),
+    components: cte(cases.components, 'components', 'c.health'),
+    checks: cte(cases.checks, 'checks', 'c.status'),
+  };
+  if (cases.configs.length + cases.components.length + cases.checks.length === 0) return counts;
+  const since = params.add(from);
+  const { rows } = await pool.query<{
+    app: string;
+    kind: 'configs' | 'components' | 'checks' | 'incidents';
+    count: number;
+    healths: (string | null)[] | null;
+  }>(
+    `WITH app_configs AS (${branches.configs}),
+          app_components AS (${branches.components}),
+          app_checks AS (${branches.checks}),
+          links AS (
+            SELECT r.app, h.incident_id FROM app_configs r
+              JOIN evidences e ON e.config_id = r.id JOIN hypotheses h ON h.id = e.hypothesis_id
+            UNION
+            SELECT r.app, h.incident_id FROM app_components r
+              JOIN evidences e ON e.component_id = r.id JOIN hypotheses h ON h.id = e.hypothesis_id
+            UNION
+            SELECT r.app, h.incident_id FROM app_checks r
+              JOIN evidences e ON e.check_id = r.id JOIN hypotheses h ON h.id = e.hypothesis_id
+          )
+     SELECT app::text, 'configs' AS kind, count(*)::int AS count, array_agg(DISTINCT health) AS healths
+       FROM app_configs GROUP BY app
+     UNION ALL
+     SELECT app::text, 'components', count(*)::int, array_agg(DISTINCT health) FROM app_components GROUP BY app
+     UNION ALL
+     SELECT app::text, 'checks', count(*)::int, array_agg(DISTINCT health) FROM app_checks GROUP BY app
+     UNION ALL
+     SELECT l.app::text, 'incidents', count(*)::int, NULL
+       FROM links l JOIN incidents i ON i.id = l.incident_id
+      WHERE (i.created_at >= ${since} OR i.resolved IS NULL)
+        AND coalesce(i.status::text, '') NOT IN ('resolved', 'closed')
+      GROUP BY l.app`,
+    params.values,
+  );
+  for (const row of rows) {
+    const entry = counts.get(row.app);
+    if (!entry) continue;
+    entry[row.kind] = row.count;
+    if (row.healths) entry.healths.push(...row.healths);
+  }
+  return counts;
+}
+
+/**
+ * `GET /api/application`: every application with its health and resource counts, counted in one
+ * statement per LIST_BATCH applications (not one report per application).
+ */
+export async function listApplications(pool: Pool, now = new Date()): Promise<ApplicationSummary[]> {
   const { rows } = await pool.query<ApplicationRow>(
     `SELECT id, name, namespace, description, labels, spec, updated_at FROM applications
       WHERE deleted_at IS NULL ORDER BY namespace, name LIMIT 1000`,
   );
-  const now = new Date();
-  return Promise.all(
-    rows.map(async (row) => {
-      const report = await applicationReport(pool, row.namespace, row.name, '1d', false, now);
-      return {
-        id: row.id,
-        name: row.name,
-        namespace: row.namespace,
-        description: report.application.description,
-        health: report.health,
-        configs: report.configs.length,
-        components: report.components.length,
-        checks: report.checks.length,
-        incidents: report.incidents.filter(
-          (incident) => !['resolved', 'closed'].includes(incident.status ?? ''),
-        ).length,
-        updated_at: row.updated_at.toISOString(),
-      };
-    }),
-  );
+  const from = new Date(now.getTime() - REPORT_RANGE_MS['1d']);
+  const specs = rows.map((row) => ({ id: row.id, spec: specOf(row) }));
+  const counts = new Map<string, ListCounts>();
+  for (let index = 0; index < specs.length; index += LIST_BATCH)
+    for (const [id, entry] of await countApplications(pool, specs.slice(index, index + LIST_BATCH), from))
+      counts.set(id, entry);
+  return rows.map((row, index) => {
+    const entry = counts.get(row.id);
+    return {
+      id: row.id,
+      name: row.name,
+      namespace: row.namespace,
+      description: row.description ?? specs[index].spec.description ?? null,
+      health: rollUpHealth(entry?.healths ?? []),
+      configs: entry?.configs ?? 0,
+      components: entry?.components ?? 0,
+      checks: entry?.checks ?? 0,
+      incidents: entry?.incidents ?? 0,
+      updated_at: row.updated_at.toISOString(),
+    };
+  });
 }

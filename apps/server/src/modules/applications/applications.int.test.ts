@@ -16,7 +16,9 @@ import {
   createTestToken,
   testAuthConfig,
 } from '../auth/test-fixtures/auth-test-app.js';
+import type { Pool } from '../../platform/db/pool.js';
 import { applicationKind } from './application-kind.js';
+import { applicationReport, LIST_BATCH, listApplications } from './application-service.js';
 import { applicationRoutes } from './routes.js';
 
 let db: TestDatabase;
@@ -237,6 +239,84 @@ describe('GET /api/application', () => {
       ['empty', 'unknown', 0, 0, 0, 0],
       ['orders', 'unhealthy', 2, 1, 1, 1],
     ]);
+  });
+});
+
+describe('GET /api/application at scale', () => {
+  it('counts as the reports do, in one statement per batch rather than a report per application', async () => {
+    // 130 more applications (two batches): wildcards, label and tag selectors, environments,
+    // components and checks, some linked to incidents, some matching nothing.
+    const specs = Array.from({ length: 130 }, (_, index) => {
+      switch (index % 5) {
+        case 0:
+          return { configs: [{ name: 'orders-*' }], checks: [{ name: 'orders-http' }] };
+        case 1:
+          return {
+            mapping: { environments: { prod: [{ labelSelector: 'app=orders', tagSelector: 'env=prod' }] } },
+          };
+        case 2:
+          return {
+            components: [{ labelSelector: 'app=orders' }],
+            configs: [{ types: ['AWS::RDS::DBInstance'] }],
+          };
+        case 3:
+          return { configs: [{ name: 'billing-*' }] };
+        default:
+          return { checks: [{ name: 'nothing-by-this-name' }] };
+      }
+    });
+    await db.pool.query(
+      `INSERT INTO applications (name, namespace, spec)
+       SELECT 'bulk-' || lpad(n::text, 3, '0'), 'bulk', spec
+         FROM unnest($1::jsonb[]) WITH ORDINALITY AS s(spec, n)`,
+      [specs.map((spec) => JSON.stringify(spec))],
+    );
+    try {
+      let queries = 0;
+      const counting = new Proxy(db.pool, {
+        get(target, key, receiver) {
+          if (key === 'query')
+            return (...args: unknown[]) => {
+              queries++;
+              return (target.query as (...a: unknown[]) => unknown)(...args);
+            };
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      }) as Pool;
+      const now = new Date();
+      const list = await listApplications(counting, now);
+      expect(list).toHaveLength(132);
+      // The application rows, then one statement per batch of LIST_BATCH.
+      expect(queries).toBe(1 + Math.ceil(132 / LIST_BATCH));
+      for (const entry of list) {
+        const report = await applicationReport(db.pool, entry.namespace, entry.name, '1d', false, now);
+        expect(entry).toMatchObject({
+          health: report.health,
+          configs: report.configs.length,
+          components: report.components.length,
+          checks: report.checks.length,
+          incidents: report.incidents.filter(
+            (incident) => !['resolved', 'closed'].includes(incident.status ?? ''),
+          ).length,
+          description: report.application.description,
+        });
+      }
+      // orders-api (healthy) and orders-db (warning), the check: the worst is warning.
+      expect(list.find((entry) => entry.name === 'bulk-001')).toMatchObject({
+        health: 'warning',
+        configs: 2,
+        checks: 1,
+        incidents: 1,
+      });
+      expect(list.find((entry) => entry.name === 'bulk-005')).toMatchObject({
+        health: 'unknown',
+        configs: 0,
+        checks: 0,
+        incidents: 0,
+      });
+    } finally {
+      await db.pool.query(`DELETE FROM applications WHERE namespace = 'bulk'`);
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import type { LogLine } from '@opsdeck/contracts';
 import type { LogSearch, LogSearchResult } from './backends/types.js';
+import { HistogramCounter, histogramFrame } from './histogram.js';
 
 const PINO_LEVELS: Record<number, string> = {
   10: 'trace',
@@ -62,20 +63,24 @@ export function lineMatcher(query: string): (line: LogLine) => boolean {
     });
 }
 
-/** Lines in range that match, newest first; all counted, `limit` returned. */
+/** Lines in range that match, newest first; all counted (in total and the histogram), `limit` returned. */
 export function selectLines(lines: Iterable<LogLine>, search: LogSearch): LogSearchResult {
   const matches = lineMatcher(search.query);
   const from = search.start.getTime();
   const to = search.end.getTime();
   const kept: LogLine[] = [];
+  const histogram = new HistogramCounter(histogramFrame(search.start, search.end, search.buckets));
   for (const line of lines) {
     const time = Date.parse(line.timestamp);
     if (time < from || time > to) continue;
     if (!Object.entries(search.labels).every(([key, value]) => line.labels[key] === value)) continue;
-    if (matches(line)) kept.push(line);
+    if (matches(line)) {
+      kept.push(line);
+      histogram.addLine(line);
+    }
   }
   kept.sort((a, b) => Date.parse(b.timestamp) - Date.parse(a.timestamp));
-  return { total: kept.length, results: kept.slice(0, search.limit) };
+  return { total: kept.length, results: kept.slice(0, search.limit), histogram: histogram.buckets() };
 }
 
 /** Labels from a parsed record's other fields (strings, numbers and booleans only). */

@@ -1,5 +1,6 @@
 import {
   LOGS_DEFAULT_LIMIT,
+  LOGS_HISTOGRAM_BUCKETS,
   type LogSourcesResponse,
   type LogsRequest,
   type LogsResponse,
@@ -134,7 +135,14 @@ export async function searchLogs(
   try {
     return await chosen.backend.search(
       chosen.spec,
-      { query: request.query ?? '', start, end, limit: request.limit ?? LOGS_DEFAULT_LIMIT, labels },
+      {
+        query: request.query ?? '',
+        start,
+        end,
+        limit: request.limit ?? LOGS_DEFAULT_LIMIT,
+        buckets: request.buckets ?? LOGS_HISTOGRAM_BUCKETS,
+        labels,
+      },
       { ...context, pool },
     );
   } catch (error) {

@@ -52,6 +52,29 @@ function startPeer(): Promise<void> {
           return;
         }
         const ns = (iso: string) => `${BigInt(Date.parse(iso)) * 1_000_000n}`;
+        if (url.searchParams.get('query')?.startsWith('sum by (level, detected_level) (count_over_time(')) {
+          // The line counts per bucket end (seconds), as a matrix: far more lines than one page.
+          const seconds = (iso: string) => Date.parse(iso) / 1000;
+          response.end(
+            JSON.stringify({
+              status: 'success',
+              data: {
+                resultType: 'matrix',
+                result: [
+                  { metric: { level: 'error' }, values: [[seconds(at(6)), '1']] },
+                  {
+                    metric: { level: 'info' },
+                    values: [
+                      [seconds(at(2)), '1'],
+                      [seconds(at(10)), '250'],
+                    ],
+                  },
+                ],
+              },
+            }),
+          );
+          return;
+        }
         response.end(
           JSON.stringify({
             status: 'success',
@@ -75,6 +98,14 @@ function startPeer(): Promise<void> {
       if (url.pathname === '/app-logs/_search' && request.method === 'POST') {
         response.end(
           JSON.stringify({
+            aggregations: {
+              histogram: {
+                buckets: [
+                  { key: Date.parse(at(0)), doc_count: 30, errors: { doc_count: 0 } },
+                  { key: Date.parse(at(2)), doc_count: 12, errors: { doc_count: 5 } },
+                ],
+              },
+            },
             hits: {
               total: { value: 42, relation: 'eq' },
               hits: [
@@ -245,6 +276,40 @@ describe('POST /api/logs from files on this machine', () => {
     ]);
   });
 
+  it('counts every matching line of the range in the histogram, not only the page returned', async () => {
+    // 1,200 lines over the hour (one every 3 s), every fourth an error; a page of 100.
+    const lines = Array.from({ length: 1200 }, (_, index) =>
+      JSON.stringify({
+        time: Date.parse(at(0)) + index * 3000,
+        level: index % 4 === 0 ? 50 : 30,
+        msg: `busy line ${index}`,
+      }),
+    );
+    await fs.writeFile(path.join(dir, 'web', 'busy.log'), `${lines.join('\n')}\n`);
+    await insertBackend('busy-file', { file: { path: path.join(dir, 'web', 'busy.log'), format: 'json' } });
+    const response = await logs({ name: 'busy-file', ...range, limit: 100, buckets: 6 });
+    expect(response.statusCode).toBe(200);
+    const body = logsResponseSchema.parse(response.json());
+    expect(body.total).toBe(1200);
+    expect(body.results).toHaveLength(100);
+    expect(body.histogram).toEqual(
+      [0, 10, 20, 30, 40, 50].map((minutes) => ({ start: at(minutes), count: 200, errors: 50 })),
+    );
+    // The query narrows the histogram too: only the errors, all of them.
+    const errors = logsResponseSchema.parse(
+      (await logs({ name: 'busy-file', query: 'level=error', ...range, limit: 10, buckets: 3 })).json(),
+    );
+    expect(errors.total).toBe(300);
+    expect(errors.histogram.map((bucket) => [bucket.count, bucket.errors])).toEqual([
+      [100, 100],
+      [100, 100],
+      [100, 100],
+    ]);
+    const bad = await logs({ name: 'busy-file', ...range, buckets: 0 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({ error: 'buckets must be 1 or more' });
+  });
+
   it('parses a regex with named groups, joining continuation lines', async () => {
     const body = logsResponseSchema.parse((await logs({ name: 'worker-file', ...range })).json());
     expect(body.results).toEqual([
@@ -288,20 +353,38 @@ describe('POST /api/logs from remote backends against a local HTTP peer', () => 
     const body = logsResponseSchema.parse(
       (await logs({ name: 'loki', query: 'timed', ...range, limit: 50 })).json(),
     );
-    const url = new URL(peerRequests[0].url, 'http://peer');
+    const asked = peerRequests.map((entry) => new URL(entry.url, 'http://peer'));
+    const url = asked.find((entry) => entry.searchParams.get('direction') === 'backward')!;
     expect(url.pathname).toBe('/loki/api/v1/query_range');
     expect(url.searchParams.get('query')).toBe('{app="web"} |= "timed"');
     expect(url.searchParams.get('start')).toBe(`${BigInt(Date.parse(range.start)) * 1_000_000n}`);
-    expect(url.searchParams.get('direction')).toBe('backward');
     expect(url.searchParams.get('limit')).toBe('50');
-    expect(body.total).toBe(3);
     expect(body.results.map((line) => [line.message, line.level])).toEqual([
       ['GET /healthz 200', 'info'],
       ['upstream timed out', 'error'],
       ['started', 'info'],
     ]);
+    // The histogram and the total come from a metric query counting every matching line of the
+    // range (30 buckets of 2 minutes; a point at a bucket's end counts that bucket).
+    const count = asked.find((entry) => entry.searchParams.get('direction') === null)!;
+    expect(count.pathname).toBe('/loki/api/v1/query_range');
+    expect(count.searchParams.get('query')).toBe(
+      'sum by (level, detected_level) (count_over_time({app="web"} |= "timed" [120000ms]))',
+    );
+    expect(count.searchParams.get('step')).toBe('120');
+    expect(count.searchParams.get('start')).toBe(`${BigInt(Date.parse(at(2))) * 1_000_000n}`);
+    expect(count.searchParams.get('end')).toBe(`${BigInt(Date.parse(at(60))) * 1_000_000n}`);
+    expect(body.total).toBe(252);
+    expect(body.histogram).toHaveLength(30);
+    expect(body.histogram[0]).toEqual({ start: at(0), count: 1, errors: 0 });
+    expect(body.histogram[2]).toEqual({ start: at(4), count: 1, errors: 1 });
+    expect(body.histogram[4]).toEqual({ start: at(8), count: 250, errors: 0 });
+    expect(body.histogram.reduce((sum, bucket) => sum + bucket.count, 0)).toBe(252);
+    peerRequests.length = 0;
     await logs({ name: 'loki', query: '{app="api"} |= "x"', ...range });
-    expect(new URL(peerRequests[1].url, 'http://peer').searchParams.get('query')).toBe('{app="api"} |= "x"');
+    expect(
+      peerRequests.map((entry) => new URL(entry.url, 'http://peer').searchParams.get('query')),
+    ).toContain('{app="api"} |= "x"');
   });
 
   it('says what Loki answered when it refuses, and that it did not answer when it is down', async () => {
@@ -333,14 +416,39 @@ describe('POST /api/logs from remote backends against a local HTTP peer', () => 
           must: [{ query_string: { query: 'payment' } }],
         },
       },
+      aggs: {
+        histogram: {
+          date_histogram: {
+            field: '@timestamp',
+            fixed_interval: '120000ms',
+            offset: `${Date.parse(range.start) % 120_000}ms`,
+            min_doc_count: 0,
+            extended_bounds: { min: Date.parse(range.start), max: Date.parse(range.end) - 1 },
+          },
+          aggs: {
+            errors: {
+              filter: {
+                terms: { level: ['error', 'ERROR', 'Error', 'err', 'ERR', 'fatal', 'FATAL', 'Fatal'] },
+              },
+            },
+          },
+        },
+      },
     });
-    expect(body).toEqual({
+    expect(body).toMatchObject({
       total: 42,
       results: [
         { timestamp: at(7), message: 'payment retried', level: 'warn', labels: { service: 'billing' } },
         { timestamp: at(3), message: 'payment failed', level: 'error', labels: { service: 'billing' } },
       ],
     });
+    // The date_histogram's buckets count every hit of the range, not the 2 returned.
+    expect(body.histogram).toHaveLength(30);
+    expect(body.histogram.slice(0, 3)).toEqual([
+      { start: at(0), count: 30, errors: 0 },
+      { start: at(2), count: 12, errors: 5 },
+      { start: at(4), count: 0, errors: 0 },
+    ]);
   });
 });
 

@@ -231,6 +231,7 @@ describe('resources and prompts', () => {
       'config_item://{id}',
       'playbook://{idOrName}',
       'connection://{namespace}/{name}',
+      'view://{namespace}/{name}',
     ]);
     const item = await client.readResource({ uri: `config_item://${ids.deployment}` });
     expect(JSON.parse((item.contents[0] as { text: string }).text).item.name).toBe('checkout');

@@ -425,6 +425,9 @@ describe('tools', () => {
       'get_notifications_for_resource',
       'list_artifacts',
       'evaluate_template',
+      // View tools (view-tools.ts).
+      'list_all_views',
+      'read_view',
       // Through the app's routes (action-tools.ts); a viewer has no playbook tools.
       'run_health_check',
       'get_artifact',
@@ -570,7 +573,8 @@ describe('tools', () => {
       expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {} });
       const { tools } = await client.listTools();
       // The read tools, run_health_check and get_artifact: the viewer may run no playbook.
-      expect(tools).toHaveLength(MCP_TOOLS.length + 2);
+      // The read tools, the two view tools and the two acting tools a viewer may use.
+      expect(tools).toHaveLength(MCP_TOOLS.length + 4);
       const result = await client.callTool({ name: 'list_health_checks', arguments: { name: tag } });
       expect(result.isError).toBe(false);
       expect(result.structuredContent).toMatchObject({ total: 2 });

@@ -6,9 +6,11 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError, type DataReader } from './data-reader.js';
 import { getConfigItem } from './tools.js';
+import { readViewRow } from './view-tools.js';
 
 /**
- * MCP resources (`config_item://{id}`, `playbook://{idOrName}`, `connection://{namespace}/{name}`)
+ * MCP resources (`config_item://{id}`, `playbook://{idOrName}`, `connection://{namespace}/{name}`,
+ * `view://{namespace}/{name}`)
  * and prompts, read with the caller's rights like the tools.
  */
 
@@ -29,6 +31,12 @@ export const RESOURCE_TEMPLATES: ResourceTemplate[] = [
     uriTemplate: 'connection://{namespace}/{name}',
     name: 'Connection',
     description: 'A connection without its credentials',
+    mimeType: 'application/json',
+  },
+  {
+    uriTemplate: 'view://{namespace}/{name}',
+    name: 'View',
+    description: 'A view: its title, columns, queries, panels and variables (its rows: the read_view tool)',
     mimeType: 'application/json',
   },
 ];
@@ -73,7 +81,12 @@ export async function readResource(uri: string, read: DataReader): Promise<ReadR
     if (rows.length === 0) throw new ToolError(`No connection is ${namespace}/${name}`);
     return json(uri, rows[0]);
   }
-  throw new ToolError(`Unknown resource scheme ${scheme}:// (use config_item, playbook or connection)`);
+  if (scheme === 'view') {
+    const [namespace, name] = path.split('/', 2);
+    if (!namespace || !name) throw new ToolError('view:// needs <namespace>/<name>');
+    return json(uri, await readViewRow(read, namespace, name));
+  }
+  throw new ToolError(`Unknown resource scheme ${scheme}:// (use config_item, playbook, connection or view)`);
 }
 
 export const PROMPTS: Prompt[] = [

@@ -36,6 +36,7 @@ import { createDataReader, ToolError } from './data-reader.js';
 import { MCP_TOOLS } from './area-tools.js';
 import { getPrompt, PROMPTS, readResource, RESOURCE_TEMPLATES } from './resources-prompts.js';
 import { describeTool, type ToolDefinition } from './tools.js';
+import { createViewTools } from './view-tools.js';
 
 /** MCP revisions this server speaks, newest first: the SDK's. */
 export const MCP_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
@@ -71,15 +72,13 @@ const INSTRUCTIONS =
   'get_related_configs, list_catalog_insights. Incidents: list_incidents, get_incident. Playbooks: ' +
   'playbooks_list_all, playbook_recent_runs, playbook_failed_runs, get_playbook_run_details. Notifications: ' +
   'list_notifications, get_notifications_for_resource. Connections: list_connections. Artifacts: list_artifacts, ' +
-  'get_artifact. Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
+  'get_artifact. Views: list_all_views, read_view (rows with filters and pages). Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
   'the rights of the token owner. Acting tools (marked destructive): run_health_check runs a check now; each ' +
   'playbook the caller may run is a tool named playbook_<namespace>_<name> whose input is its parameters, ' +
   'returning the run id to follow with get_playbook_run. Acting needs a role that may act (viewers may not) ' +
   'and, for a scoped token, the scope of that action (playbooks playbook:run, canaries update).';
 
 const CAPABILITIES = { tools: {}, resources: {}, prompts: {} };
-
-const TOOLS_BY_NAME = new Map(MCP_TOOLS.map((tool) => [tool.name, tool]));
 
 /**
  * A JSON-RPC error a handler throws: the SDK answers with its `code`, `message` (as is, unlike
@@ -137,6 +136,11 @@ const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
  */
 export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
   const { pool } = options;
+  const readTools: readonly ToolDefinition[] = [
+    ...MCP_TOOLS,
+    ...createViewTools({ pool, logger: options.logger }),
+  ];
+  const toolsByName = new Map(readTools.map((tool) => [tool.name, tool]));
   const paths = options.paths ?? ['/mcp', '/api/mcp'];
   const engine = new DataApiEngine({
     pool,
@@ -256,7 +260,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         const acting = await playbookTools(reader(auth, request, 'tools/list'), auth);
         return {
           tools: [
-            ...MCP_TOOLS.map(describeTool),
+            ...readTools.map(describeTool),
             ...STATIC_ACTION_TOOLS.map(describeActionTool),
             ...acting.map(describeActionTool),
           ],
@@ -269,7 +273,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       CallToolRequestSchema,
       guarded('tools/call', async ({ params }): Promise<CallToolResult> => {
         const tool: ToolDefinition | ActionToolDefinition | undefined =
-          TOOLS_BY_NAME.get(params.name) ??
+          toolsByName.get(params.name) ??
           STATIC_ACTION_TOOLS.find((known) => known.name === params.name) ??
           (params.name.startsWith('playbook_')
             ? (await playbookTools(reader(auth, request, params.name), auth)).find(
@@ -278,7 +282,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
             : undefined);
         if (!tool) {
           throw invalidParams(
-            `Unknown tool: ${params.name}. Tools: ${[...MCP_TOOLS, ...STATIC_ACTION_TOOLS]
+            `Unknown tool: ${params.name}. Tools: ${[...readTools, ...STATIC_ACTION_TOOLS]
               .map((known) => known.name)
               .join(', ')}, and one playbook_<namespace>_<name> per playbook you may run`,
             'params.name',

@@ -1,4 +1,4 @@
-import type { LoggingBackendSpec, LogLine } from '@opsdeck/contracts';
+import type { LogHistogramBucket, LoggingBackendSpec, LogLine } from '@opsdeck/contracts';
 import type { Pool } from '../../../platform/db/pool.js';
 import type { OpenedConnection } from '../../resources/index.js';
 
@@ -8,6 +8,8 @@ export interface LogSearch {
   start: Date;
   end: Date;
   limit: number;
+  /** Bars of the histogram over the range. */
+  buckets: number;
   /** Labels the component's log selector or the backend adds (Loki stream selectors, filters). */
   labels: Record<string, string>;
 }
@@ -15,6 +17,8 @@ export interface LogSearch {
 export interface LogSearchResult {
   total: number;
   results: LogLine[];
+  /** Every matching line of the range counted per bucket, not only the `limit` returned. */
+  histogram: LogHistogramBucket[];
 }
 
 export interface LogBackendContext {

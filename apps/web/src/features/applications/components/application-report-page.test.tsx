@@ -1,7 +1,8 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { chooseMenuOption, selectMenuText } from '../../../components/select-menu/select-menu-test-helpers';
 import { ApplicationReportPage } from './application-report-page';
 
 const report = {
@@ -91,7 +92,8 @@ describe('ApplicationReportPage', () => {
     );
     expect(within(article).getByRole('region', { name: 'Incidents' }).textContent).toContain('None');
     expect(within(article).getByRole('button', { name: 'Print' })).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Range'), { target: { value: '30d' } });
+    expect(selectMenuText(document.body, 'Range')).toBe('Last 7 days');
+    await chooseMenuOption(document.body, 'Range', 'Last 30 days');
     await vi.waitFor(() => expect(urls).toContain('/api/application/shop/orders?range=30d'));
   });
 

@@ -4,7 +4,7 @@ import { Link, useParams } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { ApiError } from '../../../lib/api-client';
@@ -256,13 +256,12 @@ export function ApplicationReportPage() {
         </div>
         <div className="no-print flex items-end gap-2">
           <FormField label="Range">
-            <Select compact value={range} onChange={(event) => setRange(event.target.value as typeof range)}>
-              {APPLICATION_REPORT_RANGES.map((value) => (
-                <option key={value} value={value}>
-                  {RANGE_LABELS[value]}
-                </option>
-              ))}
-            </Select>
+            <SelectMenu
+              compact
+              value={range}
+              onChange={(value) => setRange(value as typeof range)}
+              options={APPLICATION_REPORT_RANGES.map((value) => ({ value, label: RANGE_LABELS[value] }))}
+            />
           </FormField>
           <Button onClick={() => window.print()}>Print</Button>
         </div>

@@ -2,6 +2,11 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  chooseMenuOption,
+  selectMenuOptions,
+  selectMenuText,
+} from '../../../components/select-menu/select-menu-test-helpers';
 import { LogsPage } from './logs-page';
 
 const sources = {
@@ -37,12 +42,19 @@ describe('LogsPage', () => {
         if (url === '/api/logs/sources') return Response.json(sources);
         if (url === '/api/logs') {
           bodies.push(JSON.parse(String(init.body)) as Record<string, unknown>);
-          return Response.json({ total: 2, results });
+          return Response.json({
+            total: 1200,
+            results,
+            histogram: [
+              { start: new Date(now - 3_600_000).toISOString(), count: 1100, errors: 7 },
+              { start: new Date(now - 1_800_000).toISOString(), count: 100, errors: 1 },
+            ],
+          });
         }
         return Response.json({ error: 'unexpected' }, { status: 599 });
       }),
     );
-    render(
+    const { container } = render(
       <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
         <MemoryRouter initialEntries={['/logs']}>
           <LogsPage />
@@ -52,7 +64,12 @@ describe('LogsPage', () => {
     expect(
       await screen.findByText('Select a component, config item or logging backend to read its logs'),
     ).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Source'), { target: { value: 'backend:web-files' } });
+    expect(selectMenuText(container, 'Source')).toBe('Select a source');
+    expect(await selectMenuOptions(container, 'Source')).toEqual([
+      'Component: api (Service)',
+      'Backend: web-files (file)',
+    ]);
+    await chooseMenuOption(container, 'Source', 'Backend: web-files (file)');
     fireEvent.change(screen.getByRole('textbox', { name: 'Query' }), { target: { value: 'pay' } });
     fireEvent.click(screen.getByRole('button', { name: 'Search' }));
     const table = await screen.findByRole('table', { name: 'Log lines' });
@@ -68,13 +85,15 @@ describe('LogsPage', () => {
       expect.stringContaining('payment failed'),
       expect.stringContaining('order placed'),
     ]);
-    fireEvent.change(screen.getByLabelText('Level'), { target: { value: 'info' } });
+    // The server counted 1,200 lines: the page shows the 2 returned, and the server's histogram.
+    expect(screen.getByText('2 newest of 1200 lines')).toBeTruthy();
+    expect(screen.getByRole('figure', { name: 'Log lines over time' })).toBeTruthy();
+    expect(await selectMenuOptions(container, 'Level')).toEqual(['All levels', 'error', 'info']);
+    await chooseMenuOption(container, 'Level', 'info');
     expect(within(table).getAllByRole('row')).toHaveLength(2);
-    expect(screen.getByText('2 lines, 1 shown')).toBeTruthy();
+    expect(screen.getByText('2 newest of 1200 lines, 1 shown')).toBeTruthy();
 
-    fireEvent.change(screen.getByLabelText('Source'), {
-      target: { value: 'component:11111111-1111-4111-8111-111111111111' },
-    });
+    await chooseMenuOption(container, 'Source', 'Component: api (Service)');
     await vi.waitFor(() =>
       expect(bodies[bodies.length - 1]).toMatchObject({ id: '11111111-1111-4111-8111-111111111111' }),
     );

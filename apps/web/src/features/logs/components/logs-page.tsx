@@ -1,11 +1,11 @@
-import type { LogsRequest } from '@opsdeck/contracts';
+import type { LogSourcesResponse, LogsRequest } from '@opsdeck/contracts';
 import clsx from 'clsx';
 import { useMemo, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/button/button';
 import { EmptyState } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
-import { Select } from '../../../components/select/select';
+import { SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { resolveTimeRange } from '../../../components/time-range-picker/time-range';
@@ -16,7 +16,7 @@ import { stringParam, useSearchParam } from '../../../lib/url-state/search-param
 import { useTimeRangeParams } from '../../../lib/url-state/time-range-params';
 import { useLogSources } from '../api/log-sources';
 import { useSearchLogs } from '../api/search-logs';
-import { filterLines, levelsOf, logHistogram } from '../lib/histogram';
+import { filterLines, histogramBars, levelsOf } from '../lib/histogram';
 import { LogHistogram } from './log-histogram';
 
 /** The range of a search without one in the URL: the last hour. */
@@ -35,6 +35,27 @@ function sourceRequest(source: string): Pick<LogsRequest, 'id' | 'name'> | undef
   const value = rest.join(':');
   if (value === '') return undefined;
   return kind === 'backend' ? { name: value } : { id: value };
+}
+
+/**
+ * The sources a search may read, each kind named in its label (the menu has no groups):
+ * components and config items that have logs, then every logging backend.
+ */
+function sourceOptions({ backends, components, configs }: LogSourcesResponse): SelectMenuOption[] {
+  return [
+    ...components.map((entry) => ({
+      value: `component:${entry.id}`,
+      label: `Component: ${entry.name ?? entry.id} (${entry.type ?? 'component'})`,
+    })),
+    ...configs.map((entry) => ({
+      value: `config:${entry.id}`,
+      label: `Config item: ${entry.name ?? entry.id} (${entry.type ?? 'config'})`,
+    })),
+    ...backends.map((backend) => ({
+      value: `backend:${backend.name}`,
+      label: `Backend: ${backend.name}${backend.type ? ` (${backend.type})` : ''}`,
+    })),
+  ];
 }
 
 function SearchForm({ query, onSearch }: { query: string; onSearch(query: string): void }) {
@@ -63,7 +84,8 @@ function SearchForm({ query, onSearch }: { query: string; onSearch(query: string
 /**
  * /logs (core §2): pick a backend, a component or a config item that has logs, a query and a time
  * range; the lines show newest first with time, level and labels, filterable by level and text,
- * under a histogram of counts over the range. Everything but the filters lives in the URL.
+ * under a histogram of counts over the range (the server's, of every line the query matches; the
+ * level and text filters narrow the returned lines only). Everything but the filters lives in the URL.
  */
 export function LogsPage() {
   const sources = useLogSources();
@@ -87,51 +109,24 @@ export function LogsPage() {
   const search = useSearchLogs(request);
   const lines = useMemo(() => search.data?.results ?? [], [search.data]);
   const shown = useMemo(() => filterLines(lines, level, filter), [lines, level, filter]);
-  const buckets = useMemo(
-    () =>
-      request?.start && request.end
-        ? logHistogram(shown, Date.parse(request.start), Date.parse(request.end))
-        : [],
-    [shown, request],
-  );
+  // Counted by the server over every line of the range the query matches, not only those returned.
+  const buckets = useMemo(() => histogramBars(search.data?.histogram ?? []), [search.data]);
 
   if (sources.isPending) return <PageSkeleton label="Loading log sources" />;
   if (sources.isError) throw sources.error;
-  const { backends, components, configs } = sources.data;
 
   return (
     <section aria-label="Logs" className="flex flex-col gap-3">
       <div className="flex flex-wrap items-end gap-3">
         <FormField label="Source" className="w-72">
-          <Select compact value={source} onChange={(event) => setSource(event.target.value)}>
-            <option value="">Select a source</option>
-            {components.length > 0 && (
-              <optgroup label="Components">
-                {components.map((entry) => (
-                  <option key={entry.id} value={`component:${entry.id}`}>
-                    {entry.name ?? entry.id} ({entry.type ?? 'component'})
-                  </option>
-                ))}
-              </optgroup>
-            )}
-            {configs.length > 0 && (
-              <optgroup label="Config items">
-                {configs.map((entry) => (
-                  <option key={entry.id} value={`config:${entry.id}`}>
-                    {entry.name ?? entry.id} ({entry.type ?? 'config'})
-                  </option>
-                ))}
-              </optgroup>
-            )}
-            <optgroup label="Logging backends">
-              {backends.map((backend) => (
-                <option key={backend.id} value={`backend:${backend.name}`}>
-                  {backend.name}
-                  {backend.type ? ` (${backend.type})` : ''}
-                </option>
-              ))}
-            </optgroup>
-          </Select>
+          <SelectMenu
+            compact
+            className="w-72"
+            value={source}
+            onChange={setSource}
+            placeholder="Select a source"
+            options={sourceOptions(sources.data)}
+          />
         </FormField>
         <SearchForm
           key={query}
@@ -171,14 +166,16 @@ export function LogsPage() {
               {shown.length !== lines.length && `, ${shown.length} shown`}
             </p>
             <FormField label="Level" className="w-36">
-              <Select compact value={level} onChange={(event) => setLevel(event.target.value)}>
-                <option value="">All levels</option>
-                {levelsOf(lines).map((entry) => (
-                  <option key={entry} value={entry}>
-                    {entry}
-                  </option>
-                ))}
-              </Select>
+              <SelectMenu
+                compact
+                className="w-36"
+                value={level}
+                onChange={setLevel}
+                options={[
+                  { value: '', label: 'All levels' },
+                  ...levelsOf(lines).map((entry) => ({ value: entry })),
+                ]}
+              />
             </FormField>
             <FormField label="Filter" className="w-64">
               <Input compact value={filter} onChange={(event) => setFilter(event.target.value)} />

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterLines, levelsOf, logHistogram } from './histogram';
+import { filterLines, histogramBars, levelsOf } from './histogram';
 
 const line = (minute: number, level: string | null, message = 'm', labels: Record<string, string> = {}) => ({
   timestamp: new Date(Date.UTC(2026, 0, 1, 0, minute)).toISOString(),
@@ -8,25 +8,18 @@ const line = (minute: number, level: string | null, message = 'm', labels: Recor
   labels,
 });
 const from = Date.UTC(2026, 0, 1, 0, 0);
-const to = Date.UTC(2026, 0, 1, 1, 0);
 
-describe('logHistogram', () => {
-  it('counts lines and errors per bucket and ignores lines out of range', () => {
-    const buckets = logHistogram(
-      [line(1, 'info'), line(2, 'error'), line(59, 'fatal'), line(90, 'info')],
-      from,
-      to,
-      6,
-    );
-    expect(buckets.map((bucket) => [bucket.count, bucket.errors])).toEqual([
-      [2, 1],
-      [0, 0],
-      [0, 0],
-      [0, 0],
-      [0, 0],
-      [1, 1],
+describe('histogramBars', () => {
+  it("turns the server's buckets into bars at epoch milliseconds", () => {
+    expect(
+      histogramBars([
+        { start: new Date(from).toISOString(), count: 1200, errors: 300 },
+        { start: new Date(from + 600_000).toISOString(), count: 0, errors: 0 },
+      ]),
+    ).toEqual([
+      { start: from, count: 1200, errors: 300 },
+      { start: from + 600_000, count: 0, errors: 0 },
     ]);
-    expect(buckets[1].start).toBe(from + 10 * 60_000);
   });
 });
 

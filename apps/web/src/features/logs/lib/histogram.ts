@@ -1,8 +1,6 @@
-import type { LogLine } from '@opsdeck/contracts';
+import type { LogHistogramBucket, LogLine } from '@opsdeck/contracts';
 
-/** Bars of the histogram over a range. */
-export const HISTOGRAM_BUCKETS = 30;
-
+/** One bar of the histogram as the chart draws it. */
 export interface HistogramBucket {
   /** Start of the bucket, epoch milliseconds. */
   start: number;
@@ -10,27 +8,16 @@ export interface HistogramBucket {
   errors: number;
 }
 
-/** Counts of lines (and of error lines) in equal buckets from `from` to `to`. */
-export function logHistogram(
-  lines: readonly LogLine[],
-  from: number,
-  to: number,
-  buckets = HISTOGRAM_BUCKETS,
-): HistogramBucket[] {
-  const width = Math.max(1, (to - from) / buckets);
-  const result = Array.from({ length: buckets }, (_, index) => ({
-    start: from + index * width,
-    count: 0,
-    errors: 0,
+/**
+ * The server's histogram (every line of the range that matches the query, not only the lines
+ * returned) as the chart's bars.
+ */
+export function histogramBars(histogram: readonly LogHistogramBucket[]): HistogramBucket[] {
+  return histogram.map((bucket) => ({
+    start: Date.parse(bucket.start),
+    count: bucket.count,
+    errors: bucket.errors,
   }));
-  for (const line of lines) {
-    const time = Date.parse(line.timestamp);
-    if (Number.isNaN(time) || time < from || time > to) continue;
-    const bucket = result[Math.min(buckets - 1, Math.floor((time - from) / width))];
-    bucket.count++;
-    if (line.level === 'error' || line.level === 'fatal') bucket.errors++;
-  }
-  return result;
 }
 
 /** The levels present in the lines, most severe first, for the level filter. */

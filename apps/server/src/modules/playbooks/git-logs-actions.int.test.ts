@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
+import ssh2, { type Connection } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
@@ -306,6 +307,119 @@ describe('exec checkout of a local bare repository', () => {
     expect(result.actions[1].error).toBe(
       'exec.checkout.destination must be a relative path inside the repository: ../x',
     );
+  });
+});
+
+/**
+ * A git host over SSH for the test: an ssh2 server that accepts one public key (checking the
+ * signature) and runs git-upload-pack / git-receive-pack on the local path the client asks for.
+ */
+async function startGitSshServer(
+  allowedPublicKey: string,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const { Server, utils } = ssh2;
+  const allowed = utils.parseKey(allowedPublicKey);
+  if (allowed instanceof Error) throw allowed;
+  const hostKey = utils.generateKeyPairSync('ed25519').private;
+  const server = new Server({ hostKeys: [hostKey] }, (client: Connection) => {
+    client.on('error', () => undefined);
+    client.on('authentication', (ctx) => {
+      if (
+        ctx.method === 'publickey' &&
+        ctx.key.algo === allowed.type &&
+        ctx.key.data.equals(allowed.getPublicSSH())
+      ) {
+        if (!ctx.signature || !ctx.blob) return ctx.accept();
+        if (allowed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true) return ctx.accept();
+      }
+      ctx.reject(['publickey']);
+    });
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        acceptSession().on('exec', (accept, reject, info) => {
+          const match = /^(git-upload-pack|git-receive-pack) '([^']+)'$/.exec(info.command);
+          if (!match) return reject();
+          const stream = accept();
+          const child = spawn(match[1], [match[2]], { stdio: ['pipe', 'pipe', 'pipe'] });
+          stream.pipe(child.stdin);
+          child.stdout.pipe(stream, { end: false });
+          child.stderr.pipe(stream.stderr, { end: false });
+          child.on('close', (code) => {
+            stream.exit(code ?? 1);
+            stream.end();
+          });
+        });
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('exec checkout over SSH with a key', () => {
+  it("clones with the key (given inline or by a connection) and fails with ssh's message for a wrong key", async () => {
+    await requireBinary('/usr/bin/ssh', 'openssh-client');
+    const bare = await bareRepository('over-ssh', { 'README.md': 'cloned over ssh\n' });
+    const key = ssh2.utils.generateKeyPairSync('ed25519');
+    const wrong = ssh2.utils.generateKeyPairSync('ed25519');
+    const host = await startGitSshServer(key.public);
+    try {
+      const url = `ssh://git@127.0.0.1:${host.port}${bare}`;
+      await db.pool.query(
+        `INSERT INTO connections (name, namespace, type, url, certificate) VALUES ('over-ssh', 'default', 'git', $1, $2)`,
+        [box.seal(url), box.seal(key.private)],
+      );
+      const result = await runPlaybook({
+        actions: [
+          { name: 'inline', exec: { script: 'cat README.md', checkout: { url, certificate: key.private } } },
+          {
+            name: 'connection',
+            exec: {
+              script: 'git log -1 --format=%s',
+              checkout: { connection: 'connection://default/over-ssh' },
+            },
+          },
+          {
+            name: 'wrong key',
+            exec: { script: 'echo should-not-run', checkout: { url, certificate: wrong.private } },
+          },
+          {
+            name: 'key on http',
+            if: 'always()',
+            exec: {
+              script: 'true',
+              checkout: { url: 'https://git.example/x.git', certificate: key.private },
+            },
+          },
+        ],
+      });
+      expect(result.actions.map((action) => action.status)).toEqual([
+        'completed',
+        'completed',
+        'failed',
+        'failed',
+      ]);
+      const inline = result.actions[0].result as { stdout: string; checkout: Record<string, unknown> };
+      expect(inline.stdout).toBe('cloned over ssh\n');
+      // Shown without its user info.
+      expect(inline.checkout).toMatchObject({
+        url: `ssh://127.0.0.1:${host.port}${bare}`,
+        commit: await git(bare, 'rev-parse', 'main'),
+      });
+      expect((result.actions[1].result as { stdout: string }).stdout).toBe('seed\n');
+      expect(result.actions[2].error).toMatch(
+        /^exec: checkout: git clone failed: [\s\S]*Permission denied \(publickey\)/,
+      );
+      expect(result.actions[2].result).toBeNull();
+      expect(result.actions[3].error).toBe(
+        'exec.checkout.certificate is an SSH key: it needs an ssh:// or user@host:path URL, not https://git.example/x.git',
+      );
+    } finally {
+      await host.close();
+    }
   });
 });
 

@@ -14,6 +14,7 @@ import { waitFor } from '../../platform/jobs/test-fixtures/helpers.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import type { ModuleWorkers } from '../../server-module.js';
 import { requireBinary } from '../health/test-fixtures/daemons.js';
+import { azureRepositoryOf } from './actions/gitops.js';
 import { parseLogTime } from './actions/logs.js';
 import { createRun } from './runs.js';
 import type { RunTarget } from './store.js';
@@ -451,6 +452,25 @@ async function startApi(): Promise<{ origin: string; requests: Recorded[]; close
       } else if (request.method === 'POST' && url === '/repos/acme/deploy/issues/7/labels') {
         response.statusCode = 200;
         response.end(JSON.stringify([]));
+      } else if (
+        request.method === 'POST' &&
+        url === '/fabrikam/web/_apis/git/repositories/deploy/pullrequests?api-version=7.1'
+      ) {
+        if (request.headers.authorization !== `Basic ${Buffer.from(':az-token').toString('base64')}`) {
+          response.statusCode = 401;
+          response.end(
+            JSON.stringify({ message: 'TF400813: The user is not authorized to access this resource.' }),
+          );
+          return;
+        }
+        response.statusCode = 201;
+        response.end(
+          JSON.stringify({
+            pullRequestId: 12,
+            url: 'https://dev.azure.example/fabrikam/_apis/git/repositories/1/pullRequests/12',
+            repository: { webUrl: 'https://dev.azure.example/fabrikam/web/_git/deploy' },
+          }),
+        );
       } else if (request.method === 'POST' && /^\/api\/v4\/projects\/[^/]+\/merge_requests$/.test(url)) {
         response.statusCode = 201;
         response.end(
@@ -641,6 +661,86 @@ describe('gitops action against a local bare repository', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it('opens an Azure DevOps pull request through its REST API (PAT as basic auth, labels) and reports a refusal', async () => {
+    const bare = await bareRepository(path.join('fabrikam', 'web', '_git', 'deploy'), {
+      'values.yaml': 'tag: v1\n',
+    });
+    const api = await startApi();
+    try {
+      const repo = (branch: string, password: string) => ({
+        url: bare,
+        branch,
+        type: 'azure_devops',
+        apiURL: `${api.origin}/fabrikam`,
+        password,
+      });
+      const result = await runPlaybook({
+        actions: [
+          {
+            name: 'azure',
+            gitops: {
+              repo: repo('bump-v5', 'az-token'),
+              commit: { message: 'Bump to v5\n\nFrom a playbook.' },
+              pr: { title: 'Bump web to v5', tags: ['automated'] },
+              patches: [{ path: 'values.yaml', yq: '.tag = "v5"' }],
+            },
+          },
+          {
+            name: 'refused',
+            if: 'always()',
+            gitops: {
+              repo: repo('bump-v6', 'expired'),
+              commit: { message: 'Bump to v6' },
+              pr: {},
+              patches: [{ path: 'values.yaml', yq: '.tag = "v6"' }],
+            },
+          },
+        ],
+      });
+      expect(result.actions.map((action) => action.status)).toEqual(['completed', 'failed']);
+      expect(result.actions[0].result).toMatchObject({
+        pushed: true,
+        pullRequest: {
+          created: true,
+          number: 12,
+          url: 'https://dev.azure.example/fabrikam/web/_git/deploy/pullrequest/12',
+        },
+      });
+      expect(result.actions[1].error).toBe(
+        'gitops: Azure DevOps answered 401: TF400813: The user is not authorized to access this resource.',
+      );
+      const [created] = api.requests;
+      expect(created.method).toBe('POST');
+      expect(created.headers['content-type']).toBe('application/json');
+      expect(created.body).toEqual({
+        sourceRefName: 'refs/heads/bump-v5',
+        targetRefName: 'refs/heads/main',
+        title: 'Bump web to v5',
+        description: 'Bump to v5\n\nFrom a playbook.',
+        labels: [{ name: 'automated' }],
+      });
+      expect(await git(bare, 'show', 'bump-v5:values.yaml')).toBe('tag: v5');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("reads an Azure DevOps repository's organization, project and name from its URL forms", () => {
+    const expected = { organization: 'fabrikam', project: 'Web App', repository: 'deploy' };
+    expect(azureRepositoryOf('https://dev.azure.com/fabrikam/Web%20App/_git/deploy')).toEqual(expected);
+    expect(azureRepositoryOf('https://fabrikam@dev.azure.com/fabrikam/Web%20App/_git/deploy')).toEqual(
+      expected,
+    );
+    expect(azureRepositoryOf('git@ssh.dev.azure.com:v3/fabrikam/Web%20App/deploy')).toEqual(expected);
+    expect(azureRepositoryOf('https://fabrikam.visualstudio.com/Web%20App/_git/deploy')).toMatchObject({
+      project: 'Web App',
+      repository: 'deploy',
+    });
+    expect(() => azureRepositoryOf('https://dev.azure.com/fabrikam')).toThrow(
+      'gitops.repo.url: not an Azure DevOps repository URL ({organization}/{project}/_git/{repository}): https://dev.azure.com/fabrikam',
+    );
   });
 
   it('refuses bad blocks with the field, and a patch jq cannot run with its message', async () => {

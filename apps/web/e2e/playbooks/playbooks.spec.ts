@@ -1,4 +1,5 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { chooseOption } from '../design/select-menu';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { apiSession, csrfHeader } from '../shell/api';
 
@@ -100,7 +101,7 @@ test('runs a playbook from a check menu with parameters and follows the run to c
   await expect(dialog.getByText('This field is required')).toBeVisible();
   await reason.fill('on call');
   await dialog.getByLabel('Memory', { exact: true }).fill('512');
-  await dialog.getByLabel('Memory unit').selectOption('Gi');
+  await chooseOption(dialog, 'Memory unit', 'Gi');
   await dialog.getByRole('button', { name: 'Run' }).click();
 
   await expect(page).toHaveURL(/\/playbooks\/runs\/[0-9a-f-]{36}$/);

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { pino } from 'pino';
+import ssh2, { type Connection } from 'ssh2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
@@ -13,6 +14,7 @@ import { waitFor } from '../../platform/jobs/test-fixtures/helpers.js';
 import { createSecretBox, keyFromSecret } from '../../platform/secrets.js';
 import type { ModuleWorkers } from '../../server-module.js';
 import { requireBinary } from '../health/test-fixtures/daemons.js';
+import { azureRepositoryOf } from './actions/gitops.js';
 import { parseLogTime } from './actions/logs.js';
 import { createRun } from './runs.js';
 import type { RunTarget } from './store.js';
@@ -309,6 +311,119 @@ describe('exec checkout of a local bare repository', () => {
   });
 });
 
+/**
+ * A git host over SSH for the test: an ssh2 server that accepts one public key (checking the
+ * signature) and runs git-upload-pack / git-receive-pack on the local path the client asks for.
+ */
+async function startGitSshServer(
+  allowedPublicKey: string,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const { Server, utils } = ssh2;
+  const allowed = utils.parseKey(allowedPublicKey);
+  if (allowed instanceof Error) throw allowed;
+  const hostKey = utils.generateKeyPairSync('ed25519').private;
+  const server = new Server({ hostKeys: [hostKey] }, (client: Connection) => {
+    client.on('error', () => undefined);
+    client.on('authentication', (ctx) => {
+      if (
+        ctx.method === 'publickey' &&
+        ctx.key.algo === allowed.type &&
+        ctx.key.data.equals(allowed.getPublicSSH())
+      ) {
+        if (!ctx.signature || !ctx.blob) return ctx.accept();
+        if (allowed.verify(ctx.blob, ctx.signature, ctx.hashAlgo) === true) return ctx.accept();
+      }
+      ctx.reject(['publickey']);
+    });
+    client.on('ready', () => {
+      client.on('session', (acceptSession) => {
+        acceptSession().on('exec', (accept, reject, info) => {
+          const match = /^(git-upload-pack|git-receive-pack) '([^']+)'$/.exec(info.command);
+          if (!match) return reject();
+          const stream = accept();
+          const child = spawn(match[1], [match[2]], { stdio: ['pipe', 'pipe', 'pipe'] });
+          stream.pipe(child.stdin);
+          child.stdout.pipe(stream, { end: false });
+          child.stderr.pipe(stream.stderr, { end: false });
+          child.on('close', (code) => {
+            stream.exit(code ?? 1);
+            stream.end();
+          });
+        });
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('exec checkout over SSH with a key', () => {
+  it("clones with the key (given inline or by a connection) and fails with ssh's message for a wrong key", async () => {
+    await requireBinary('/usr/bin/ssh', 'openssh-client');
+    const bare = await bareRepository('over-ssh', { 'README.md': 'cloned over ssh\n' });
+    const key = ssh2.utils.generateKeyPairSync('ed25519');
+    const wrong = ssh2.utils.generateKeyPairSync('ed25519');
+    const host = await startGitSshServer(key.public);
+    try {
+      const url = `ssh://git@127.0.0.1:${host.port}${bare}`;
+      await db.pool.query(
+        `INSERT INTO connections (name, namespace, type, url, certificate) VALUES ('over-ssh', 'default', 'git', $1, $2)`,
+        [box.seal(url), box.seal(key.private)],
+      );
+      const result = await runPlaybook({
+        actions: [
+          { name: 'inline', exec: { script: 'cat README.md', checkout: { url, certificate: key.private } } },
+          {
+            name: 'connection',
+            exec: {
+              script: 'git log -1 --format=%s',
+              checkout: { connection: 'connection://default/over-ssh' },
+            },
+          },
+          {
+            name: 'wrong key',
+            exec: { script: 'echo should-not-run', checkout: { url, certificate: wrong.private } },
+          },
+          {
+            name: 'key on http',
+            if: 'always()',
+            exec: {
+              script: 'true',
+              checkout: { url: 'https://git.example/x.git', certificate: key.private },
+            },
+          },
+        ],
+      });
+      expect(result.actions.map((action) => action.status)).toEqual([
+        'completed',
+        'completed',
+        'failed',
+        'failed',
+      ]);
+      const inline = result.actions[0].result as { stdout: string; checkout: Record<string, unknown> };
+      expect(inline.stdout).toBe('cloned over ssh\n');
+      // Shown without its user info.
+      expect(inline.checkout).toMatchObject({
+        url: `ssh://127.0.0.1:${host.port}${bare}`,
+        commit: await git(bare, 'rev-parse', 'main'),
+      });
+      expect((result.actions[1].result as { stdout: string }).stdout).toBe('seed\n');
+      expect(result.actions[2].error).toMatch(
+        /^exec: checkout: git clone failed: [\s\S]*Permission denied \(publickey\)/,
+      );
+      expect(result.actions[2].result).toBeNull();
+      expect(result.actions[3].error).toBe(
+        'exec.checkout.certificate is an SSH key: it needs an ssh:// or user@host:path URL, not https://git.example/x.git',
+      );
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 interface Recorded {
   method: string;
   url: string;
@@ -337,6 +452,25 @@ async function startApi(): Promise<{ origin: string; requests: Recorded[]; close
       } else if (request.method === 'POST' && url === '/repos/acme/deploy/issues/7/labels') {
         response.statusCode = 200;
         response.end(JSON.stringify([]));
+      } else if (
+        request.method === 'POST' &&
+        url === '/fabrikam/web/_apis/git/repositories/deploy/pullrequests?api-version=7.1'
+      ) {
+        if (request.headers.authorization !== `Basic ${Buffer.from(':az-token').toString('base64')}`) {
+          response.statusCode = 401;
+          response.end(
+            JSON.stringify({ message: 'TF400813: The user is not authorized to access this resource.' }),
+          );
+          return;
+        }
+        response.statusCode = 201;
+        response.end(
+          JSON.stringify({
+            pullRequestId: 12,
+            url: 'https://dev.azure.example/fabrikam/_apis/git/repositories/1/pullRequests/12',
+            repository: { webUrl: 'https://dev.azure.example/fabrikam/web/_git/deploy' },
+          }),
+        );
       } else if (request.method === 'POST' && /^\/api\/v4\/projects\/[^/]+\/merge_requests$/.test(url)) {
         response.statusCode = 201;
         response.end(
@@ -527,6 +661,86 @@ describe('gitops action against a local bare repository', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it('opens an Azure DevOps pull request through its REST API (PAT as basic auth, labels) and reports a refusal', async () => {
+    const bare = await bareRepository(path.join('fabrikam', 'web', '_git', 'deploy'), {
+      'values.yaml': 'tag: v1\n',
+    });
+    const api = await startApi();
+    try {
+      const repo = (branch: string, password: string) => ({
+        url: bare,
+        branch,
+        type: 'azure_devops',
+        apiURL: `${api.origin}/fabrikam`,
+        password,
+      });
+      const result = await runPlaybook({
+        actions: [
+          {
+            name: 'azure',
+            gitops: {
+              repo: repo('bump-v5', 'az-token'),
+              commit: { message: 'Bump to v5\n\nFrom a playbook.' },
+              pr: { title: 'Bump web to v5', tags: ['automated'] },
+              patches: [{ path: 'values.yaml', yq: '.tag = "v5"' }],
+            },
+          },
+          {
+            name: 'refused',
+            if: 'always()',
+            gitops: {
+              repo: repo('bump-v6', 'expired'),
+              commit: { message: 'Bump to v6' },
+              pr: {},
+              patches: [{ path: 'values.yaml', yq: '.tag = "v6"' }],
+            },
+          },
+        ],
+      });
+      expect(result.actions.map((action) => action.status)).toEqual(['completed', 'failed']);
+      expect(result.actions[0].result).toMatchObject({
+        pushed: true,
+        pullRequest: {
+          created: true,
+          number: 12,
+          url: 'https://dev.azure.example/fabrikam/web/_git/deploy/pullrequest/12',
+        },
+      });
+      expect(result.actions[1].error).toBe(
+        'gitops: Azure DevOps answered 401: TF400813: The user is not authorized to access this resource.',
+      );
+      const [created] = api.requests;
+      expect(created.method).toBe('POST');
+      expect(created.headers['content-type']).toBe('application/json');
+      expect(created.body).toEqual({
+        sourceRefName: 'refs/heads/bump-v5',
+        targetRefName: 'refs/heads/main',
+        title: 'Bump web to v5',
+        description: 'Bump to v5\n\nFrom a playbook.',
+        labels: [{ name: 'automated' }],
+      });
+      expect(await git(bare, 'show', 'bump-v5:values.yaml')).toBe('tag: v5');
+    } finally {
+      await api.close();
+    }
+  });
+
+  it("reads an Azure DevOps repository's organization, project and name from its URL forms", () => {
+    const expected = { organization: 'fabrikam', project: 'Web App', repository: 'deploy' };
+    expect(azureRepositoryOf('https://dev.azure.com/fabrikam/Web%20App/_git/deploy')).toEqual(expected);
+    expect(azureRepositoryOf('https://fabrikam@dev.azure.com/fabrikam/Web%20App/_git/deploy')).toEqual(
+      expected,
+    );
+    expect(azureRepositoryOf('git@ssh.dev.azure.com:v3/fabrikam/Web%20App/deploy')).toEqual(expected);
+    expect(azureRepositoryOf('https://fabrikam.visualstudio.com/Web%20App/_git/deploy')).toMatchObject({
+      project: 'Web App',
+      repository: 'deploy',
+    });
+    expect(() => azureRepositoryOf('https://dev.azure.com/fabrikam')).toThrow(
+      'gitops.repo.url: not an Azure DevOps repository URL ({organization}/{project}/_git/{repository}): https://dev.azure.com/fabrikam',
+    );
   });
 
   it('refuses bad blocks with the field, and a patch jq cannot run with its message', async () => {

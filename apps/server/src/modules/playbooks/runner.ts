@@ -48,6 +48,61 @@ export interface RunnerDeps {
   secrets?: SecretBox;
   /** How often a running action looks for a cancel. Default 500 ms. */
   cancelPollMs?: number;
+  /** The process's one cancel watch (one query per interval for all its running actions). */
+  cancels?: CancelWatch;
+}
+
+/**
+ * Looks for cancelled runs among those whose actions run in this process: one query per
+ * interval however many actions run, instead of one per action.
+ */
+export class CancelWatch {
+  private readonly watched = new Map<string, Set<() => void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private polling = false;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly intervalMs = 500,
+  ) {}
+
+  /** Calls onCancel once when the run is cancelled; the answer stops watching. */
+  watch(runId: string, onCancel: () => void): () => void {
+    let callbacks = this.watched.get(runId);
+    if (!callbacks) this.watched.set(runId, (callbacks = new Set()));
+    callbacks.add(onCancel);
+    this.timer ??= setInterval(() => void this.poll(), this.intervalMs);
+    return () => {
+      callbacks.delete(onCancel);
+      if (callbacks.size === 0) this.watched.delete(runId);
+      if (this.watched.size === 0) this.stop();
+    };
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private async poll(): Promise<void> {
+    if (this.polling || this.watched.size === 0) return;
+    this.polling = true;
+    try {
+      const { rows } = await this.pool.query<{ id: string }>(
+        `SELECT id FROM playbook_runs WHERE id = ANY($1::uuid[]) AND status = 'cancelled'`,
+        [[...this.watched.keys()]],
+      );
+      for (const { id } of rows) {
+        const callbacks = this.watched.get(id);
+        this.watched.delete(id);
+        callbacks?.forEach((callback) => callback());
+      }
+    } catch {
+      // The next interval looks again.
+    } finally {
+      this.polling = false;
+    }
+  }
 }
 
 /** Starts (or continues) a run in the queue, in the caller's transaction when given one. */
@@ -256,13 +311,17 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
     return;
   }
   const actions = (Array.isArray(spec.actions) ? spec.actions : []) as ActionSpec[];
-  const existing = (
-    await pool.query<ActionRow>(
-      `SELECT id, name, status, result, error, retry_count, scheduled_time, start_time
+  // A run that never started has no action rows yet.
+  const existing =
+    stored.status === 'scheduled' && stored.start_time === null
+      ? []
+      : (
+          await pool.query<ActionRow>(
+            `SELECT id, name, status, result, error, retry_count, scheduled_time, start_time
          FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY created_at`,
-      [runId],
-    )
-  ).rows;
+            [runId],
+          )
+        ).rows;
   const done: ActionRow[] = [];
   for (const action of actions) {
     let row = existing.find((candidate) => candidate.name === action.name);
@@ -281,13 +340,14 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
       // The process running it stopped: retry it while the budget allows, else fail it.
       const message = 'the process running this action stopped before it finished';
       if (row.retry_count < retryLimit) {
-        row = await scheduleRetry(deps, runId, row, retry, message);
+        await scheduleRetry(deps, runId, row, retry, message);
         return;
       }
-      await pool.query(
-        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1`,
+      const marked = await pool.query(
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1 AND status = 'running'`,
         [row.id, message],
       );
+      if (marked.rowCount === 0) return;
       done.push({ ...row, status: 'failed', error: message });
       continue;
     }
@@ -302,26 +362,32 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
     } catch (error) {
       const message = `if: ${errorText(error)}`;
       row = await upsertAction(pool, runId, row, action.name, 'failed', { error: message });
+      if (!row) return;
       done.push(row);
       continue;
     }
     if (!run_it) {
       row = await upsertAction(pool, runId, row, action.name, 'skipped', {});
+      if (!row) return;
       done.push(row);
       continue;
     }
     const delayMs = parseDurationMs(action.delay);
     if (!row && delayMs && delayMs > 0) {
-      await pool.query(
+      const slept = await pool.query(
         `INSERT INTO playbook_run_actions (playbook_run_id, name, status, scheduled_time)
-         VALUES ($1, $2, 'sleeping', now() + $3 * interval '1 millisecond')`,
+         VALUES ($1, $2, 'sleeping', now() + $3 * interval '1 millisecond')
+         ON CONFLICT (playbook_run_id, name) DO NOTHING`,
         [runId, action.name, delayMs],
       );
+      if (slept.rowCount === 0) return;
       await setRunStatus(pool, runId, 'sleeping');
       await scheduleRun(pool, runId, delayMs);
       return;
     }
+    // The claim: only the process whose statement moved the action to running runs it.
     row = await upsertAction(pool, runId, row, action.name, 'running', { start: true });
+    if (!row) return;
     const outcome = await executeAction(deps, runId, row, action, actionVariables, deadline, signal);
     if (outcome.cancelled) return;
     if (outcome.error !== undefined) {
@@ -340,7 +406,6 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
         return;
       }
       done.push({ ...row, status: 'failed', error: outcome.error, result: outcome.result ?? null });
-      await setRunStatus(pool, runId, 'running');
       continue;
     }
     await pool.query(
@@ -348,7 +413,6 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
       [row.id, outcome.result ?? {}],
     );
     done.push({ ...row, status: 'completed', result: outcome.result ?? {} });
-    await setRunStatus(pool, runId, 'running');
   }
   const failed = done.filter((action) => action.status === 'failed');
   if (failed.length > 0) {
@@ -360,6 +424,11 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
   }
 }
 
+/**
+ * Moves an action to `status`: inserts its row, or updates the row as this process read it.
+ * Undefined when another process got there first (the row exists, or moved meanwhile): the
+ * caller leaves the run to it. This compare-and-set is what runs each action once.
+ */
 async function upsertAction(
   pool: Pool,
   runId: string,
@@ -367,7 +436,7 @@ async function upsertAction(
   name: string,
   status: PlaybookActionStatus,
   fields: { error?: string; start?: boolean },
-): Promise<ActionRow> {
+): Promise<ActionRow | undefined> {
   const final = status === 'completed' || status === 'failed' || status === 'skipped';
   const columns = 'id, name, status, result, error, retry_count, scheduled_time, start_time';
   if (row) {
@@ -375,14 +444,15 @@ async function upsertAction(
       `UPDATE playbook_run_actions SET status = $2, error = $3,
               start_time = CASE WHEN $4::boolean THEN now() ELSE start_time END,
               end_time = CASE WHEN $5::boolean THEN now() ELSE NULL END
-        WHERE id = $1 RETURNING ${columns}`,
-      [row.id, status, fields.error ?? null, fields.start === true, final],
+        WHERE id = $1 AND status = $6 RETURNING ${columns}`,
+      [row.id, status, fields.error ?? null, fields.start === true, final, row.status],
     );
     return rows[0];
   }
   const { rows } = await pool.query<ActionRow>(
     `INSERT INTO playbook_run_actions (playbook_run_id, name, status, error, start_time, end_time)
      VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, CASE WHEN $6::boolean THEN now() END)
+     ON CONFLICT (playbook_run_id, name) DO NOTHING
      RETURNING ${columns}`,
     [runId, name, status, fields.error ?? null, fields.start === true, final],
   );
@@ -395,18 +465,18 @@ async function scheduleRetry(
   row: ActionRow,
   retry: { duration?: unknown; exponent?: unknown; jitter?: unknown },
   error: string,
-): Promise<ActionRow> {
+): Promise<void> {
   const attempt = row.retry_count + 1;
   const delayMs = retryDelayMs(retry, attempt);
-  const { rows } = await deps.pool.query<ActionRow>(
+  const { rowCount } = await deps.pool.query(
     `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, retry_count = $3,
             scheduled_time = now() + $4 * interval '1 millisecond', end_time = NULL
-      WHERE id = $1 RETURNING id, name, status, result, error, retry_count, scheduled_time, start_time`,
+      WHERE id = $1 AND status = 'running'`,
     [row.id, error, attempt, delayMs],
   );
+  if (rowCount === 0) return;
   await setRunStatus(deps.pool, runId, 'retrying');
   await scheduleRun(deps.pool, runId, delayMs);
-  return rows[0];
 }
 
 interface ExecutionOutcome {
@@ -440,17 +510,12 @@ async function executeAction(
   const onOuter = () => controller.abort(String(outer.reason ?? 'the process is stopping'));
   outer.addEventListener('abort', onOuter);
   let cancelled = false;
-  const poll = setInterval(() => {
-    void currentStatus(pool, runId).then(
-      (status) => {
-        if (status === 'cancelled') {
-          cancelled = true;
-          controller.abort('cancelled');
-        }
-      },
-      () => undefined,
-    );
-  }, deps.cancelPollMs ?? 500);
+  const onCancel = () => {
+    cancelled = true;
+    controller.abort('cancelled');
+  };
+  const ownWatch = deps.cancels ? undefined : new CancelWatch(pool, deps.cancelPollMs ?? 500);
+  const unwatch = (deps.cancels ?? ownWatch)!.watch(runId, onCancel);
   const leftMs = deadline - Date.now();
   const actionTimeoutMs = parseDurationMs(action.timeout);
   const timeoutMs = Math.max(1, Math.min(leftMs, actionTimeoutMs ?? leftMs));
@@ -481,7 +546,8 @@ async function executeAction(
     outcome = { error: errorText(error), result: artifacts?.result };
     if (!cancelled && Date.now() >= deadline - 5 && runTimeoutBinds) outcome.timedOutRun = true;
   } finally {
-    clearInterval(poll);
+    unwatch();
+    ownWatch?.stop();
     outer.removeEventListener('abort', onOuter);
   }
   await storeArtifacts(pool, runId, row.id, artifacts).catch(() => undefined);

@@ -1,17 +1,30 @@
 import type { ModuleWorkers, WorkerContext } from '../../server-module.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS } from './durations.js';
-import { advanceRun, EXECUTE_EVENT, setRunStatus } from './runner.js';
+import { advanceRun, CancelWatch, EXECUTE_EVENT, setRunStatus } from './runner.js';
 import { createEventTriggerHandler, PLAYBOOK_TRIGGER_SUBSCRIBER } from './event-triggers.js';
 import { startPlaybookSchedules } from './schedule-triggers.js';
 
+/** Runs moved forward at once by one process, unless PLAYBOOK_RUN_CONCURRENCY says otherwise. */
+export const DEFAULT_RUN_CONCURRENCY = 100;
+
+function runConcurrencyOf(configured: number | undefined): number {
+  if (configured !== undefined) return configured;
+  const fromEnv = Number(process.env.PLAYBOOK_RUN_CONCURRENCY);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_RUN_CONCURRENCY;
+}
+
 /**
  * Consumes the runner's queue event: one process at a time moves a run forward (the queue's
- * lease). An unexpected error fails the run rather than retrying it without end.
+ * lease), and each action starts once (the runner's claim on its row). Runs have a lane of their
+ * own in the queue (`runConcurrency` at once per process), so a burst of runs starts at once
+ * rather than behind the shared slots, and cannot starve other events. An unexpected error fails
+ * the run rather than retrying it without end.
  */
 export async function startPlaybookWorkers(
-  context: WorkerContext & { cancelPollMs?: number; schedulePollMs?: number },
+  context: WorkerContext & { cancelPollMs?: number; schedulePollMs?: number; runConcurrency?: number },
 ): Promise<ModuleWorkers> {
   const { pool, jobs, logger, secrets } = context;
+  const cancels = new CancelWatch(pool, context.cancelPollMs ?? 500);
   jobs.events.on(
     EXECUTE_EVENT,
     async (event, { signal }) => {
@@ -30,7 +43,7 @@ export async function startPlaybookWorkers(
         resourceId: rows[0].playbook_id,
       });
       try {
-        await advanceRun({ pool, jobs, secrets, cancelPollMs: context.cancelPollMs }, runId, signal);
+        await advanceRun({ pool, jobs, secrets, cancels }, runId, signal);
       } catch (error) {
         if (signal.aborted) {
           await job.stopped('the process stopped');
@@ -54,7 +67,11 @@ export async function startPlaybookWorkers(
       }
     },
     // A run may take its whole timeout; the lease is renewed while it works.
-    { timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000, maxAttempts: 20 },
+    {
+      timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000,
+      maxAttempts: 20,
+      concurrency: runConcurrencyOf(context.runConcurrency),
+    },
   );
   // Event triggers (`on.canary`, `on.config`, `on.component`): the copies the event queue's
   // subscription fan-out (migration 0210) makes for each subscribed playbook.
@@ -73,6 +90,7 @@ export async function startPlaybookWorkers(
     async stop() {
       jobs.events.off(EXECUTE_EVENT);
       jobs.events.off(triggerPattern);
+      cancels.stop();
       await schedules.stop();
     },
   };

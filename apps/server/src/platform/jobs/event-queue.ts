@@ -117,6 +117,12 @@ export interface ConsumerOptions {
   timeoutMs?: number;
   /** Overrides the worker's maxAttempts for these events. */
   maxAttempts?: number;
+  /**
+   * Handlers of these events running at once in this process, in a lane of their own: they
+   * neither take the shared slots (a flood of long handlers cannot starve other events) nor wait
+   * for them. Exact event names only. Default: the shared slots.
+   */
+  concurrency?: number;
 }
 
 interface Consumer extends ConsumerOptions {

@@ -191,4 +191,47 @@ describe('jobs service lifecycle', () => {
       details: { errors: ['The process running this job stopped before the job finished'] },
     });
   });
+  it('a consumer with a concurrency of its own runs that many at once in its own lane, without taking the shared slots', async () => {
+    const jobs = service({ events: { pollIntervalMs: 20, concurrency: 2 } });
+    let releaseLong!: () => void;
+    const longMayFinish = new Promise<void>((resolve) => (releaseLong = resolve));
+    let running = 0;
+    let most = 0;
+    jobs.events.on(
+      'long.run',
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await longMayFinish;
+        running -= 1;
+      },
+      { concurrency: 8 },
+    );
+    const quick: string[] = [];
+    jobs.events.on('quick.event', async (event) => {
+      quick.push(event.id);
+    });
+    expect(() => jobs.events.on('long.*', async () => undefined)).toThrow(
+      'Events "long.run" already have a consumer of their own',
+    );
+    expect(() => jobs.events.on('long.run', async () => undefined, { concurrency: 2 })).toThrow(
+      'Events "long.run" already have a consumer',
+    );
+    expect(() => jobs.events.on('other.*', async () => undefined, { concurrency: 2 })).toThrow(
+      'a consumer with its own concurrency takes an exact event name',
+    );
+    await jobs.start();
+    for (let index = 0; index < 12; index++) await enqueueEvent(db.pool, 'long.run');
+    await waitFor(() => running === 8, { what: 'eight long handlers at once (more than the shared two)' });
+    // The shared slots are free: other events are handled while the lane is full.
+    const quickId = await enqueueEvent(db.pool, 'quick.event');
+    await waitFor(() => quick.includes(quickId), { what: 'the quick event beside the full lane' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(most).toBe(8);
+    releaseLong();
+    await waitFor(async () => (await db.pool.query('SELECT 1 FROM event_queue')).rowCount === 0, {
+      what: 'every long event to finish',
+    });
+    expect(most).toBe(8);
+  });
 });

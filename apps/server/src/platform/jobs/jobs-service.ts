@@ -80,9 +80,32 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
   const jobHistory = new JobHistory({ pool, hostname, workerId, metrics });
   const consumers = new EventConsumers();
   const queue = new EventQueueWorker({ ...options.events, pool, logger, consumers, workerId, metrics });
+  let state: 'idle' | 'running' | 'stopping' = 'idle';
+  // Consumers with a concurrency of their own: one worker each, with the service's tuning. A lane
+  // whose consumer is removed stops claiming; it is stopped (its handlers given the grace) with
+  // the service.
+  const lanes = new Map<string, { worker: EventQueueWorker; consumers: EventConsumers }>();
+  const retired: EventQueueWorker[] = [];
+  const addLane = (pattern: string, handler: EventHandler, consumerOptions: ConsumerOptions) => {
+    if (pattern.includes('*'))
+      throw new TypeError(`"${pattern}": a consumer with its own concurrency takes an exact event name`);
+    if (lanes.has(pattern) || consumers.resolve(pattern))
+      throw new Error(`Events "${pattern}" already have a consumer`);
+    const own = new EventConsumers().on(pattern, handler, consumerOptions);
+    const worker = new EventQueueWorker({
+      ...options.events,
+      concurrency: consumerOptions.concurrency,
+      pool,
+      logger,
+      consumers: own,
+      workerId,
+      metrics,
+    });
+    lanes.set(pattern, { worker, consumers: own });
+    if (state === 'running') worker.start();
+  };
   const scheduler = new Scheduler({ ...options.schedules, pool, logger, jobHistory, workerId });
   let heartbeatTimer: NodeJS.Timeout | undefined;
-  let state: 'idle' | 'running' | 'stopping' = 'idle';
 
   const markStaleRunningJobs = async (): Promise<number> => {
     const stopped = await jobHistory.markStaleRunningJobs(staleWorkerAfterMs);
@@ -109,10 +132,24 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
       names: () => scheduler.names(),
     },
     events: {
-      on: (pattern, handler, consumerOptions) => {
+      on: (pattern, handler, consumerOptions = {}) => {
+        if (consumerOptions.concurrency !== undefined) {
+          addLane(pattern, handler, consumerOptions);
+          return;
+        }
+        const prefix = pattern.endsWith('*') ? pattern.slice(0, -1) : undefined;
+        for (const name of lanes.keys())
+          if (name === pattern || (prefix !== undefined && name.startsWith(prefix)))
+            throw new Error(`Events "${name}" already have a consumer of their own`);
         consumers.on(pattern, handler, consumerOptions);
       },
-      off: (pattern) => consumers.off(pattern),
+      off: (pattern) => {
+        const lane = lanes.get(pattern);
+        if (!lane) return consumers.off(pattern);
+        lanes.delete(pattern);
+        lane.consumers.off(pattern);
+        retired.push(lane.worker);
+      },
       enqueue: enqueueEvent,
     },
     startJob: (jobOptions) => jobHistory.startJob(jobOptions),
@@ -129,6 +166,7 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
         throw error;
       }
       queue.start();
+      for (const lane of lanes.values()) lane.worker.start();
       heartbeatTimer = setInterval(() => void beat(), heartbeatIntervalMs);
       heartbeatTimer.unref();
       logger.info({ workerId, schedules: scheduler.names().length }, 'jobs service started');
@@ -138,7 +176,12 @@ export function createJobsService(options: JobsServiceOptions): JobsService {
       state = 'stopping';
       const graceMs = stopOptions.graceMs ?? defaultGraceMs;
       clearInterval(heartbeatTimer);
-      await Promise.all([scheduler.stop(graceMs), queue.stop(graceMs)]);
+      await Promise.all([
+        scheduler.stop(graceMs),
+        queue.stop(graceMs),
+        ...[...lanes.values()].map((lane) => lane.worker.stop(graceMs)),
+        ...retired.splice(0).map((worker) => worker.stop(graceMs)),
+      ]);
       await jobHistory
         .retire()
         .catch((error: unknown) =>

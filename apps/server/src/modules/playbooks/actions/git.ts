@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import { openConnection } from './connections.js';
 import { ActionFailure, type ActionContext } from './types.js';
@@ -8,6 +10,13 @@ export interface GitRemote {
   url: string;
   username?: string;
   password?: string;
+  /** An SSH private key (the ecosystem's `certificate`) for ssh:// and scp-style URLs. */
+  sshKey?: string;
+}
+
+/** ssh://… or scp-style user@host:path. */
+function isSshUrl(url: string): boolean {
+  return /^ssh:\/\//i.test(url) || /^[^/:@\s]+@[^/:\s]+:/.test(url);
 }
 
 /** A value given as text or as an env-var object (`{value: ...}`), as the ecosystem writes them. */
@@ -29,17 +38,20 @@ export async function gitRemoteOf(
   context: ActionContext,
   field: string,
 ): Promise<GitRemote> {
-  if (block.certificate !== undefined && textOf(block.certificate) !== undefined)
-    throw new ActionFailure(
-      `${field}.certificate: SSH keys are not supported here; use an http(s) or file URL with username and password`,
-    );
   const connection = await openConnection(block, context);
   const url = textOf(block.url) ?? connection?.url;
   if (!url) throw new ActionFailure(`${field}.url or ${field}.connection is required`);
+  // A connection's certificate is its SSH key when its URL is an SSH one.
+  const sshKey = textOf(block.certificate) ?? (isSshUrl(url) ? connection?.certificate : undefined);
+  if (sshKey !== undefined && !isSshUrl(url))
+    throw new ActionFailure(
+      `${field}.certificate is an SSH key: it needs an ssh:// or user@host:path URL, not ${displayUrl(url)}`,
+    );
   return {
     url,
     username: textOf(block.username) ?? connection?.username,
     password: textOf(block.password) ?? textOf(block.accessToken) ?? connection?.password,
+    ...(sshKey !== undefined ? { sshKey } : {}),
   };
 }
 
@@ -89,8 +101,32 @@ export interface GitRunOptions {
   what: string;
 }
 
-/** Runs `git args...` with no prompt and no user or system config; fails with git's own message. */
-export function runGit(args: string[], options: GitRunOptions): Promise<string> {
+/**
+ * Runs `git args...` with no prompt and no user or system config; fails with git's own message.
+ * A remote with an SSH key reaches its host with that key only (a file of its own, mode 0600,
+ * removed afterwards), no agent, no prompt; the host key is not checked (no known_hosts is kept).
+ */
+export async function runGit(args: string[], options: GitRunOptions): Promise<string> {
+  const key = options.remote?.sshKey;
+  if (key === undefined) return runGitWith(args, options, {});
+  const keyDir = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-ssh-'));
+  try {
+    const keyFile = path.join(keyDir, 'id');
+    await writeFile(keyFile, key.endsWith('\n') ? key : `${key}\n`, { mode: 0o600 });
+    const quoted = keyFile.replace(/'/g, `'\\''`);
+    return await runGitWith(args, options, {
+      GIT_SSH_COMMAND: `ssh -F /dev/null -i '${quoted}' -o IdentitiesOnly=yes -o IdentityAgent=none -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR`,
+    });
+  } finally {
+    await rm(keyDir, { recursive: true, force: true });
+  }
+}
+
+function runGitWith(
+  args: string[],
+  options: GitRunOptions,
+  extraEnv: Record<string, string>,
+): Promise<string> {
   return new Promise((resolve, reject) => {
     if (options.signal.aborted) {
       reject(new ActionFailure(`${options.what}: ${String(options.signal.reason ?? 'cancelled')}`));
@@ -107,6 +143,7 @@ export function runGit(args: string[], options: GitRunOptions): Promise<string> 
         GIT_ASKPASS: 'true',
         LANG: 'C',
         ...(options.remote ? authEnv(options.remote) : {}),
+        ...extraEnv,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -154,11 +154,13 @@ function globToRegExp(glob: string): RegExp {
 
 /** The repository's kind for pull requests: `repo.type`, else told from the URL's host. */
 function hostingOf(url: string, type: string | undefined): string | undefined {
-  if (type) return type.toLowerCase();
+  // `azuredevops`, `azure_devops`, `AzureDevOps`: one kind.
+  if (type) return type.toLowerCase().replace(/[^a-z]/g, '');
   const host = /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]+)/i.exec(url)?.[1] ?? /^[^@]+@([^:]+):/.exec(url)?.[1] ?? '';
   if (host === 'github.com') return 'github';
   if (host.includes('gitlab')) return 'gitlab';
-  if (host === 'dev.azure.com' || host.endsWith('.visualstudio.com')) return 'azuredevops';
+  if (host === 'dev.azure.com' || host === 'ssh.dev.azure.com' || host.endsWith('.visualstudio.com'))
+    return 'azuredevops';
   return undefined;
 }
 
@@ -176,8 +178,31 @@ function repositoryPath(url: string): string {
     .replace(/\.git$/, '');
 }
 
+type Hosting = 'github' | 'gitlab' | 'azuredevops';
+
+/**
+ * An Azure DevOps repository's organization, project and name, from
+ * `https://dev.azure.com/{org}/{project}/_git/{repo}`, `https://{org}.visualstudio.com/{project}/_git/{repo}`
+ * or `git@ssh.dev.azure.com:v3/{org}/{project}/{repo}`.
+ */
+export function azureRepositoryOf(url: string): {
+  organization?: string;
+  project: string;
+  repository: string;
+} {
+  const parts = repositoryPath(url).split('/').map(decodeURIComponent);
+  const at = parts.indexOf('_git');
+  if (at >= 1 && at + 1 < parts.length)
+    return { organization: parts[at - 2], project: parts[at - 1], repository: parts[at + 1] };
+  if (parts[0] === 'v3' && parts.length >= 4)
+    return { organization: parts[1], project: parts[2], repository: parts[3] };
+  throw new ActionFailure(
+    `gitops.repo.url: not an Azure DevOps repository URL ({organization}/{project}/_git/{repository}): ${displayUrl(url)}`,
+  );
+}
+
 export interface PullRequestInput {
-  hosting: 'github' | 'gitlab';
+  hosting: Hosting;
   /** The API's base URL: `https://api.github.com`, `https://gitlab.example.com`, ... */
   apiUrl: string;
   repository: string;
@@ -222,6 +247,32 @@ export async function createPullRequest(input: PullRequestInput): Promise<{ numb
   const api = input.apiUrl.replace(/\/+$/, '');
   if (!input.token)
     throw new ActionFailure('gitops: a pull request needs a token: repo.password or the connection');
+  if (input.hosting === 'azuredevops') {
+    // Azure DevOps Services REST 7.1: Pull Requests - Create, with a personal access token.
+    const { project, repository } = azureRepositoryOf(input.repository);
+    const created = await callApi(
+      'Azure DevOps',
+      `${api}/${encodeURIComponent(project)}/_apis/git/repositories/${encodeURIComponent(repository)}/pullrequests?api-version=7.1`,
+      {
+        method: 'POST',
+        headers: { authorization: `Basic ${Buffer.from(`:${input.token}`).toString('base64')}` },
+        body: {
+          sourceRefName: `refs/heads/${input.head}`,
+          targetRefName: `refs/heads/${input.base}`,
+          title: input.title,
+          description: input.body,
+          ...(input.tags.length > 0 ? { labels: input.tags.map((name) => ({ name })) } : {}),
+        },
+        signal: input.signal,
+      },
+    );
+    const id = Number(created.pullRequestId);
+    const webUrl = (created.repository as { webUrl?: unknown } | undefined)?.webUrl;
+    return {
+      number: id,
+      url: typeof webUrl === 'string' ? `${webUrl}/pullrequest/${id}` : String(created.url ?? ''),
+    };
+  }
   if (input.hosting === 'github') {
     const [owner, name] = input.repository.split('/').slice(-2);
     const headers = {
@@ -265,8 +316,16 @@ export async function createPullRequest(input: PullRequestInput): Promise<{ numb
   return { number: Number(created.iid), url: String(created.web_url ?? '') };
 }
 
-function apiUrlOf(remoteUrl: string, hosting: 'github' | 'gitlab', configured: string | undefined): string {
+function apiUrlOf(remoteUrl: string, hosting: Hosting, configured: string | undefined): string {
   if (configured) return configured;
+  if (hosting === 'azuredevops') {
+    const { organization } = azureRepositoryOf(remoteUrl);
+    const host = /^[a-z]+:\/\/(?:[^@/]*@)?([^/:]+)/i.exec(remoteUrl)?.[1] ?? '';
+    if (host.endsWith('.visualstudio.com')) return `https://${host}`;
+    if (!organization)
+      throw new ActionFailure('gitops.repo.apiURL is required: the URL names no organization');
+    return `https://dev.azure.com/${encodeURIComponent(organization)}`;
+  }
   let origin: string;
   try {
     origin = new URL(remoteUrl).origin;
@@ -411,10 +470,10 @@ export const gitopsAction: PlaybookActionType = {
         const hosting = hostingOf(remote.url, textOf(repo.type));
         if (branch === base) {
           result.pullRequest = { created: false, reason: 'the branch is the base branch' };
-        } else if (hosting !== 'github' && hosting !== 'gitlab') {
+        } else if (hosting !== 'github' && hosting !== 'gitlab' && hosting !== 'azuredevops') {
           result.pullRequest = {
             created: false,
-            reason: 'pull requests are opened on GitHub and GitLab only (set repo.type)',
+            reason: 'pull requests are opened on GitHub, GitLab and Azure DevOps only (set repo.type)',
           };
         } else {
           const outcome: ActionOutcome = { result: { ...result } };
@@ -422,7 +481,7 @@ export const gitopsAction: PlaybookActionType = {
             const created = await createPullRequest({
               hosting,
               apiUrl: apiUrlOf(remote.url, hosting, textOf(repo.apiURL)),
-              repository: repositoryPath(remote.url),
+              repository: hosting === 'azuredevops' ? remote.url : repositoryPath(remote.url),
               token: remote.password,
               title: textOf(pr.title) ?? message.split('\n')[0],
               body: message,

@@ -6,7 +6,7 @@ import { useDataTableState } from '../../../components/data-table/use-data-table
 import { Age } from '../../../components/date/age';
 import { Input } from '../../../components/input/input';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { resolveTimeRange } from '../../../components/time-range-picker/time-range';
 import { UrlTimeRangePicker } from '../../../components/time-range-picker/time-range-picker';
 import { usePreferences } from '../../../lib/preferences/use-preferences';
@@ -90,32 +90,26 @@ export function PlaybookRunsPage() {
   return (
     <div className="flex flex-col gap-3 p-4">
       <div className="flex flex-wrap items-end gap-2">
-        <Select
+        <SelectMenu
           aria-label="Playbook"
           compact
           value={playbook}
-          onChange={(event) => setPlaybook(event.target.value)}
-        >
-          <option value="">All playbooks</option>
-          {(playbooks.data ?? []).map((row) => (
-            <option key={row.id} value={row.id}>
-              {row.title || row.name}
-            </option>
-          ))}
-        </Select>
-        <Select
+          onChange={setPlaybook}
+          options={[
+            { value: '', label: 'All playbooks' },
+            ...(playbooks.data ?? []).map((row) => ({ value: row.id, label: row.title || row.name })),
+          ]}
+        />
+        <SelectMenu
           aria-label="Status"
           compact
           value={status}
-          onChange={(event) => setStatus(event.target.value)}
-        >
-          <option value="">All statuses</option>
-          {PLAYBOOK_RUN_STATUSES.map((value) => (
-            <option key={value} value={value}>
-              {value.replace('_', ' ')}
-            </option>
-          ))}
-        </Select>
+          onChange={setStatus}
+          options={[
+            { value: '', label: 'All statuses' },
+            ...PLAYBOOK_RUN_STATUSES.map((value) => ({ value, label: value.replace('_', ' ') })),
+          ]}
+        />
         <Input
           aria-label="Resource"
           compact

@@ -1,6 +1,6 @@
 import type { PlaybookParameter } from '@opsdeck/contracts';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { FormField } from '../../../components/form-field/form-field';
@@ -11,7 +11,7 @@ import {
   type ResourceOption,
 } from '../../../components/resource-selector/resource-selector';
 import { resourceSearchOf } from '../../../components/resource-selector/search-resources';
-import { Select } from '../../../components/select/select';
+import { SelectMenu } from '../../../components/select-menu/select-menu';
 import { Skeleton } from '../../../components/skeleton/skeleton';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast } from '../../../components/toasts/toasts';
@@ -91,14 +91,26 @@ function ParameterField({
   let control;
   if (parameter.type === 'list') {
     control = (
-      <Select {...register(key, rules)}>
-        <option value="">Select…</option>
-        {(properties.options ?? []).map((option) => (
-          <option key={String(option.value)} value={String(option.value)}>
-            {option.label ?? String(option.value)}
-          </option>
-        ))}
-      </Select>
+      <Controller
+        control={form.control}
+        name={key}
+        rules={rules}
+        render={({ field }) => (
+          <SelectMenu
+            floating
+            placeholder="Select…"
+            value={typeof field.value === 'string' ? field.value : String(field.value ?? '')}
+            onChange={(value) => {
+              field.onChange(value);
+              field.onBlur();
+            }}
+            options={(properties.options ?? []).map((option) => ({
+              value: String(option.value),
+              label: option.label ?? String(option.value),
+            }))}
+          />
+        )}
+      />
     );
   } else if (parameter.type === 'code' || properties.multiline === true || properties.multiline === 'true') {
     control = (
@@ -112,18 +124,14 @@ function ParameterField({
     control = (
       <div className="flex gap-2">
         <Input inputMode="decimal" {...register(key, rules)} />
-        <Select
+        <SelectMenu
+          floating
           aria-label={`${label} unit`}
           value={unit}
-          onChange={(event) => onUnit(event.target.value)}
+          onChange={onUnit}
           className="w-24"
-        >
-          {BYTE_UNITS.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </Select>
+          options={BYTE_UNITS.map((option) => ({ value: option }))}
+        />
       </div>
     );
   } else if (formatOf(parameter) === 'millicores') {
@@ -257,19 +265,18 @@ export function RunPlaybookDialog({
             ) : (
               <div className="flex flex-col gap-2">
                 <FormField label="Resource type">
-                  <Select
+                  <SelectMenu<ResourceKind>
+                    floating
                     value={kind}
-                    onChange={(event) => {
-                      setKind(event.target.value as ResourceKind);
+                    onChange={(value) => {
+                      setKind(value);
                       setChosen(null);
                     }}
-                  >
-                    {(Object.keys(KIND_LABELS) as ResourceKind[]).map((option) => (
-                      <option key={option} value={option}>
-                        {KIND_LABELS[option]}
-                      </option>
-                    ))}
-                  </Select>
+                    options={(Object.keys(KIND_LABELS) as ResourceKind[]).map((option) => ({
+                      value: option,
+                      label: KIND_LABELS[option],
+                    }))}
+                  />
                 </FormField>
                 <ResourceSelector
                   label={KIND_LABELS[kind]}

@@ -325,6 +325,7 @@ describe('every row-scoped relation', () => {
             components: selector,
             connections: selector,
             topologies: selector,
+            notifications: selector,
           },
         },
         { action: 'read', object: 'incident', objectSelector: { configs: selector, checks: selector } },

@@ -1,8 +1,8 @@
-import { relationAccess } from '@opsdeck/contracts';
+import type { FastifyRequest } from 'fastify';
 import type { DataApiEngine } from '../../data-api/index.js';
 import { maskSealedText } from '../../platform/secret-fields.js';
 import type { Pool } from '../../platform/db/pool.js';
-import { authorize, featureDisabledMessage, isFeatureEnabled, type AuthContext } from '../auth/index.js';
+import { createDataApiAuthorizer, type AuthContext } from '../auth/index.js';
 
 /** A tool failure reported to the model as a tool result with `isError: true`. */
 export class ToolError extends Error {
@@ -69,16 +69,24 @@ function messageOf(body: string | null): string | undefined {
 
 /**
  * A reader bound to one caller: every relation a read touches (embeds included) is authorized
- * like a data API read (roles, permission rows, the area's feature flag); writes are refused.
+ * exactly as a /api/db read is (roles, permission rows, the area's feature flag, and the row
+ * restrictions that selector, tag and agent permissions compile into the SQL, so a Deny hides its
+ * rows here too); writes are refused.
  */
 export function createDataReader(options: {
   engine: DataApiEngine;
   pool: Pool;
   auth: AuthContext;
+  /** The /mcp request: the permission and feature lookups are cached per request. */
+  request: FastifyRequest;
   onInternalError(error: unknown): void;
 }): DataReader {
   const { engine, pool } = options;
-  const auth = actingContext(options.auth);
+  const authorizeDataApi = createDataApiAuthorizer({ pool });
+  // The data API gate reads the caller from the request; MCP tools act with the acting context.
+  const acting = Object.assign(Object.create(options.request) as FastifyRequest, {
+    auth: actingContext(options.auth),
+  });
   return async <T>(
     relation: string,
     params: ReadonlyArray<readonly [string, string]>,
@@ -97,18 +105,7 @@ export function createDataReader(options: {
         if (action !== 'read' && action !== 'execute') {
           return { allow: false, status: 403, message: 'MCP tools only read' };
         }
-        const access = relationAccess(target.relation);
-        const decision = authorize(
-          auth,
-          access.resource,
-          'read',
-          access.object ? { object: access.object } : {},
-        );
-        if (!decision.allow) return decision;
-        if (access.feature && !(await isFeatureEnabled(pool, access.feature))) {
-          return { allow: false, status: 403, message: featureDisabledMessage(access.feature) };
-        }
-        return { allow: true };
+        return authorizeDataApi(acting, target, action);
       },
       options.onInternalError,
     );

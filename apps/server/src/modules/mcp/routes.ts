@@ -157,6 +157,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
       engine,
       pool,
       auth,
+      request,
       onInternalError: (error) => request.log.error({ err: error, tool: what }, 'MCP tool failed'),
     });
 
@@ -338,6 +339,7 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
           engine,
           pool,
           auth,
+          request,
           onInternalError: (error) =>
             request.log.error({ err: error, uri: params.uri }, 'MCP resource failed'),
         });

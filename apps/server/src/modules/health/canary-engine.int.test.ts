@@ -8,7 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.
 import { createPool, type Pool } from '../../platform/db/pool.js';
 import { createJobsService, type JobsService } from '../../platform/jobs/index.js';
 import { recordCheckResult } from './check-recorder.js';
-import { loadCanary, syncCanaryChecks } from './canary-sync.js';
+import { loadCanary, syncCanariesChecks, syncCanaryChecks } from './canary-sync.js';
 import { startHealthWorkers, type HealthWorkers } from './index.js';
 import { startTestTarget, waitFor, type TestTarget } from './test-fixtures/targets.js';
 
@@ -218,6 +218,34 @@ describe('scheduled canaries across processes', () => {
       `SELECT name FROM job_schedules WHERE name LIKE 'canary:%' AND locked_by IS NOT NULL`,
     );
     expect(locked.rows).toEqual([]);
+  });
+
+  it('keeps a check row another process inserted while this one was syncing the same canary', async () => {
+    // Two processes sync a new canary at once: the second's upsert waits on the first's row and
+    // then finds it already as declared, outside its snapshot. It must answer that row, not mark
+    // it deleted as no longer declared (the canary would then run no check at all).
+    const created = await createCanary(db.pool, {
+      spec: { schedule: '@every 1h', http: [{ name: 'raced', url: `${target.baseUrl}/ok` }] },
+    });
+    const canary = (await loadCanary(db.pool, created.id))!;
+    const other = await db.pool.connect();
+    try {
+      await other.query('BEGIN');
+      const [first] = await syncCanaryChecks(other, canary);
+      const racing = syncCanariesChecks(db.pool, [canary]);
+      // The racing upsert is now waiting on the uncommitted row.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await other.query('COMMIT');
+      const [[second]] = await racing;
+      expect(second.id).toBe(first.id);
+    } finally {
+      other.release();
+    }
+    const { rows } = await db.pool.query<{ name: string; deleted_at: Date | null }>(
+      `SELECT name, deleted_at FROM checks WHERE canary_id = $1`,
+      [canary.id],
+    );
+    expect(rows).toEqual([{ name: 'raced', deleted_at: null }]);
   });
 
   it('runs a canary created or edited elsewhere at once, once across processes', async () => {

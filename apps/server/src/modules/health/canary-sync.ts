@@ -145,6 +145,18 @@ export async function syncCanariesChecks(
       [JSON.stringify(rows)],
     );
     for (const row of found) ids.set(`${row.canary_id}\u0000${row.type}\u0000${row.name}`, row.id);
+    // A row another process inserted while this upsert waited on it is neither written here nor
+    // in this statement's snapshot: read it in a new statement, or the delete below would take
+    // the other process's fresh row for one no longer declared.
+    const missing = rows.filter((row) => !ids.has(`${row.canary_id}\u0000${row.type}\u0000${row.name}`));
+    if (missing.length > 0) {
+      const { rows: late } = await db.query<{ id: string; canary_id: string; type: string; name: string }>(
+        `SELECT c.id, c.canary_id, c.type, c.name FROM checks c
+         JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS m(canary_id, type, name) USING (canary_id, type, name)`,
+        [missing.map((row) => row.canary_id), missing.map((row) => row.type), missing.map((row) => row.name)],
+      );
+      for (const row of late) ids.set(`${row.canary_id}\u0000${row.type}\u0000${row.name}`, row.id);
+    }
   }
   const synced = new Map<string, SyncedCheck[]>();
   for (const canary of live) {

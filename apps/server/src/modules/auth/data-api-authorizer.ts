@@ -12,7 +12,7 @@ import {
   rowRestriction,
   scopedPermissionsOf,
 } from './row-restrictions.js';
-import { ROW_SCOPED_RELATIONS } from './row-scopes.js';
+import { rowScopeOf } from './row-scopes.js';
 
 export type DataApiAction = 'read' | 'insert' | 'update' | 'delete' | 'execute';
 
@@ -57,7 +57,7 @@ export function createDataApiAuthorizer(options: { pool: Pool }): DataApiAuthori
       requested,
       access.object ? { object: access.object } : {},
     );
-    const scope = ROW_SCOPED_RELATIONS[target.relation];
+    const scope = rowScopeOf(target.relation);
     if (auth && scope && hasScopedPermissions(auth)) {
       const scoped = await scopedPermissionsOf(options.pool, request, auth);
       const restriction = rowRestriction(scoped, scope, access.object, requested);

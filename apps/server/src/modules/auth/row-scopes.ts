@@ -15,7 +15,8 @@ export interface ScopeBase {
     | 'components'
     | 'connections'
     | 'topologies'
-    | 'notifications';
+    | 'notifications'
+    | 'views';
   /** The single-target column of a permission row that names one row of this table (none for topologies). */
   readonly target?: 'config_id' | 'check_id' | 'canary_id' | 'playbook_id' | 'component_id' | 'connection_id';
   /** `tags` where the table has them; otherwise tags match `labels`. */
@@ -79,6 +80,14 @@ const BASES: Record<ScopeBase['selectorKey'], ScopeBase> = {
   notifications: {
     table: 'notifications',
     selectorKey: 'notifications',
+    tagsColumn: 'labels',
+    columns: new Set(COMMON_COLUMNS),
+  },
+  // Views (issue 28): `views: [{name, namespace, labelSelector}]` in an object selector grants or
+  // denies reading a view, its summary row and the rows materialised in its table.
+  views: {
+    table: 'views',
+    selectorKey: 'views',
     tagsColumn: 'labels',
     columns: new Set(COMMON_COLUMNS),
   },
@@ -238,9 +247,29 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
       incidentScope([['hypotheses', 'incident_id', 'incident_id'], EVIDENCES_OF_INCIDENT]),
     ]),
   ),
+  // A view's summary row follows the view.
+  ...scoped(BASES.views, { views: 'id', views_summary: 'id' }),
   evidences: incidentScope([
     ['hypotheses', 'id', 'hypothesis_id'],
     ['hypotheses', 'incident_id', 'incident_id'],
     EVIDENCES_OF_INCIDENT,
   ]),
 };
+
+/** The table that holds a view's rows (contracts' viewTableName): `view_<namespace>_<name>`. */
+const VIEW_TABLE = /^view_[a-z0-9_]+$/;
+
+/**
+ * A view table's rows follow their view: each row carries the `view_id` of the view that
+ * materialised it (views/view-table.ts), so the selectors that match the view match its rows.
+ */
+const VIEW_TABLE_SCOPE: RowScope = {
+  combine: 'any',
+  links: [{ base: BASES.views, path: [['views', 'id', 'view_id']] }],
+};
+
+/** The row scope of a data-API relation, or undefined when permission rows do not narrow its rows. */
+export function rowScopeOf(relation: string): RowScope | undefined {
+  if (Object.hasOwn(ROW_SCOPED_RELATIONS, relation)) return ROW_SCOPED_RELATIONS[relation];
+  return VIEW_TABLE.test(relation) ? VIEW_TABLE_SCOPE : undefined;
+}

@@ -27,6 +27,7 @@ import {
   type QueryRow,
   type Selector,
 } from './view-sources.js';
+import { viewScopeCondition, type ViewScope } from './row-scope.js';
 import { viewRowsPage } from './view-rows.js';
 import { columnsSql, kindOfSqlType } from './view-sql-mapping.js';
 import {
@@ -614,21 +615,28 @@ export async function runView(pool: Pool, id: string, options: RunViewOptions = 
 }
 
 /** `GET /api/view/list?config_id=`: views whose config tab lists the config item's type. */
-export async function viewsForConfig(pool: Pool, configId: string): Promise<ViewListItem[]> {
+export async function viewsForConfig(
+  pool: Pool,
+  configId: string,
+  scope: ViewScope = { filters: null },
+): Promise<ViewListItem[]> {
   const { rows: configs } = await pool.query<{ type: string }>(
     'SELECT type FROM config_items WHERE id::text = $1',
     [configId],
   );
   if (!configs[0]) throw new HttpError(404, `config item ${configId} not found`, 'config_id');
+  const values: unknown[] = [configs[0].type];
+  // Only the views the caller may read (permission rows naming views by selector).
+  const permitted = viewScopeCondition(scope.filters, 'v', values);
   const { rows } = await pool.query<ViewListItem>(
     `SELECT v.id, v.name, v.namespace, v.title, v.icon, v.ordinal
        FROM views v
       WHERE v.deleted_at IS NULL
         AND EXISTS (
           SELECT 1 FROM jsonb_array_elements(coalesce(v.spec->'display'->'plugins', '[]'::jsonb)) p
-           WHERE p->'configTab'->'types' ? $1)
+           WHERE p->'configTab'->'types' ? $1)${permitted ? ` AND ${permitted}` : ''}
       ORDER BY v.ordinal NULLS LAST, v.name`,
-    [configs[0].type],
+    values,
   );
   return rows;
 }

@@ -1,6 +1,7 @@
 /**
  * A view's table `view_<namespace>_<name>`: one column per declared column plus
- * `request_fingerprint` (the hash of the request's variables) and `agent_id`. It is a cache: a
+ * `request_fingerprint` (the hash of the request's variables), `agent_id` and `view_id` (the view
+ * whose rows they are: permission rows that name the view by selector reach its rows through it). It is a cache: a
  * spec whose columns change gets a new table, and the rows of a fingerprint are replaced whole.
  */
 import { viewTableName, type ViewColumnType } from '@opsdeck/contracts';
@@ -46,9 +47,10 @@ export function quoteIdent(name: string): string {
 /**
  * The layout of a view table's indexes: a table made under an older layout is recreated at its
  * next refresh (it is a cache). 2: the default order's index and filters ordered by it. 3: those
- * indexes end with the primary key (keyset pages' tiebreak, view-rows.ts).
+ * indexes end with the primary key (keyset pages' tiebreak, view-rows.ts). 4: rows carry `view_id`
+ * (row-level permissions of views, auth/row-scopes.ts).
  */
-const INDEX_LAYOUT = 3;
+const INDEX_LAYOUT = 4;
 
 /** The table's shape: a changed shape means a new table. */
 export function tableShape(columns: readonly TableColumn[]): string {
@@ -97,6 +99,8 @@ export async function ensureViewTable(
   const definitions = [
     'request_fingerprint text NOT NULL',
     "agent_id uuid NOT NULL DEFAULT '00000000-0000-0000-0000-000000000000'",
+    // Every row of the table is this view's: a constant default, never written by the refresh.
+    `view_id uuid NOT NULL DEFAULT ${literal(view.id)}::uuid`,
     ...columns.map((column) => `${quoteIdent(column.name)} ${sqlType(column.type)}`),
   ];
   const keys = columns.filter((column) => column.primaryKey).map((column) => quoteIdent(column.name));

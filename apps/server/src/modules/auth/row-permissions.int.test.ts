@@ -326,6 +326,7 @@ describe('every row-scoped relation', () => {
             connections: selector,
             topologies: selector,
             notifications: selector,
+            views: selector,
           },
         },
         { action: 'read', object: 'incident', objectSelector: { configs: selector, checks: selector } },

@@ -29,8 +29,10 @@ import {
 } from './view-sources.js';
 import { viewScopeCondition, type ViewScope } from './row-scope.js';
 import { viewRowsPage } from './view-rows.js';
-import { columnsSql, kindOfSqlType } from './view-sql-mapping.js';
+import { columnsSql, Hoister, kindOfSqlType, withHoisted } from './view-sql-mapping.js';
 import {
+  attachFingerprintPartition,
+  createFingerprintPartition,
   ensureViewTable,
   PANEL_ROLE,
   quoteIdent,
@@ -323,9 +325,10 @@ export async function sqlPlans(
       const kind = kindOfSqlType(dataType);
       if (kind) kinds.set(field, kind);
     }
-    const select = columnsSql(columns, spec.mapping ?? {}, kinds);
+    const hoister = new Hoister();
+    const select = columnsSql(columns, spec.mapping ?? {}, kinds, hoister);
     if (!select) return null;
-    plans.push({ ...statement, select });
+    plans.push({ text: withHoisted(statement.text, hoister.levels), values: statement.values, select });
   }
   return plans;
 }
@@ -375,7 +378,7 @@ async function refresh(
   const controller = new AbortController();
   const plans = await sqlPlans(pool, spec, columns, scope);
   const built = plans ? null : await buildRows(pool, spec, columns, scope, controller.signal);
-  let vacuumTable: string | null = null;
+  let analyzePartition: string | null = null;
   await inTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`view:${view.id}`]);
     const { created, table } = await ensureViewTable(client, view, columns);
@@ -387,12 +390,15 @@ async function refresh(
       );
       if (fresh[0] && now() - fresh[0].refreshed_at.getTime() < maxAgeMs) return;
     }
-    let written = plans ? await writeViewRowsBySql(client, table, columns, fingerprint, plans) : null;
+    // The rows go into a fresh partition, swapped in for the fingerprint's previous one.
+    const partition = await createFingerprintPartition(client, table, columns);
+    let written = plans ? await writeViewRowsBySql(client, partition, columns, fingerprint, plans) : null;
     if (written === null) {
       // Prometheus, a mapping only CEL evaluates, or a row value the SQL could not convert.
       const rows = built ?? (await buildRows(pool, spec, columns, scope, controller.signal));
-      written = await writeViewRows(client, table, columns, fingerprint, rows);
+      written = await writeViewRows(client, partition, columns, fingerprint, rows);
     }
+    await attachFingerprintPartition(client, table, columns, fingerprint, partition);
     await client.query(
       `INSERT INTO view_refreshes (view_id, request_fingerprint, variables, refreshed_at, row_count)
        VALUES ($1, $2, $3, to_timestamp($4 / 1000.0), $5)
@@ -401,15 +407,16 @@ async function refresh(
       [view.id, fingerprint, JSON.stringify(scope.var), now(), written],
     );
     await client.query('UPDATE views SET last_ran = now(), error = NULL WHERE id = $1', [view.id]);
-    vacuumTable = table;
+    analyzePartition = partition;
   });
-  // The refresh deleted the fingerprint's old rows: without a vacuum each refresh writes into a
-  // larger table and larger indexes (100,000 rows: 9.9 s, then 14.7, then 19.1 s back to back).
-  // VACUUM cannot run in the refresh's transaction; it runs after, and the answer does not wait.
-  if (vacuumTable) {
-    const table = vacuumTable;
-    void pool.query(`VACUUM ${quoteIdent(table)}`).catch((error: unknown) => {
-      logger?.warn({ view: view.id, err: (error as Error).message }, 'vacuuming a view table failed');
+  // The fresh partition has no statistics yet (filtered totals past 10,000 rows are the planner's
+  // estimate): ANALYZE after the commit, and the answer does not wait.
+  if (analyzePartition) {
+    const partition = analyzePartition;
+    void pool.query(`ANALYZE ${partition}`).catch((error: unknown) => {
+      // A later refresh may have swapped it out already.
+      if ((error as { code?: string }).code === '42P01') return;
+      logger?.warn({ view: view.id, err: (error as Error).message }, 'analyzing a view partition failed');
     });
   }
 }
@@ -659,7 +666,7 @@ export async function dropOrphanViewTables(pool: Pool): Promise<string[]> {
   // Hard-deleted views: their view_tables row went with them; their tables carry our comment.
   const { rows: leftovers } = await pool.query<{ table_name: string }>(
     `SELECT c.relname AS table_name FROM pg_class c
-      WHERE c.relkind = 'r' AND c.relnamespace = 'public'::regnamespace AND c.relname LIKE 'view\\_%'
+      WHERE c.relkind IN ('r', 'p') AND c.relnamespace = 'public'::regnamespace AND c.relname LIKE 'view\\_%'
         AND obj_description(c.oid, 'pg_class') LIKE 'Rows of the view %'
         AND NOT EXISTS (SELECT 1 FROM view_tables t WHERE t.table_name = c.relname)`,
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsSql, translateExpression } from './view-sql-mapping.js';
+import { columnsSql, withHoisted, Hoister, translateExpression } from './view-sql-mapping.js';
 
 const fields = new Map([
   ['name', 'text'],
@@ -50,5 +50,42 @@ describe('columnsSql', () => {
     expect(columnsSql([{ name: 'tags', type: 'string' }], {}, fields)).toBeNull();
     expect(columnsSql([{ name: 'n', type: 'number' }], { n: 'row.name' }, fields)).toBeNull();
     expect(columnsSql([{ name: 'd', type: 'duration' }], { d: 'row.tags.timeout' }, fields)).toBeNull();
+  });
+});
+
+describe('Hoister', () => {
+  it('computes a JSON key and its text once per row, in nested subqueries', () => {
+    const hoister = new Hoister();
+    const select = columnsSql(
+      [{ name: 'cpu', type: 'number' }],
+      { cpu: 'double(row.tags.cpu)' },
+      fields,
+      hoister,
+    );
+    expect(select).not.toBeNull();
+    // The key's value and its text are columns of src, each read from the level below.
+    expect(hoister.levels.map((level) => level.map(({ name }) => name))).toEqual([['__h0'], ['__h1']]);
+    expect(hoister.levels[0][0].sql).toContain(`src."tags"->'cpu'`);
+    expect(hoister.levels[1][0].sql).toBe(`(src."__h0"#>>'{}')`);
+    expect(select![0]).not.toContain('"tags"');
+    expect(select![0].match(/src\."__h1"/g)!.length).toBeGreaterThanOrEqual(2);
+    expect(withHoisted('SELECT 1', hoister.levels)).toBe(
+      `SELECT * FROM (SELECT src.*, (src."__h0"#>>'{}') AS "__h1" FROM (SELECT src.*, ${hoister.levels[0][0].sql} AS "__h0" FROM (SELECT 1) AS src OFFSET 0) AS src OFFSET 0) AS src`,
+    );
+    expect(withHoisted('SELECT 1', [])).toBe('SELECT 1');
+  });
+
+  it('hoists the same subexpression once for two columns', () => {
+    const hoister = new Hoister();
+    columnsSql(
+      [
+        { name: 'a', type: 'number' },
+        { name: 'b', type: 'gauge' },
+      ],
+      { a: 'double(row.tags.cpu)', b: 'row.tags.cpu' },
+      fields,
+      hoister,
+    );
+    expect(hoister.levels.flat()).toHaveLength(2);
   });
 });

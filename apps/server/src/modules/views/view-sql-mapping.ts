@@ -22,6 +22,44 @@ export interface SqlValue {
   kind: Kind;
 }
 
+/** One level of subexpressions computed once per row: `name` is a column of `src` above it. */
+export type HoistLevel = ReadonlyArray<{ readonly name: string; readonly sql: string }>;
+
+/**
+ * Subexpressions (a JSON key's value, its text) computed once per row instead of once per use:
+ * each is a column of a subquery around the source (`OFFSET 0` keeps PostgreSQL from inlining it
+ * back), one subquery per level of dependence. `double(row.tags.cpu)` read `tags->'cpu'` four
+ * times per row and its text three times; now once each.
+ */
+export class Hoister {
+  readonly levels: Array<Array<{ name: string; sql: string }>> = [];
+  private readonly bySql = new Map<string, string>();
+  private readonly levelOf = new Map<string, number>();
+
+  /** A reference (`src."__hN"`) to `sql` computed once per row. */
+  hoist(sql: string): string {
+    const known = this.bySql.get(sql);
+    if (known) return known;
+    const uses = [...sql.matchAll(/src\."(__h\d+)"/g)].map((match) => this.levelOf.get(match[1]) ?? 0);
+    const level = uses.length > 0 ? Math.max(...uses) + 1 : 0;
+    const name = `__h${this.bySql.size}`;
+    (this.levels[level] ??= []).push({ name, sql });
+    this.levelOf.set(name, level);
+    const reference = `src.${quoteIdent(name)}`;
+    this.bySql.set(sql, reference);
+    return reference;
+  }
+}
+
+/** The source statement with the hoisted levels around it (the select list reads it as `src`). */
+export function withHoisted(text: string, levels: readonly HoistLevel[]): string {
+  if (levels.length === 0) return text;
+  let from = `(${text}) AS src`;
+  for (const level of levels)
+    from = `(SELECT src.*, ${level.map(({ name, sql }) => `${sql} AS ${quoteIdent(name)}`).join(', ')} FROM ${from} OFFSET 0) AS src`;
+  return `SELECT * FROM ${from}`;
+}
+
 /** PostgreSQL's data_type (information_schema) of a source column, as a kind. */
 export function kindOfSqlType(dataType: string): Kind | null {
   switch (dataType) {
@@ -64,11 +102,15 @@ function sqlString(text: string): string {
  * The SQL of a mapping expression over the source row `src`, or null when it is not one the fast
  * path knows.
  */
-export function translateExpression(expression: string, fields: ReadonlyMap<string, Kind>): SqlValue | null {
+export function translateExpression(
+  expression: string,
+  fields: ReadonlyMap<string, Kind>,
+  hoister?: Hoister,
+): SqlValue | null {
   const text = expression.trim();
   const call = /^double\s*\(([\s\S]*)\)$/.exec(text);
   if (call) {
-    const inner = translateExpression(call[1], fields);
+    const inner = translateExpression(call[1], fields, hoister);
     if (!inner) return null;
     // CEL's double(): numbers as they are, strings that are numbers parsed, anything else fails.
     if (inner.kind === 'number') return { sql: `(${inner.sql})::float8`, kind: 'number' };
@@ -79,9 +121,10 @@ export function translateExpression(expression: string, fields: ReadonlyMap<stri
       };
     if (inner.kind === 'jsonvalue') {
       const v = inner.sql;
+      const t = textOf(v, hoister);
       return {
-        sql: `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v}#>>'{}')::float8
-                 WHEN 'string' THEN CASE WHEN (${v}#>>'{}') ~ ${STRICT_NUMBER} THEN (${v}#>>'{}')::float8 ELSE ${fallback(v, 'float8')} END
+        sql: `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${t})::float8
+                 WHEN 'string' THEN CASE WHEN (${t}) ~ ${STRICT_NUMBER} THEN (${t})::float8 ELSE ${fallback(v, 'float8')} END
                  ELSE ${fallback(v, 'float8')} END)`,
         kind: 'number',
       };
@@ -97,14 +140,18 @@ export function translateExpression(expression: string, fields: ReadonlyMap<stri
   if (key === undefined) return { sql: column, kind };
   if (kind !== 'json') return null;
   // CEL fails on a key the map lacks (and on a null map): so does this, to the general path.
-  return {
-    sql: `(CASE WHEN ${column} ? ${sqlString(key)} THEN ${column}->${sqlString(key)} ELSE ${fallback(column, 'jsonb')} END)`,
-    kind: 'jsonvalue',
-  };
+  const value = `(CASE WHEN ${column} ? ${sqlString(key)} THEN ${column}->${sqlString(key)} ELSE ${fallback(column, 'jsonb')} END)`;
+  return { sql: hoister ? hoister.hoist(value) : value, kind: 'jsonvalue' };
+}
+
+/** A JSON value's text (`#>> '{}'`), computed once per row when hoisting. */
+function textOf(value: string, hoister?: Hoister): string {
+  const text = `(${value}#>>'{}')`;
+  return hoister ? hoister.hoist(text) : text;
 }
 
 /** The value as a column of this type stores it (what `toColumnValue` does), or null. */
-export function toColumnSql(value: SqlValue, type: ViewColumnType): string | null {
+export function toColumnSql(value: SqlValue, type: ViewColumnType, hoister?: Hoister): string | null {
   const target = sqlType(type);
   const v = value.sql;
   switch (type) {
@@ -118,11 +165,13 @@ export function toColumnSql(value: SqlValue, type: ViewColumnType): string | nul
       // Number(true), Number(new Date()) and Number({}) are not finite: null.
       if (value.kind === 'boolean' || value.kind === 'timestamptz' || value.kind === 'json')
         return `NULL::${target}`;
-      if (value.kind === 'jsonvalue' && type !== 'duration')
-        return `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${v}#>>'{}')::float8::${target}
+      if (value.kind === 'jsonvalue' && type !== 'duration') {
+        const t = textOf(v, hoister);
+        return `(CASE jsonb_typeof(${v}) WHEN 'number' THEN (${t})::float8::${target}
                    WHEN 'null' THEN NULL::${target}
-                   WHEN 'string' THEN CASE WHEN (${v}#>>'{}') ~ ${STRICT_NUMBER} THEN (${v}#>>'{}')::float8::${target} ELSE ${fallback(v, target)} END
+                   WHEN 'string' THEN CASE WHEN (${t}) ~ ${STRICT_NUMBER} THEN (${t})::float8::${target} ELSE ${fallback(v, target)} END
                    ELSE NULL::${target} END)`;
+      }
       // Text (Number('') is 0, durations parse '5m'): the general path.
       return null;
     case 'boolean':
@@ -138,7 +187,7 @@ export function toColumnSql(value: SqlValue, type: ViewColumnType): string | nul
       if (value.kind === 'timestamptz')
         return `to_char((${v}) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
       if (value.kind === 'jsonvalue')
-        return `(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${v}#>>'{}' WHEN 'null' THEN NULL::text ELSE ${fallback(v, 'text')} END)`;
+        return `(CASE jsonb_typeof(${v}) WHEN 'string' THEN ${textOf(v, hoister)} WHEN 'null' THEN NULL::text ELSE ${fallback(v, 'text')} END)`;
       // JSON.stringify's spacing is not jsonb's: the general path.
       return null;
   }
@@ -152,6 +201,7 @@ export function columnsSql(
   columns: ReadonlyArray<{ name: string; type: ViewColumnType }>,
   mapping: Readonly<Record<string, string>>,
   fields: ReadonlyMap<string, Kind>,
+  hoister?: Hoister,
 ): string[] | null {
   const out: string[] = [];
   for (const column of columns) {
@@ -160,9 +210,9 @@ export function columnsSql(
       out.push(`NULL::${sqlType(column.type)}`);
       continue;
     }
-    const value = translateExpression(expression ?? `row.${column.name}`, fields);
+    const value = translateExpression(expression ?? `row.${column.name}`, fields, hoister);
     if (!value) return null;
-    const sql = toColumnSql(value, column.type);
+    const sql = toColumnSql(value, column.type, hoister);
     if (sql === null) return null;
     out.push(sql);
   }

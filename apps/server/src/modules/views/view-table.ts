@@ -1,9 +1,11 @@
 /**
  * A view's table `view_<namespace>_<name>`: one column per declared column plus
  * `request_fingerprint` (the hash of the request's variables), `agent_id` and `view_id` (the view
- * whose rows they are: permission rows that name the view by selector reach its rows through it). It is a cache: a
- * spec whose columns change gets a new table, and the rows of a fingerprint are replaced whole.
+ * whose rows they are: permission rows that name the view by selector reach its rows through it).
+ * It is a cache: a spec whose columns change gets a new table, and the rows of a fingerprint are
+ * replaced whole, by a fresh partition (`view_parts` schema) swapped in for the old one.
  */
+import { randomBytes } from 'node:crypto';
 import { viewTableName, type ViewColumnType } from '@opsdeck/contracts';
 import type { PoolClient } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
@@ -48,7 +50,8 @@ export function quoteIdent(name: string): string {
  * The layout of a view table's indexes: a table made under an older layout is recreated at its
  * next refresh (it is a cache). 2: the default order's index and filters ordered by it. 3: those
  * indexes end with the primary key (keyset pages' tiebreak, view-rows.ts). 4: rows carry `view_id`
- * (row-level permissions of views, auth/row-scopes.ts).
+ * (row-level permissions of views, auth/row-scopes.ts) and the table is partitioned by
+ * fingerprint (a refresh swaps in a fresh partition).
  */
 const INDEX_LAYOUT = 4;
 
@@ -65,6 +68,90 @@ export function tableShape(columns: readonly TableColumn[]): string {
 }
 
 export { viewTableName };
+
+/** The schema that holds the partitions of view tables (migration 0420), out of the data API's `public`. */
+export const PARTITIONS_SCHEMA = 'view_parts';
+
+/** `request_fingerprint, <primary key columns>`, or null without a primary key. */
+function primaryKeyList(columns: readonly TableColumn[]): string | null {
+  const keys = columns.filter((column) => column.primaryKey).map((column) => quoteIdent(column.name));
+  return keys.length > 0 ? `request_fingerprint, ${keys.join(', ')}` : null;
+}
+
+/**
+ * The indexes of a view table besides its primary key. Pages default to the first column,
+ * descending with nulls last (core §7): an index in that order serves them without sorting the
+ * fingerprint's rows, and a filterable column's index ends with it too, so a filtered page reads
+ * its rows in order and its count reads the index. Keyset pages (view-rows.ts) break ties by the
+ * other primary key columns: the indexes end with them.
+ */
+function secondaryIndexes(columns: readonly TableColumn[]): Array<{ suffix: string; columns: string }> {
+  const tiebreak = columns
+    .filter((column, index) => column.primaryKey && index > 0)
+    .map((column) => `, ${quoteIdent(column.name)} DESC`)
+    .join('');
+  const first = columns[0] ? `${quoteIdent(columns[0].name)} DESC NULLS LAST${tiebreak}` : null;
+  const indexes: Array<{ suffix: string; columns: string }> = [];
+  if (first) indexes.push({ suffix: 'order_idx', columns: `request_fingerprint, ${first}` });
+  for (const [index, column] of columns.entries())
+    if (column.indexed && index > 0)
+      indexes.push({
+        suffix: `c${index}_idx`,
+        columns: `request_fingerprint, ${quoteIdent(column.name)}, ${first}`,
+      });
+  if (!primaryKeyList(columns) && !first) indexes.push({ suffix: 'fp_idx', columns: 'request_fingerprint' });
+  return indexes;
+}
+
+/**
+ * A fresh, empty partition for a fingerprint's rows (not yet attached, so readers of the view
+ * table go on reading the previous rows). Its primary key is built before the rows are written:
+ * with ON CONFLICT DO NOTHING the first query's row wins. Returns its qualified name.
+ */
+export async function createFingerprintPartition(
+  client: PoolClient,
+  table: string,
+  columns: readonly TableColumn[],
+): Promise<string> {
+  const name = `${PARTITIONS_SCHEMA}.${quoteIdent(`${table.slice(0, 44)}_${randomBytes(6).toString('hex')}`)}`;
+  await client.query(`CREATE TABLE ${name} (LIKE ${quoteIdent(table)} INCLUDING DEFAULTS)`);
+  const keys = primaryKeyList(columns);
+  if (keys) await client.query(`ALTER TABLE ${name} ADD PRIMARY KEY (${keys})`);
+  return name;
+}
+
+/**
+ * Swaps a filled partition in for the fingerprint: its other indexes are built over its rows in
+ * one pass each, a CHECK constraint proves its rows are the fingerprint's (so attaching it reads
+ * none of them), the fingerprint's previous partition is dropped and the new one attached. Inside
+ * the refresh's transaction, readers see the old rows or the new ones.
+ */
+export async function attachFingerprintPartition(
+  client: PoolClient,
+  table: string,
+  columns: readonly TableColumn[],
+  fingerprint: string,
+  partition: string,
+): Promise<void> {
+  const bare = partition.slice(PARTITIONS_SCHEMA.length + 2, -1);
+  for (const index of secondaryIndexes(columns))
+    await client.query(
+      `CREATE INDEX ${quoteIdent(`${bare}_${index.suffix}`)} ON ${partition} (${index.columns})`,
+    );
+  const value = literal(fingerprint);
+  await client.query(
+    `ALTER TABLE ${partition} ADD CONSTRAINT ${quoteIdent(`${bare}_fp`)} CHECK (request_fingerprint IS NOT NULL AND request_fingerprint = ${value})`,
+  );
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT c.oid::regclass::text AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+      WHERE i.inhparent = $1::regclass AND pg_get_expr(c.relpartbound, c.oid) = $2`,
+    [`public.${quoteIdent(table)}`, `FOR VALUES IN (${value})`],
+  );
+  for (const row of rows) await client.query(`DROP TABLE ${row.name}`);
+  await client.query(
+    `ALTER TABLE ${quoteIdent(table)} ATTACH PARTITION ${partition} FOR VALUES IN (${value})`,
+  );
+}
 
 /**
  * Makes sure the view's table exists with these columns (inside the caller's transaction,
@@ -103,30 +190,17 @@ export async function ensureViewTable(
     `view_id uuid NOT NULL DEFAULT ${literal(view.id)}::uuid`,
     ...columns.map((column) => `${quoteIdent(column.name)} ${sqlType(column.type)}`),
   ];
-  const keys = columns.filter((column) => column.primaryKey).map((column) => quoteIdent(column.name));
-  if (keys.length > 0) definitions.push(`PRIMARY KEY (request_fingerprint, ${keys.join(', ')})`);
-  await client.query(`CREATE TABLE ${quoteIdent(table)} (${definitions.join(', ')})`);
-  // Pages default to the first column, descending with nulls last (core §7): an index in that
-  // order serves them without sorting the fingerprint's rows, and a filterable column's index
-  // ends with it too, so a filtered page reads its rows in order and its count reads the index.
-  // Keyset pages (view-rows.ts) break ties by the other primary key columns: the indexes end with them.
-  const tiebreak = columns
-    .filter((column, index) => column.primaryKey && index > 0)
-    .map((column) => `, ${quoteIdent(column.name)} DESC`)
-    .join('');
-  const first = columns[0] ? `${quoteIdent(columns[0].name)} DESC NULLS LAST${tiebreak}` : null;
-  if (first)
+  const keys = primaryKeyList(columns);
+  if (keys) definitions.push(`PRIMARY KEY (${keys})`);
+  // One partition per fingerprint (writeFingerprintPartition): a refresh fills a fresh table and
+  // swaps it in, instead of deleting and re-inserting the fingerprint's rows in indexed pages.
+  await client.query(
+    `CREATE TABLE ${quoteIdent(table)} (${definitions.join(', ')}) PARTITION BY LIST (request_fingerprint)`,
+  );
+  // Partitioned indexes: each partition brings its own, built after its rows are written.
+  for (const index of secondaryIndexes(columns))
     await client.query(
-      `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_order_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${first})`,
-    );
-  for (const [index, column] of columns.entries())
-    if (column.indexed && index > 0)
-      await client.query(
-        `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_c${index}_idx`)} ON ${quoteIdent(table)} (request_fingerprint, ${quoteIdent(column.name)}, ${first})`,
-      );
-  if (keys.length === 0 && !first)
-    await client.query(
-      `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_fp_idx`)} ON ${quoteIdent(table)} (request_fingerprint)`,
+      `CREATE INDEX ${quoteIdent(`${table.slice(0, 50)}_${index.suffix}`)} ON ${quoteIdent(table)} (${index.columns})`,
     );
   await client.query(
     `COMMENT ON TABLE ${quoteIdent(table)} IS ${literal(`Rows of the view ${view.namespace}/${view.name}`)}`,
@@ -193,15 +267,15 @@ export function toColumnValue(type: ViewColumnType, value: unknown): string | nu
   }
 }
 
-/** Replaces the rows of one fingerprint with these (already converted) values, column-wise. */
+/** Writes the rows of one fingerprint (already converted values) into its fresh partition, column-wise. */
 export async function writeViewRows(
   client: PoolClient,
-  table: string,
+  /** The table written, as SQL (a quoted, schema-qualified partition). */
+  target: string,
   columns: readonly TableColumn[],
   fingerprint: string,
   rows: ReadonlyArray<ReadonlyArray<string | number | boolean | null>>,
 ): Promise<number> {
-  await client.query(`DELETE FROM ${quoteIdent(table)} WHERE request_fingerprint = $1`, [fingerprint]);
   if (rows.length === 0) return 0;
   let inserted = 0;
   const names = columns.map((column) => quoteIdent(column.name)).join(', ');
@@ -218,7 +292,7 @@ export async function writeViewRows(
     const batch = rows.slice(start, start + BATCH);
     const arrays = columns.map((_, index) => batch.map((row) => row[index]));
     const result = await client.query(
-      `INSERT INTO ${quoteIdent(table)} (request_fingerprint, ${names})
+      `INSERT INTO ${target} (request_fingerprint, ${names})
        SELECT $1, ${selected} FROM unnest(${unnest}) AS u(${aliases})${conflict}`,
       [fingerprint, ...arrays],
     );
@@ -235,13 +309,14 @@ export interface SqlQueryPlan {
 }
 
 /**
- * Replaces the rows of one fingerprint by `INSERT ... SELECT` over the source statements, in
+ * Writes the rows of one fingerprint into its fresh partition by `INSERT ... SELECT` over the source statements, in
  * order (with a primary key, the first query's row wins, as in `writeViewRows`). Returns the rows
- * written, or null when a row needs the general path (the rows stay as they were before).
+ * written, or null when a row needs the general path (the partition stays empty).
  */
 export async function writeViewRowsBySql(
   client: PoolClient,
-  table: string,
+  /** The table written, as SQL (a quoted, schema-qualified partition). */
+  target: string,
   columns: readonly TableColumn[],
   fingerprint: string,
   plans: readonly SqlQueryPlan[],
@@ -250,11 +325,10 @@ export async function writeViewRowsBySql(
   const conflict = columns.some((column) => column.primaryKey) ? ' ON CONFLICT DO NOTHING' : '';
   await client.query('SAVEPOINT view_sql_refresh');
   try {
-    await client.query(`DELETE FROM ${quoteIdent(table)} WHERE request_fingerprint = $1`, [fingerprint]);
     let inserted = 0;
     for (const plan of plans) {
       const result = await client.query(
-        `INSERT INTO ${quoteIdent(table)} (request_fingerprint, ${names})
+        `INSERT INTO ${target} (request_fingerprint, ${names})
          SELECT $${plan.values.length + 1}, ${plan.select.join(', ')} FROM (${plan.text}) AS src${conflict}`,
         [...plan.values, fingerprint],
       );

@@ -31,6 +31,7 @@ import { viewScopeCondition, type ViewScope } from './row-scope.js';
 import { viewRowsPage } from './view-rows.js';
 import { columnsSql, Hoister, kindOfSqlType, withHoisted } from './view-sql-mapping.js';
 import {
+  addPartitionKey,
   attachFingerprintPartition,
   createFingerprintPartition,
   ensureViewTable,
@@ -391,10 +392,22 @@ async function refresh(
       if (fresh[0] && now() - fresh[0].refreshed_at.getTime() < maxAgeMs) return;
     }
     // The rows go into a fresh partition, swapped in for the fingerprint's previous one.
-    const partition = await createFingerprintPartition(client, table, columns);
+    const partition = await createFingerprintPartition(client, table);
+    let keyed = false;
+    // The SQL path writes into the bare partition and builds the primary key after, in one pass.
     let written = plans ? await writeViewRowsBySql(client, partition, columns, fingerprint, plans) : null;
+    if (written !== null) {
+      keyed = await addPartitionKey(client, partition, columns);
+      if (!keyed) {
+        // Two rows share a key: again with the key in place, where the first query's row wins.
+        await client.query(`TRUNCATE ${partition}`);
+        keyed = await addPartitionKey(client, partition, columns);
+        written = await writeViewRowsBySql(client, partition, columns, fingerprint, plans!);
+      }
+    }
     if (written === null) {
       // Prometheus, a mapping only CEL evaluates, or a row value the SQL could not convert.
+      if (!keyed) keyed = await addPartitionKey(client, partition, columns);
       const rows = built ?? (await buildRows(pool, spec, columns, scope, controller.signal));
       written = await writeViewRows(client, partition, columns, fingerprint, rows);
     }

@@ -193,4 +193,26 @@ describe('the SQL refresh of a view', () => {
     expect(answer.statusCode).toBe(400);
     expect(answer.json().error).toMatch(/^spec\.mapping\.zone: CEL expression failed: field not found: zone/);
   });
+
+  it('keeps one row per primary key when two queries give the same rows (the key built after the rows)', async () => {
+    const both = {
+      ...spec({ cpu: 'double(row.tags.cpu)', cost: 'row.cost_per_minute' }),
+      queries: {
+        pods: { configs: { types: ['Sql::Pod'], tagSelector: 'cluster=$(var.cluster)' } },
+        again: { configs: { types: ['Sql::Pod'], tagSelector: 'cluster=$(var.cluster)' } },
+      },
+    };
+    const answer = await run(await createView('twice', both));
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(viewResultSchema.parse(answer.json()).rowCount).toBe(4);
+    const rows = await tableRows('view_sqlpath_twice');
+    expect(rows.map((row) => row.name)).toEqual(['a-1', 'a-2', 'a-3', 'a-4']);
+    // Read through the view table, from its partition in view_parts, with the primary key.
+    const { rows: partitions } = await full.db.pool.query<{ schema: string; keyed: boolean }>(
+      `SELECT n.nspname AS schema, EXISTS (SELECT 1 FROM pg_index i WHERE i.indrelid = c.oid AND i.indisprimary) AS keyed
+         FROM pg_inherits h JOIN pg_class c ON c.oid = h.inhrelid JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE h.inhparent = 'view_sqlpath_twice'::regclass`,
+    );
+    expect(partitions).toEqual([{ schema: 'view_parts', keyed: true }]);
+  });
 });

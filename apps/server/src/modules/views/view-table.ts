@@ -105,19 +105,37 @@ function secondaryIndexes(columns: readonly TableColumn[]): Array<{ suffix: stri
 
 /**
  * A fresh, empty partition for a fingerprint's rows (not yet attached, so readers of the view
- * table go on reading the previous rows). Its primary key is built before the rows are written:
- * with ON CONFLICT DO NOTHING the first query's row wins. Returns its qualified name.
+ * table go on reading the previous rows), without indexes: its primary key comes with
+ * `addPartitionKey`, the others with `attachFingerprintPartition`. Returns its qualified name.
  */
-export async function createFingerprintPartition(
-  client: PoolClient,
-  table: string,
-  columns: readonly TableColumn[],
-): Promise<string> {
+export async function createFingerprintPartition(client: PoolClient, table: string): Promise<string> {
   const name = `${PARTITIONS_SCHEMA}.${quoteIdent(`${table.slice(0, 44)}_${randomBytes(6).toString('hex')}`)}`;
   await client.query(`CREATE TABLE ${name} (LIKE ${quoteIdent(table)} INCLUDING DEFAULTS)`);
-  const keys = primaryKeyList(columns);
-  if (keys) await client.query(`ALTER TABLE ${name} ADD PRIMARY KEY (${keys})`);
   return name;
+}
+
+/**
+ * Builds the partition's primary key (if the view has one) over the rows it holds, in one pass.
+ * False, with the partition as it was, when two of its rows share a key: the caller writes them
+ * again with the key in place, where ON CONFLICT DO NOTHING keeps the first query's row.
+ */
+export async function addPartitionKey(
+  client: PoolClient,
+  partition: string,
+  columns: readonly TableColumn[],
+): Promise<boolean> {
+  const keys = primaryKeyList(columns);
+  if (!keys) return true;
+  await client.query('SAVEPOINT view_partition_key');
+  try {
+    await client.query(`ALTER TABLE ${partition} ADD PRIMARY KEY (${keys})`);
+    await client.query('RELEASE SAVEPOINT view_partition_key');
+    return true;
+  } catch (error) {
+    await client.query('ROLLBACK TO SAVEPOINT view_partition_key');
+    if ((error as { code?: string }).code === '23505') return false;
+    throw error;
+  }
 }
 
 /**

@@ -50,6 +50,17 @@ describe('POST /api/agent/generate', () => {
       `INSERT INTO config_items (name, type, agent_id) VALUES ('pod-a', 'Kubernetes::Pod', $1), ('pod-b', 'Kubernetes::Pod', $1)`,
       [id],
     );
+    // Three checks of a canary the agent runs, one of them deleted; a check of this server's own.
+    const canary = await full.db.pool.query<{ id: string }>(
+      `INSERT INTO canaries (name, agent_id) VALUES ('edge-canary', $1) RETURNING id`,
+      [id],
+    );
+    await full.db.pool.query(
+      `INSERT INTO checks (canary_id, agent_id, type, name, deleted_at)
+       VALUES ($1, $2, 'http', 'a', NULL), ($1, $2, 'http', 'b', NULL), ($1, $2, 'http', 'gone', now()),
+              ($1, DEFAULT, 'http', 'local', NULL)`,
+      [canary.rows[0]!.id, id],
+    );
     const listed = await admin.get(`/api/db/agents_summary?id=eq.${id}`);
     const [row] = listed.json<unknown[]>();
     const parsed = relationRowSchemas.agents_summary.parse(row);
@@ -58,7 +69,7 @@ describe('POST /api/agent/generate', () => {
       name: 'edge-1',
       properties: { region: 'eu' },
       config_count: 2,
-      checks_count: 0,
+      checks_count: 2,
     });
     expect(listed.body).not.toContain(token.split('_')[2]);
 

@@ -116,3 +116,37 @@ describe('POST /api/agent/generate', () => {
     expect(missing.statusCode).toBe(404);
   });
 });
+
+describe('agent_id filters', () => {
+  it('the topology API and the data API answer only what the agent owns', async () => {
+    const admin = await signedIn(['admin']);
+    const generated = await admin.post('/api/agent/generate', { name: 'filter-edge' });
+    const { id } = generated.json<{ id: string }>();
+    await full.db.pool.query(
+      `INSERT INTO components (name, type, agent_id) VALUES ('edge-svc', 'Service', $1), ('edge-db', 'Database', $1)`,
+      [id],
+    );
+    await full.db.pool.query(`INSERT INTO components (name, type) VALUES ('local-svc', 'Service')`);
+    await full.db.pool.query(
+      `INSERT INTO config_items (name, type, agent_id) VALUES ('edge-node', 'Kubernetes::Node', $1)`,
+      [id],
+    );
+    await full.db.pool.query(
+      `INSERT INTO config_items (name, type) VALUES ('local-node', 'Kubernetes::Node')`,
+    );
+
+    const topology = await admin.get(`/api/canary/api/topology?agent_id=${id}`);
+    expect(topology.statusCode, topology.body).toBe(200);
+    const names = topology
+      .json<{ components: { name: string }[] }>()
+      .components.map((component) => component.name)
+      .sort();
+    expect(names).toEqual(['edge-db', 'edge-svc']);
+
+    const configs = await admin.get(`/api/db/config_items?select=name&agent_id=eq.${id}`);
+    expect(configs.json()).toEqual([{ name: 'edge-node' }]);
+    const bad = await admin.get('/api/canary/api/topology?agent_id=not-a-uuid');
+    expect(bad.statusCode).toBeGreaterThanOrEqual(400);
+    expect(bad.statusCode).toBeLessThan(500);
+  });
+});

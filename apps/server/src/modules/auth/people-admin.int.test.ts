@@ -157,6 +157,11 @@ describe('roles and deletion', () => {
     const { browser: admin } = await signedIn(silent, ['admin']);
     const { person, browser } = await signedIn(silent, ['editor']);
     const token = await createTestToken(db.pool, person.id);
+    // Something they did, to read back after they are gone.
+    const incident = await db.pool.query<{ id: string }>(
+      `INSERT INTO incidents (title, type, severity, created_by) VALUES ('disk full', 'availability', 'high', $1) RETURNING id`,
+      [person.id],
+    );
     // Used on both server instances first (each has verified it and may remember it).
     for (const instance of [silent, mailing])
       expect(
@@ -182,6 +187,10 @@ describe('roles and deletion', () => {
     );
     expect(kept.rows[0]?.name).toMatch(/^Test Person/);
     expect(kept.rows[0]?.deleted_at).not.toBeNull();
+    const history = await admin.get(
+      `/api/db/incidents?select=title,created_by(name)&id=eq.${incident.rows[0]?.id}`,
+    );
+    expect(history.json()).toEqual([{ title: 'disk full', created_by: { name: kept.rows[0]?.name } }]);
     const identity = await admin.get(`/api/db/identities?id=eq.${person.id}`);
     expect(identity.json()).toEqual([expect.objectContaining({ state: 'inactive' })]);
   });

@@ -8,7 +8,7 @@ import { sql } from '../fixtures/database';
 test('the Event Queue page shows a failed event with its error, and Retry requeues it to be handled', async ({
   page,
 }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const runId = randomUUID();
   const error = `e2e: the process handling run ${runId.slice(0, 8)} stopped`;
   await sql(
@@ -24,7 +24,8 @@ test('the Event Queue page shows a failed event with its error, and Retry requeu
   await expect(page).toHaveURL(/\/settings\/event-queue-status$/);
   const summary = page.getByRole('table', { name: 'Event queue' });
   const row = summary.getByRole('row').filter({ hasText: 'playbook.execute' });
-  await expect(row).toBeVisible();
+  // The first answer can take a while on a loaded machine.
+  await expect(row).toBeVisible({ timeout: 60_000 });
   await expect(row.getByText(error)).toBeVisible();
 
   await row.click();
@@ -49,4 +50,51 @@ test('the Event Queue page shows a failed event with its error, and Retry requeu
       .filter({ hasText: error });
     await expect(current).toHaveCount(0, { timeout: 2000 });
   }).toPass({ timeout: 30_000 });
+});
+
+// Discard of all failed events of one name, from the summary row: Cancel leaves them, Discard
+// deletes them (never the pending one of the same name).
+test('Discard asks first; Cancel keeps the failed events, Discard deletes them and leaves pending ones', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const name = `e2e.discard.${Date.now().toString(36)}`;
+  await sql(
+    `INSERT INTO event_queue (name, properties, status, attempts, error, last_attempt)
+     VALUES ($1, '{"n":1}', 'failed', 3, 'e2e: endpoint answered 500', now()),
+            ($1, '{"n":2}', 'failed', 3, 'e2e: endpoint answered 500', now())`,
+    [name],
+  );
+  // A pending event of the same name, not yet due: it must survive the discard.
+  await sql(
+    `INSERT INTO event_queue (name, properties, status, attempts, available_at) VALUES ($1, '{"n":3}', 'pending', 0, now() + interval '1 day')`,
+    [name],
+  );
+
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/event-queue-status');
+  const row = page.getByRole('table', { name: 'Event queue' }).getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible({ timeout: 60_000 });
+  await row.getByRole('button', { name: `Discard all failed ${name} events` }).click();
+  const dialog = page.getByRole('alertdialog', { name: 'Discard failed events' });
+  await expect(
+    dialog.getByText(`Discard 2 failed events of ${name}? They are deleted and will not be handled.`),
+  ).toBeVisible();
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  const failed = async () =>
+    (
+      (await (await page.request.get(`/api/event-queue/failed?name=${encodeURIComponent(name)}`)).json()) as {
+        total: number;
+      }
+    ).total;
+  expect(await failed()).toBe(2);
+
+  await row.getByRole('button', { name: `Discard all failed ${name} events` }).click();
+  await dialog.getByRole('button', { name: 'Discard' }).click();
+  await expect(page.getByText('2 events discarded')).toBeVisible();
+  expect(await failed()).toBe(0);
+  const summary = (await (await page.request.get('/api/event-queue/summary')).json()) as {
+    names: { name: string; pending: number; failed: number }[];
+  };
+  expect(summary.names.find((entry) => entry.name === name)).toMatchObject({ pending: 1, failed: 0 });
 });

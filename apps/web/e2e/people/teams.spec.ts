@@ -24,8 +24,12 @@ test('a team is added on the resource editor; members are added and removed on i
   await signIn(page, ADMIN.email, ADMIN.password, '/settings/teams');
   await page.getByRole('link', { name: 'Add Team' }).click();
   await page.getByLabel('Name').fill(team);
+  // Settings §3: a team's icon defaults to 'group'.
+  await expect(page.getByLabel('Icon')).toHaveValue('group');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByText(`${team} updated successfully`)).toBeVisible();
+  const saved = await page.request.get(`/api/db/teams?select=icon&name=eq.${team}`);
+  expect(await saved.json()).toEqual([{ icon: 'group' }]);
   await expect(page).toHaveURL(/\/settings\/teams$/);
   await page.getByRole('link', { name: team }).click();
 

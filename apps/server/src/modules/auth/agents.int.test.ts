@@ -50,6 +50,17 @@ describe('POST /api/agent/generate', () => {
       `INSERT INTO config_items (name, type, agent_id) VALUES ('pod-a', 'Kubernetes::Pod', $1), ('pod-b', 'Kubernetes::Pod', $1)`,
       [id],
     );
+    // Three checks of a canary the agent runs, one of them deleted; a check of this server's own.
+    const canary = await full.db.pool.query<{ id: string }>(
+      `INSERT INTO canaries (name, agent_id) VALUES ('edge-canary', $1) RETURNING id`,
+      [id],
+    );
+    await full.db.pool.query(
+      `INSERT INTO checks (canary_id, agent_id, type, name, deleted_at)
+       VALUES ($1, $2, 'http', 'a', NULL), ($1, $2, 'http', 'b', NULL), ($1, $2, 'http', 'gone', now()),
+              ($1, DEFAULT, 'http', 'local', NULL)`,
+      [canary.rows[0]!.id, id],
+    );
     const listed = await admin.get(`/api/db/agents_summary?id=eq.${id}`);
     const [row] = listed.json<unknown[]>();
     const parsed = relationRowSchemas.agents_summary.parse(row);
@@ -58,7 +69,7 @@ describe('POST /api/agent/generate', () => {
       name: 'edge-1',
       properties: { region: 'eu' },
       config_count: 2,
-      checks_count: 0,
+      checks_count: 2,
     });
     expect(listed.body).not.toContain(token.split('_')[2]);
 
@@ -103,5 +114,39 @@ describe('POST /api/agent/generate', () => {
       url: '/api/agent/00000000-0000-4000-8000-000000000099',
     });
     expect(missing.statusCode).toBe(404);
+  });
+});
+
+describe('agent_id filters', () => {
+  it('the topology API and the data API answer only what the agent owns', async () => {
+    const admin = await signedIn(['admin']);
+    const generated = await admin.post('/api/agent/generate', { name: 'filter-edge' });
+    const { id } = generated.json<{ id: string }>();
+    await full.db.pool.query(
+      `INSERT INTO components (name, type, agent_id) VALUES ('edge-svc', 'Service', $1), ('edge-db', 'Database', $1)`,
+      [id],
+    );
+    await full.db.pool.query(`INSERT INTO components (name, type) VALUES ('local-svc', 'Service')`);
+    await full.db.pool.query(
+      `INSERT INTO config_items (name, type, agent_id) VALUES ('edge-node', 'Kubernetes::Node', $1)`,
+      [id],
+    );
+    await full.db.pool.query(
+      `INSERT INTO config_items (name, type) VALUES ('local-node', 'Kubernetes::Node')`,
+    );
+
+    const topology = await admin.get(`/api/canary/api/topology?agent_id=${id}`);
+    expect(topology.statusCode, topology.body).toBe(200);
+    const names = topology
+      .json<{ components: { name: string }[] }>()
+      .components.map((component) => component.name)
+      .sort();
+    expect(names).toEqual(['edge-db', 'edge-svc']);
+
+    const configs = await admin.get(`/api/db/config_items?select=name&agent_id=eq.${id}`);
+    expect(configs.json()).toEqual([{ name: 'edge-node' }]);
+    const bad = await admin.get('/api/canary/api/topology?agent_id=not-a-uuid');
+    expect(bad.statusCode).toBeGreaterThanOrEqual(400);
+    expect(bad.statusCode).toBeLessThan(500);
   });
 });

@@ -157,13 +157,25 @@ describe('roles and deletion', () => {
     const { browser: admin } = await signedIn(silent, ['admin']);
     const { person, browser } = await signedIn(silent, ['editor']);
     const token = await createTestToken(db.pool, person.id);
-    expect((await silent.app.inject({ url: '/api/auth/whoami', headers: bearer(token) })).statusCode).toBe(
-      200,
+    // Something they did, to read back after they are gone.
+    const incident = await db.pool.query<{ id: string }>(
+      `INSERT INTO incidents (title, type, severity, created_by) VALUES ('disk full', 'availability', 'high', $1) RETURNING id`,
+      [person.id],
     );
+    // Used on both server instances first (each has verified it and may remember it).
+    for (const instance of [silent, mailing])
+      expect(
+        (await instance.app.inject({ url: '/api/auth/whoami', headers: bearer(token) })).statusCode,
+      ).toBe(200);
     const removed = await del(admin, `/api/people/${person.id}`);
     expect(removed.statusCode).toBe(200);
     expect((await browser.get('/api/auth/whoami')).statusCode).toBe(401);
-    expect((await silent.app.inject({ url: '/api/auth/whoami', headers: bearer(token) })).statusCode).toBe(
+    // Refused at once by the instance that deleted them and by the other one on the same database.
+    for (const instance of [silent, mailing])
+      expect(
+        (await instance.app.inject({ url: '/api/auth/whoami', headers: bearer(token) })).statusCode,
+      ).toBe(401);
+    expect((await mailing.app.inject({ url: '/api/db/canaries', headers: bearer(token) })).statusCode).toBe(
       401,
     );
     expect((await new TestBrowser(silent.app).signIn(person.email, person.password)).statusCode).not.toBe(
@@ -175,6 +187,10 @@ describe('roles and deletion', () => {
     );
     expect(kept.rows[0]?.name).toMatch(/^Test Person/);
     expect(kept.rows[0]?.deleted_at).not.toBeNull();
+    const history = await admin.get(
+      `/api/db/incidents?select=title,created_by(name)&id=eq.${incident.rows[0]?.id}`,
+    );
+    expect(history.json()).toEqual([{ title: 'disk full', created_by: { name: kept.rows[0]?.name } }]);
     const identity = await admin.get(`/api/db/identities?id=eq.${person.id}`);
     expect(identity.json()).toEqual([expect.objectContaining({ state: 'inactive' })]);
   });

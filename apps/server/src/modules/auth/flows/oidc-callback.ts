@@ -1,6 +1,13 @@
 import { withTransaction } from '../../../platform/db/pool.js';
-import { createIdentity, findActivePersonByEmail, markAddressVerified } from '../identity-store.js';
-import { finishOidc, findLinkedPerson, linkPerson } from '../oidc.js';
+import {
+  createIdentity,
+  findActivePersonByEmail,
+  getIdentityView,
+  markAddressVerified,
+  normaliseEmail,
+  updateTraits,
+} from '../identity-store.js';
+import { finishOidc, findLinkedPerson, linkPerson, type OidcClaims } from '../oidc.js';
 import { safeEqual } from '../secrets.js';
 import {
   expireFlow,
@@ -32,6 +39,34 @@ async function loginWithMessage(
     if (error instanceof FlowError) return '/';
     throw error;
   }
+}
+
+/**
+ * Under a hosted identity provider (ADR 0039) the person's name and email are the provider's:
+ * every sign-in copies them from the claims, as the profile screen cannot change them here. An
+ * email another person here already uses is left as it was (the name still follows).
+ */
+async function takeProviderTraits(deps: FlowDeps, personId: string, claims: OidcClaims): Promise<void> {
+  const identity = await getIdentityView(deps.pool, personId);
+  if (!identity) return;
+  let email = identity.traits.email;
+  if (claims.email && normaliseEmail(claims.email) !== normaliseEmail(email ?? '')) {
+    const owner = await findActivePersonByEmail(deps.pool, claims.email);
+    if (!owner || owner.id === personId) email = claims.email;
+  }
+  const first = claims.firstName || identity.traits.name.first;
+  const last = claims.firstName ? claims.lastName : identity.traits.name.last;
+  if (
+    email === identity.traits.email &&
+    first === identity.traits.name.first &&
+    last === identity.traits.name.last
+  )
+    return;
+  await withTransaction(deps.pool, (client) =>
+    updateTraits(client, personId, { email: email ?? '', name: { first, last } }),
+  );
+  if (email && claims.emailVerified && normaliseEmail(email) === normaliseEmail(claims.email ?? ''))
+    await markAddressVerified(deps.pool, personId, email);
 }
 
 /**
@@ -144,6 +179,7 @@ export async function handleOidcCallback(
     await linkPerson(deps.pool, provider.id, claims, personId);
     if (claims.emailVerified) await markAddressVerified(deps.pool, personId, claims.email);
   }
+  if (deps.config.hostedIdentityProvider) await takeProviderTraits(deps, personId, claims);
   await expireFlow(deps.pool, flow.id);
   const issued = await signIn(deps, call, personId, 'oidc', 'aal1');
   return afterSignIn(issued.record, returnTo);

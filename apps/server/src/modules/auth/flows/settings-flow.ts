@@ -62,6 +62,11 @@ import { passwordProblems } from './password-policy.js';
 
 const TOTP_ISSUER = 'Opsdeck';
 
+/** Why the profile fields are read-only when people come from a hosted identity provider. */
+export function hostedProfileMessage(provider: string): string {
+  return `Your name and email come from ${provider}: change them there. They are updated each time you sign in.`;
+}
+
 async function renderSettings(
   deps: FlowDeps,
   flow: FlowRecord,
@@ -69,22 +74,29 @@ async function renderSettings(
 ): Promise<FlowUi> {
   const personId = flow.personId as string;
   const identity = await getIdentityView(deps.pool, personId);
+  // Under a hosted identity provider the name and email are the provider's (ADR 0039): shown, not editable.
+  const hosted = deps.config.hostedIdentityProvider;
+  const profileLocked = hosted ? { disabled: true } : {};
   const nodes: UiNode[] = [
     csrfNode(),
     node('profile', 'traits.email', 'email', {
       required: true,
       label: 'Email',
       value: identity?.traits.email ?? '',
+      ...profileLocked,
     }),
     node('profile', 'traits.name.first', 'text', {
       label: 'First name',
       value: identity?.traits.name.first ?? '',
+      ...profileLocked,
     }),
     node('profile', 'traits.name.last', 'text', {
       label: 'Last name',
       value: identity?.traits.name.last ?? '',
+      ...profileLocked,
+      ...(hosted ? { messages: [text('profile_hosted', hostedProfileMessage(hosted.name), 'info')] } : {}),
     }),
-    node('profile', 'method', 'submit', { value: 'profile', label: 'Save' }),
+    node('profile', 'method', 'submit', { value: 'profile', label: 'Save', ...profileLocked }),
     node('password', 'password', 'password', {
       required: true,
       label: 'New password',
@@ -312,6 +324,18 @@ export async function submitSettingsFlow(
 
   switch (method) {
     case 'profile': {
+      const hosted = deps.config.hostedIdentityProvider;
+      if (hosted) {
+        return fail({
+          messages: [
+            text(
+              'profile_hosted_refused',
+              `Your name and email cannot be changed here: they come from ${hosted.name}.`,
+              'error',
+            ),
+          ],
+        });
+      }
       const email = nestedField(body, 'traits.email').trim();
       const first = nestedField(body, 'traits.name.first').trim();
       const last = nestedField(body, 'traits.name.last').trim();

@@ -244,6 +244,7 @@ export interface FlowJson {
       type: string;
       value?: unknown;
       required?: boolean;
+      disabled?: boolean;
       messages: { id: string; text: string; type: string }[];
     }[];
   };

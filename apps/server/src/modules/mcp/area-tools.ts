@@ -2,6 +2,14 @@ import { z } from 'zod';
 import { evaluateTemplate, getPlaybookRun, listArtifacts } from './action-tools.js';
 import { likeLiteral, ToolError } from './data-reader.js';
 import {
+  exactFilter,
+  numberFilter,
+  parseQuery,
+  textFilter,
+  timeFilter,
+  wordFilters,
+} from './query-grammar.js';
+import {
   CHECK_COLUMNS,
   CONFIG_COLUMNS,
   CORE_TOOLS,
@@ -50,17 +58,54 @@ const describeCatalog = defineTool({
 
 const CHANGE_COLUMNS = 'id,config_id,change_type,severity,source,summary,count,created_at,first_observed';
 
+/** search_catalog_changes' query: the change's fields, and its item's through an inner embed. */
+function changeQuery(query: string): { params: Params; limit?: number; byItem: boolean } {
+  const parsed = parseQuery(query);
+  const params: Params = wordFilters('summary', parsed.words);
+  let byItem = false;
+  for (const term of parsed.terms) {
+    const { field } = term;
+    const uuid = field === 'config_id' || field === 'id';
+    if (uuid && !UUID.test(term.value)) throw new ToolError(`query: ${field} must be a UUID`);
+    if (uuid) params.push(exactFilter(field, term));
+    else if (['change_type', 'severity', 'summary', 'source'].includes(field))
+      params.push(textFilter(field, term));
+    else if (field === 'count') params.push(numberFilter('count', term));
+    else if (['created_at', 'first_observed'].includes(field)) params.push(timeFilter(field, term));
+    else if (['type', 'name', 'namespace', 'health', 'status'].includes(field)) {
+      byItem = true;
+      params.push(textFilter(`config.${field}`, term));
+    } else
+      throw new ToolError(
+        `query: unknown field "${field}" (use config_id, change_type, severity, summary, source, count, ` +
+          'created_at, first_observed, type, name, namespace, health, status, limit or agent=all)',
+      );
+  }
+  return { params, limit: parsed.limit, byItem };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const searchCatalogChanges = defineTool({
   name: 'search_catalog_changes',
   title: 'Search catalog changes',
   description:
-    'Changes of catalog items, newest first: of one item (config_id), or across the catalog by change type, ' +
-    'severity, part of the summary and a start time (ISO date or date-time).',
+    'Changes of catalog items, newest first: of one item (config_id), or across the catalog by a query (the ' +
+    "ecosystem's grammar), change type, severity and a start time (ISO date or date-time).",
   schema: z.strictObject({
     config_id: id('catalog item').optional(),
     change_type: text('Change type, e.g. diff, CREATE, Pulled (* is a wildcard)').optional(),
     severity: text('Severity, e.g. high').optional(),
-    query: text('Part of the summary').optional(),
+    query: z
+      .string({ error: 'query must be a string' })
+      .max(1000, 'query must be at most 1000 characters')
+      .optional()
+      .describe(
+        'Search query in the ecosystem grammar: field=value (or !=) terms over the change (config_id, change_type, ' +
+          'severity, summary, source; count and created_at/first_observed compared with <, >, <=, >=, e.g. ' +
+          'created_at>now-24h) and its item (type, name, namespace, health, status); * is a wildcard; bare words ' +
+          'match part of the summary. E.g. "config_id=<uuid>" or "type=Kubernetes::* severity=high"',
+      ),
     since: z
       .string({ error: 'since must be an ISO date or date-time' })
       .refine(
@@ -76,15 +121,16 @@ const searchCatalogChanges = defineTool({
     limit: limit(30, 200),
   }),
   async run(args, read) {
+    const query = changeQuery(args.query ?? '');
     const params: Params = [
-      ['select', `${CHANGE_COLUMNS},config:config_items(id,name,type)`],
+      ['select', `${CHANGE_COLUMNS},config:config_items${query.byItem ? '!inner' : ''}(id,name,type)`],
       ['order', 'created_at.desc'],
-      ['limit', String(args.limit)],
+      ['limit', String(Math.min(query.limit ?? args.limit, 200))],
+      ...query.params,
     ];
     if (args.config_id) params.push(['config_id', `eq.${args.config_id}`]);
     if (args.change_type) params.push(['change_type', `ilike.${likeLiteral(args.change_type)}`]);
     if (args.severity) params.push(['severity', `ilike.${likeLiteral(args.severity)}`]);
-    if (args.query) params.push(['summary', `ilike.*${likeLiteral(args.query)}*`]);
     if (args.since) params.push(['created_at', `gte.${args.since}`]);
     const { rows, total } = await read('config_changes', params, { count: true });
     return { total: total ?? rows.length, returned: rows.length, changes: rows };

@@ -174,6 +174,26 @@ describe('GET /api/kubeconfig', () => {
     expect(tokens.map((token) => token.name).some((name) => name.startsWith('kubeconfig '))).toBe(true);
   });
 
+  it('is revocable: once its token is deleted from the person’s tokens, kubectl must log in again', async () => {
+    const person = await createTestPerson(db.pool, { roles: ['viewer'] });
+    const browser = new TestBrowser(app);
+    await browser.signIn(person.email, person.password);
+    const download = await httpsGet(`${origin}/api/kubeconfig`, { cookie: browser.cookieHeader() });
+    const file = path.join(work, 'kubeconfig-revoked.yaml');
+    await writeFile(file, download.body);
+    expect((await kubectl(file, 'get', 'canaries', '-A')).code).toBe(0);
+    const listed = (await browser.get('/api/auth/tokens')).json<{
+      payload: { id: string; name: string }[];
+    }>();
+    const issued = listed.payload.find((token) => token.name.startsWith('kubeconfig '));
+    expect(issued).toBeDefined();
+    const revoked = await browser.request({ method: 'DELETE', url: `/api/auth/token/${issued?.id}` });
+    expect(revoked.statusCode).toBeLessThan(300);
+    const refused = await kubectl(file, 'get', 'canaries', '-A');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('You must be logged in to the server');
+  });
+
   it('is refused without a session, and to a token (a token does not mint tokens)', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/kubeconfig' })).statusCode).toBe(401);
     const person = await createTestPerson(db.pool, { roles: ['admin'] });

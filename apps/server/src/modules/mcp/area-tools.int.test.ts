@@ -267,6 +267,47 @@ describe('connection, playbook and notification tools', () => {
         notification: expect.objectContaining({ name: 'checks-to-slack' }),
       }),
     ]);
+    // the ecosystem's filters: since/before (now-<n><unit> or a date), status, select
+    const sendId = (sent.sent as { id: string }[])[0].id;
+    const filtered = async (args: Record<string, unknown>) =>
+      (
+        (await callOk('get_notifications_for_resource', { resource_id: ids.check, ...args }))
+          .sent as unknown[]
+      ).length;
+    expect(await filtered({ since: 'now-1h' })).toBe(1);
+    expect(await filtered({ before: 'now-1h' })).toBe(0);
+    expect(await filtered({ since: '2000-01-01', status: 'failed' })).toBe(1);
+    expect(await filtered({ status: 'sent' })).toBe(0);
+    const selected = await callOk('get_notifications_for_resource', {
+      resource_id: ids.check,
+      select: ['id', 'status'],
+    });
+    expect(selected.sent).toEqual([{ id: sendId, status: 'failed' }]);
+    const badSince = await client.callTool({
+      name: 'get_notifications_for_resource',
+      arguments: { resource_id: ids.check, since: 'last week' },
+    });
+    expect(badSince).toMatchObject({ isError: true });
+    expect(JSON.stringify(badSince.content)).toContain('since must be a date');
+
+    const detail = await callOk('get_notification_detail', { send_id: sendId });
+    expect(detail.notification).toMatchObject({
+      id: sendId,
+      status: 'failed',
+      source_event: 'check.failed',
+      resource_id: ids.check,
+      error: 'webhook answered 500',
+      notification: { name: 'checks-to-slack', title: 'Check {{.check.name}} failed' },
+    });
+    const missing = await client.callTool({
+      name: 'get_notification_detail',
+      arguments: { send_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(missing).toMatchObject({ isError: true });
+
+    // get_check_status takes the ecosystem's limit as well as results
+    const status = await callOk('get_check_status', { id: ids.check, limit: 1 });
+    expect(status.recent).toEqual({ count: 1, passed: 0, failed: 1 });
   });
 });
 

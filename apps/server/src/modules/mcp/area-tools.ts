@@ -5,6 +5,7 @@ import {
   exactFilter,
   numberFilter,
   parseQuery,
+  queryTime,
   textFilter,
   timeFilter,
   wordFilters,
@@ -410,24 +411,67 @@ const listNotifications = defineTool({
   },
 });
 
+/** A notification send status, as the ecosystem lists them. */
+const SEND_COLUMNS =
+  'id,status,source_event,resource_id,resource_type,error,count,first_observed,created_at,notification_id';
+
 const getNotificationsForResource = defineTool({
   name: 'get_notifications_for_resource',
   title: 'Notifications sent about a resource',
   description:
     'What was sent (or silenced, or failed) about one resource (a check, catalog item or component), newest ' +
-    'first, with the event, status, error and the rule that sent it.',
-  schema: z.strictObject({ resource_id: id('resource'), limit: limit(30, 200) }),
+    'first, with the event, status, error and the rule that sent it. since/before take now-24h, now-7d or a date; ' +
+    'get_notification_detail gives one in full (its body).',
+  schema: z.strictObject({
+    resource_id: id('resource'),
+    limit: limit(30, 200),
+    since: text('Only those sent at or after this time: now-24h, now-7d, 2026-01-31').optional(),
+    before: text('Only those sent at or before this time: now-1h, 2026-01-31').optional(),
+    status: text('Only this send status, e.g. sent, error, failed, silenced, repeat-interval').optional(),
+    select: z
+      .array(
+        z.enum(SEND_COLUMNS.split(',') as [string, ...string[]], { error: `select takes ${SEND_COLUMNS}` }),
+        {
+          error: 'select must list column names',
+        },
+      )
+      .min(1, 'select must list at least one column')
+      .optional()
+      .describe(`Columns to return (default ${SEND_COLUMNS}, with the rule)`),
+  }),
+  async run(args, read) {
+    const params: Params = [
+      ['select', args.select?.join(',') ?? `${SEND_COLUMNS},notification:notifications(id,name,namespace)`],
+      ['resource_id', `eq.${args.resource_id}`],
+      ['order', 'created_at.desc'],
+      ['limit', String(args.limit)],
+    ];
+    if (args.since) params.push(['created_at', `gte.${queryTime('since', args.since)}`]);
+    if (args.before) params.push(['created_at', `lte.${queryTime('before', args.before)}`]);
+    if (args.status) params.push(['status', `ilike.${likeLiteral(args.status)}`]);
+    const { rows } = await read('notification_send_history', params);
+    return { sent: rows };
+  },
+});
+
+const getNotificationDetail = defineTool({
+  name: 'get_notification_detail',
+  title: 'A notification that was sent',
+  description:
+    'One notification send (send_id from get_notifications_for_resource) in full: status, event, the body that ' +
+    'was sent, its error, the resource, the rule and who it went to.',
+  schema: z.strictObject({ send_id: id('notification send') }),
   async run(args, read) {
     const { rows } = await read('notification_send_history', [
       [
         'select',
-        'id,status,source_event,resource_type,error,count,first_observed,created_at,notification:notifications(id,name,namespace)',
+        `${SEND_COLUMNS},body,duration_millis,parent_id,person_id,team_id,connection_id,playbook_run_id,` +
+          'silenced_by,notification:notifications(id,name,namespace,title,events)',
       ],
-      ['resource_id', `eq.${args.resource_id}`],
-      ['order', 'created_at.desc'],
-      ['limit', String(args.limit)],
+      ['id', `eq.${args.send_id}`],
     ]);
-    return { sent: rows };
+    if (!rows[0]) throw new ToolError(`No notification send has the id ${args.send_id}`);
+    return { notification: rows[0] };
   },
 });
 
@@ -448,6 +492,7 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   getPlaybookRun,
   listNotifications,
   getNotificationsForResource,
+  getNotificationDetail,
   listArtifacts,
   evaluateTemplate,
 ];

@@ -423,6 +423,7 @@ describe('tools', () => {
       'get_playbook_run',
       'list_notifications',
       'get_notifications_for_resource',
+      'get_notification_detail',
       'list_artifacts',
       'evaluate_template',
       // View tools (view-tools.ts).
@@ -438,7 +439,7 @@ describe('tools', () => {
     }
     const status = tools.find((tool) => tool.name === 'get_check_status');
     expect(status?.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(status?.inputSchema.properties ?? {})).toEqual(['id', 'results']);
+    expect(Object.keys(status?.inputSchema.properties ?? {})).toEqual(['id', 'results', 'limit']);
   });
 
   it('list_health_checks filters by status and name and leaves deleted checks out', async () => {

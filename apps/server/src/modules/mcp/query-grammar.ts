@@ -78,9 +78,7 @@ export function queryTime(field: string, value: string, now = Date.now()): strin
     const time = Date.parse(value);
     if (!Number.isNaN(time)) return new Date(time).toISOString();
   }
-  throw new ToolError(
-    `query: ${field} must be a date (2026-01-31), a date-time or now-<n><unit> (e.g. now-24h)`,
-  );
+  throw new ToolError(`${field} must be a date (2026-01-31), a date-time or now-<n><unit> (e.g. now-24h)`);
 }
 
 const OPERATORS = { '<': 'lt', '>': 'gt', '<=': 'lte', '>=': 'gte' } as const;

@@ -118,6 +118,13 @@ const getCheckStatus = defineTool({
       .max(100, 'results must be at most 100')
       .default(10)
       .describe('How many recent results to include (1-100, default 10)'),
+    limit: z
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(100, 'limit must be at most 100')
+      .optional()
+      .describe("The same as results (the ecosystem's name for it)"),
   }),
   async run(args, read) {
     const checks = await read('checks', [
@@ -130,7 +137,7 @@ const getCheckStatus = defineTool({
       ['select', 'time,status,duration,message,error'],
       ['check_id', `eq.${args.id}`],
       ['order', 'time.desc'],
-      ['limit', String(args.results)],
+      ['limit', String(args.limit ?? args.results)],
     ]);
     const passed = statuses.rows.filter((row) => row.status).length;
     return {

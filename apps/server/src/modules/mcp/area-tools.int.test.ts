@@ -238,7 +238,7 @@ describe('connection, playbook and notification tools', () => {
   it('lists playbooks, recent and failed runs and a run with its actions', async () => {
     const playbooks = await callOk('playbooks_list_all');
     expect(playbooks.playbooks).toEqual([
-      expect.objectContaining({ name: 'restart', category: 'Kubernetes' }),
+      expect.objectContaining({ name: 'restart', category: 'Kubernetes', tool: 'playbook_default_restart' }),
     ]);
     expect((await callOk('playbook_recent_runs', { playbook_id: ids.playbook })).runs).toHaveLength(2);
     const failed = await callOk('playbook_failed_runs');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { evaluateTemplate, getPlaybookRun, listArtifacts } from './action-tools.js';
+import { evaluateTemplate, getPlaybookRun, listArtifacts, playbookToolName } from './action-tools.js';
 import { likeLiteral, ToolError } from './data-reader.js';
 import {
   exactFilter,
@@ -313,16 +313,18 @@ const PLAYBOOK_COLUMNS = 'id,name,namespace,title,description,category:spec->>ca
 const listPlaybooks = defineTool({
   name: 'playbooks_list_all',
   title: 'List playbooks',
-  description: 'Every playbook with its id, name, namespace, title, category and description.',
+  description:
+    'Every playbook with its id, name, namespace, title, category and description, and the tool that runs it ' +
+    '(playbook_<namespace>_<name>, offered when you may run it).',
   schema: z.strictObject({}),
   async run(_args, read) {
-    const { rows } = await read('playbooks', [
+    const { rows } = await read<{ name: string; namespace: string }>('playbooks', [
       ['select', PLAYBOOK_COLUMNS],
       ['deleted_at', 'is.null'],
       ['order', 'name.asc'],
       ['limit', '1000'],
     ]);
-    return { playbooks: rows };
+    return { playbooks: rows.map((row) => ({ ...row, tool: playbookToolName(row.namespace, row.name) })) };
   },
 });
 

@@ -71,7 +71,7 @@ const INSTRUCTIONS =
   'Catalog (configuration) items: list_catalog_types, search_catalog, describe_catalog, search_catalog_changes, ' +
   'get_related_configs, list_catalog_insights. Incidents: list_incidents, get_incident. Playbooks: ' +
   'playbooks_list_all, playbook_recent_runs, playbook_failed_runs, get_playbook_run_details. Notifications: ' +
-  'list_notifications, get_notifications_for_resource. Connections: list_connections. Artifacts: list_artifacts, ' +
+  'list_notifications, get_notifications_for_resource, get_notification_detail. Connections: list_connections. Artifacts: list_artifacts, ' +
   'get_artifact. Views: list_all_views, read_view (rows with filters and pages), and one tool per view named ' +
   'view_<name>_<namespace> whose input is its variables, columns and filters. Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
   'the rights of the token owner. Acting tools (marked destructive): run_health_check runs a check now; each ' +

@@ -15,7 +15,6 @@ import {
   CONFIG_COLUMNS,
   CORE_TOOLS,
   defineTool,
-  getConfigItem,
   id,
   limit,
   text,
@@ -42,18 +41,6 @@ const listCatalogTypes = defineTool({
       ['order', 'type.asc'],
     ]);
     return { types: rows.map((row) => row.type).filter((type) => type !== null) };
-  },
-});
-
-const describeCatalog = defineTool({
-  name: 'describe_catalog',
-  title: 'Describe a catalog item',
-  description:
-    'The full record of one catalog item (from search_catalog results): fields, scraped configuration, ' +
-    'recent changes and open insights.',
-  schema: z.strictObject({ id: id('catalog item') }),
-  async run(args, read) {
-    return getConfigItem.run({ id: args.id, include_config: true, changes: 10 }, read);
   },
 });
 
@@ -480,7 +467,6 @@ const getNotificationDetail = defineTool({
 export const MCP_TOOLS: readonly ToolDefinition[] = [
   ...CORE_TOOLS,
   listCatalogTypes,
-  describeCatalog,
   searchCatalogChanges,
   getRelatedConfigs,
   listConfigInsights,

@@ -191,7 +191,8 @@ const searchCatalog = defineTool({
     'space-separated field=value (or !=) terms: type (Kubernetes::Pod, Kubernetes::*), name, namespace, ' +
     'health (healthy, unhealthy, warning, unknown), status, id, label.<key>, tag.<key>, created_at/updated_at ' +
     'compared with <, >, <=, >= against a date or now-24h, limit=N, agent=all; * is a wildcard, a bare word ' +
-    'matches part of the name; e.g. "type=Kubernetes::Pod health!=healthy" or "created_at>now-24h". Or the ' +
+    'matches part of the name; e.g. "type=Kubernetes::Pod health!=healthy" or "created_at>now-24h" (no ' +
+    'parentheses, | or labelSelector expressions: use label.<key>=value). Or the ' +
     'arguments name (part, case-insensitive), type, health, status. Use select to return only the columns you ' +
     'need. Deleted items are left out; describe_catalog gives one item in full.',
   schema: z.strictObject({

@@ -174,6 +174,26 @@ describe('GET /api/kubeconfig', () => {
     expect(tokens.map((token) => token.name).some((name) => name.startsWith('kubeconfig '))).toBe(true);
   });
 
+  it('is revocable: once its token is deleted from the person’s tokens, kubectl must log in again', async () => {
+    const person = await createTestPerson(db.pool, { roles: ['viewer'] });
+    const browser = new TestBrowser(app);
+    await browser.signIn(person.email, person.password);
+    const download = await httpsGet(`${origin}/api/kubeconfig`, { cookie: browser.cookieHeader() });
+    const file = path.join(work, 'kubeconfig-revoked.yaml');
+    await writeFile(file, download.body);
+    expect((await kubectl(file, 'get', 'canaries', '-A')).code).toBe(0);
+    const listed = (await browser.get('/api/auth/tokens')).json<{
+      payload: { id: string; name: string }[];
+    }>();
+    const issued = listed.payload.find((token) => token.name.startsWith('kubeconfig '));
+    expect(issued).toBeDefined();
+    const revoked = await browser.request({ method: 'DELETE', url: `/api/auth/token/${issued?.id}` });
+    expect(revoked.statusCode).toBeLessThan(300);
+    const refused = await kubectl(file, 'get', 'canaries', '-A');
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('You must be logged in to the server');
+  });
+
   it('is refused without a session, and to a token (a token does not mint tokens)', async () => {
     expect((await app.inject({ method: 'GET', url: '/api/kubeconfig' })).statusCode).toBe(401);
     const person = await createTestPerson(db.pool, { roles: ['admin'] });
@@ -187,6 +207,15 @@ describe('kubectl against Opsdeck', () => {
   it('discovers the kinds', async () => {
     const result = await kubectl(adminConfig, 'api-resources', '--no-headers');
     expect(result.stderr).toBe('');
+    const versions = (await kubectl(adminConfig, 'api-versions')).stdout.split('\n');
+    expect(versions).toEqual(
+      expect.arrayContaining([
+        'v1',
+        'canaries.flanksource.com/v1',
+        'configs.flanksource.com/v1',
+        'mission-control.flanksource.com/v1',
+      ]),
+    );
     // Namespaces are those in use (from one DISTINCT read), and always default.
     const namespaces = await kubectl(adminConfig, 'get', 'namespaces', '-o', 'name');
     expect(namespaces.stdout.split('\n')).toContain('namespace/default');
@@ -323,6 +352,117 @@ describe('kubectl against Opsdeck', () => {
       schedule: '@every 1m',
       http: [{ name: 'api', url: 'http://127.0.0.1:2/' }],
     });
+  });
+
+  it('creates, replaces with the resourceVersion read, and refuses a stale one as a Conflict', async () => {
+    const file = await manifest(
+      'rv.yaml',
+      canary('rv', "  schedule: '@every 5m'\n  http:\n    - name: rv\n      url: http://127.0.0.1:1/rv\n"),
+    );
+    const created = await kubectl(adminConfig, 'create', '-f', file);
+    expect(created.stdout.trim()).toBe('canary.canaries.flanksource.com/rv created');
+    const again = await kubectl(adminConfig, 'create', '-f', file);
+    expect(again.code).not.toBe(0);
+    expect(again.stderr).toContain('Error from server (AlreadyExists)');
+
+    const read = JSON.parse(
+      (await kubectl(adminConfig, 'get', 'canary', 'rv', '-n', 'kube-test', '-o', 'json')).stdout,
+    ) as { metadata: { resourceVersion: string }; spec: { schedule: string } };
+    const stale = structuredClone(read);
+    read.spec.schedule = '@every 2m';
+    const replaceFile = await manifest('rv-replace.json', JSON.stringify(read));
+    const replaced = await kubectl(adminConfig, 'replace', '-f', replaceFile);
+    expect(replaced.stderr).toBe('');
+    expect(replaced.stdout.trim()).toBe('canary.canaries.flanksource.com/rv replaced');
+
+    // The object changed since `stale` was read: replacing with its resourceVersion is refused.
+    stale.spec.schedule = '@every 3m';
+    const staleFile = await manifest('rv-stale.json', JSON.stringify(stale));
+    const conflict = await kubectl(adminConfig, 'replace', '-f', staleFile);
+    expect(conflict.code).not.toBe(0);
+    expect(conflict.stderr).toContain('Error from server (Conflict)');
+    expect(conflict.stderr).toContain('the object has been modified');
+    const { rows } = await db.pool.query(
+      `SELECT spec FROM canaries WHERE name = 'rv' AND deleted_at IS NULL`,
+    );
+    expect(rows[0].spec.schedule).toBe('@every 2m');
+    // A JSON patch naming a stale resourceVersion is refused too.
+    const patch = await kubectl(
+      adminConfig,
+      'patch',
+      'canary',
+      'rv',
+      '-n',
+      'kube-test',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        metadata: { resourceVersion: stale.metadata.resourceVersion },
+        spec: { schedule: '@every 4m' },
+      }),
+    );
+    expect(patch.stderr).toContain('Error from server (Conflict)');
+  });
+
+  it("lists scrapers, playbooks and notifications in one get, a scraper's status carrying its last run", async () => {
+    const file = await manifest(
+      'kinds.yaml',
+      [
+        'apiVersion: configs.flanksource.com/v1',
+        'kind: ScrapeConfig',
+        'metadata: {name: pods, namespace: kube-test}',
+        'spec:',
+        "  schedule: '@every 30m'",
+        '  file: [{type: "Kube::File", id: "$.id", paths: ["nothing.json"]}]',
+        '---',
+        'apiVersion: mission-control.flanksource.com/v1',
+        'kind: Playbook',
+        'metadata: {name: restart, namespace: kube-test}',
+        'spec: {title: Restart, category: Kubernetes, actions: [{name: restart, exec: {script: echo}}]}',
+        '---',
+        'apiVersion: mission-control.flanksource.com/v1',
+        'kind: Notification',
+        'metadata: {name: failures, namespace: kube-test}',
+        'spec: {events: [check.failed], title: Down, to: {email: ops@example.com}}',
+        '',
+      ].join('\n'),
+    );
+    const applied = await kubectl(adminConfig, 'apply', '-f', file);
+    expect(applied.stderr).toBe('');
+    expect(applied.stdout.trim().split('\n')).toEqual([
+      'scrapeconfig.configs.flanksource.com/pods created',
+      'playbook.mission-control.flanksource.com/restart created',
+      'notification.mission-control.flanksource.com/failures created',
+    ]);
+    await db.pool.query(
+      `INSERT INTO job_history (name, resource_type, resource_id, status, time_start, time_end, duration_millis, success_count, error_count, details)
+       SELECT 'Scraper', 'config_scraper', id::text, 'FAILED', now() - interval '2 minutes', now() - interval '1 minute', 60000, 3, 1,
+              '{"errors":["nothing.json: no such file"]}'
+         FROM config_scrapers WHERE name = 'pods' AND namespace = 'kube-test'`,
+    );
+    const listed = await kubectl(
+      adminConfig,
+      'get',
+      'scrapeconfigs,playbooks,notifications',
+      '-n',
+      'kube-test',
+    );
+    expect(listed.stderr).toBe('');
+    expect(listed.stdout).toMatch(/^NAME\s+SCHEDULE\s+LAST RUN\s+LAST RUN AT\s+AGE/m);
+    expect(listed.stdout).toMatch(
+      /^scrapeconfig\.configs\.flanksource\.com\/pods\s+@every 30m\s+FAILED\s+\d+[sm]\s+/m,
+    );
+    expect(listed.stdout).toMatch(
+      /^playbook\.mission-control\.flanksource\.com\/restart\s+Restart\s+Kubernetes/m,
+    );
+    expect(listed.stdout).toMatch(/^notification\.mission-control\.flanksource\.com\/failures\s/m);
+    const yaml = parseYaml(
+      (await kubectl(adminConfig, 'get', 'scrapeconfig', 'pods', '-n', 'kube-test', '-o', 'yaml')).stdout,
+    );
+    expect(yaml.status).toMatchObject({
+      lastRun: { status: 'FAILED', successCount: 3, errorCount: 1, errors: ['nothing.json: no such file'] },
+    });
+    expect(Date.parse(yaml.status.lastFailed)).toBeGreaterThan(Date.now() - 600_000);
   });
 
   it('refuses an invalid spec with the field, and keeps what is stored', async () => {

@@ -146,6 +146,11 @@ interface Column {
 
 const text = (value: Json | undefined) => (value === undefined || value === null ? '' : String(value));
 const since = (value: Json | undefined) => (typeof value === 'string' && value ? age(new Date(value)) : '');
+/** A scraper status's last run (kube-status.ts), when it has one. */
+const lastRunOf = (status: Record<string, Json> | undefined): Record<string, Json> | undefined => {
+  const run = status?.lastRun;
+  return run && typeof run === 'object' && !Array.isArray(run) ? run : undefined;
+};
 
 /** Extra columns per kind, like the ecosystem's CRDs print them (after Name, before Age). */
 function extraColumns(kind: ResourceKind): Column[] {
@@ -163,8 +168,16 @@ function extraColumns(kind: ResourceKind): Column[] {
         { name: 'Last Transitioned', value: (_row, status) => since(status?.lastTransitionedTime) },
         { name: 'Message', value: (_row, status) => text(status?.message), priority: 1 },
       ];
-    case 'Topology':
     case 'ScrapeConfig':
+      return [
+        { name: 'Schedule', value: (row) => text(row.spec.schedule ?? row.spec.interval) },
+        { name: 'Last Run', value: (_row, status) => text(lastRunOf(status)?.status) },
+        { name: 'Last Run At', value: (_row, status) => since(lastRunOf(status)?.startedAt) },
+        { name: 'Items', value: (_row, status) => text(lastRunOf(status)?.successCount), priority: 1 },
+        { name: 'Errors', value: (_row, status) => text(lastRunOf(status)?.errorCount), priority: 1 },
+        { name: 'Last Failed', value: (_row, status) => since(status?.lastFailed), priority: 1 },
+      ];
+    case 'Topology':
       return [{ name: 'Schedule', value: (row) => text(row.spec.schedule ?? row.spec.interval) }];
     case 'Playbook':
       return [

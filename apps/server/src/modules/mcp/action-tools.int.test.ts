@@ -92,6 +92,17 @@ beforeAll(async () => {
     ],
   );
   ids.playbook = playbooks[0].id;
+  // A playbook that runs on pods: describe_catalog offers its tool for the pod below.
+  await full.db.pool.query(
+    `INSERT INTO playbooks (name, namespace, title, spec) VALUES ($1, 'default', 'Restart a pod', $2)`,
+    [
+      `restart-${suffix}`,
+      {
+        configs: [{ types: ['Kubernetes::Pod'] }],
+        actions: [{ name: 'restart', exec: { script: 'echo {{.config.name}}' } }],
+      },
+    ],
+  );
 
   const editor = await createTestPerson(full.db.pool, { roles: ['editor'] });
   const viewer = await createTestPerson(full.db.pool, { roles: ['viewer'] });
@@ -264,6 +275,30 @@ describe('playbook tools', () => {
       [ids.playbook, ids.run],
     );
     expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('describe_catalog', () => {
+  it('offers, as available_tools, the playbook tools the caller may run on the item', async () => {
+    const restart = playbookToolName('default', `restart-${suffix}`);
+    const describe = async (token: string) =>
+      withClient(token, async (client) => {
+        const tool = (await client.listTools()).tools.find((entry) => entry.name === 'describe_catalog');
+        expect(tool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+        const answer = await client.callTool({ name: 'describe_catalog', arguments: { id: ids.config } });
+        expect(answer.isError, JSON.stringify(answer.content)).toBe(false);
+        return answer.structuredContent as { item: { id: string }; available_tools: string[] };
+      });
+    const editor = await describe(tokens.editor);
+    expect(editor.item.id).toBe(ids.config);
+    // the pod playbook fits (its config selector), the echo playbook names no resource
+    expect(editor.available_tools).toEqual([restart]);
+    await withClient(tokens.editor, async (client) => {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain(restart);
+    });
+    // a viewer may not run playbooks; an mcp:*-only token has no playbook:run scope
+    expect((await describe(tokens.viewer)).available_tools).toEqual([]);
+    expect((await describe(tokens.editorMcpOnly)).available_tools).toEqual([]);
   });
 });
 

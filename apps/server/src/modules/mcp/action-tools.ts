@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { evaluate, ExpressionError } from '../../expressions/index.js';
 import { authorize, hasTokenScope, type AuthContext } from '../auth/index.js';
 import { ToolError, type DataReader } from './data-reader.js';
-import { defineTool, id, type ToolDefinition } from './tools.js';
+import { defineTool, getConfigItem, id, type ToolDefinition } from './tools.js';
 
 /**
  * The tools that act (issue 29): run a health check and run a playbook, one tool per playbook
@@ -285,7 +285,44 @@ export const listArtifacts: ToolDefinition = defineTool({
   },
 });
 
-export const STATIC_ACTION_TOOLS: readonly ActionToolDefinition[] = [runHealthCheck, getArtifact];
+/**
+ * describe_catalog: the item in full and, as the ecosystem's server gives them, the tools of the
+ * playbooks the caller may run on it (`available_tools`, from `GET /api/playbook/list` as the
+ * caller: the playbook's config selectors, its run permission and the token's scopes decide).
+ */
+const describeCatalog: ActionToolDefinition = {
+  name: 'describe_catalog',
+  title: 'Describe a catalog item',
+  description:
+    'The full record of one catalog item (from search_catalog results): fields, scraped configuration, ' +
+    'recent changes and open insights, and available_tools: the playbook tools you may run on it (call one ' +
+    'with config_id=<id>).',
+  schema: z.strictObject({ id: id('catalog item') }),
+  destructive: false,
+  async run(args, { read, call }) {
+    const configId = String(args.id);
+    const item = (await getConfigItem.run(
+      { id: configId, include_config: true, changes: 10 },
+      read,
+    )) as Record<string, unknown>;
+    const listed = await call('GET', `/api/playbook/list?config_id=${encodeURIComponent(configId)}`);
+    // A caller who may not read or run playbooks has none to offer.
+    const playbooks =
+      listed.status === 200 && Array.isArray(listed.body)
+        ? (listed.body as { name: string; namespace: string }[])
+        : [];
+    return {
+      ...item,
+      available_tools: playbooks.map((playbook) => playbookToolName(playbook.namespace, playbook.name)),
+    };
+  },
+};
+
+export const STATIC_ACTION_TOOLS: readonly ActionToolDefinition[] = [
+  runHealthCheck,
+  getArtifact,
+  describeCatalog,
+];
 
 /** An acting tool as tools/list describes it: not read-only, destructive (clients confirm first). */
 export function describeActionTool(tool: ActionToolDefinition): Tool {

@@ -149,6 +149,52 @@ describe('catalog tools', () => {
     ]);
   });
 
+  it("searches with the ecosystem's query grammar (search_catalog, search_catalog_changes) and selects columns", async () => {
+    const names = async (args: Record<string, unknown>) =>
+      ((await callOk('search_catalog', args)).items as { name: string }[]).map((item) => item.name);
+    expect(await names({ query: 'health!=healthy type=Kubernetes::* agent=all' })).toEqual(['checkout']);
+    expect(await names({ query: 'type=kubernetes::replicaset checkout' })).toEqual(['checkout-5d9']);
+    expect(await names({ query: 'name=checkout* created_at>now-1h' })).toEqual(['checkout', 'checkout-5d9']);
+    expect(await names({ query: 'created_at<now-1d' })).toEqual([]);
+    expect(await names({ query: 'type=Kubernetes::* limit=1' })).toEqual(['checkout']);
+    const selected = await callOk('search_catalog', {
+      query: `id=${ids.deployment}`,
+      select: ['id', 'health'],
+    });
+    expect(selected.items).toEqual([{ id: ids.deployment, health: 'unhealthy' }]);
+    const unknownField = await client.callTool({
+      name: 'search_catalog',
+      arguments: { query: 'colour=red' },
+    });
+    expect(unknownField).toMatchObject({ isError: true });
+    expect(JSON.stringify(unknownField.content)).toContain('query: unknown field \\"colour\\"');
+    const badTime = await client.callTool({
+      name: 'search_catalog',
+      arguments: { query: 'created_at>yesterday' },
+    });
+    expect(JSON.stringify(badTime.content)).toContain('created_at must be a date');
+
+    const summaries = async (query: string) =>
+      ((await callOk('search_catalog_changes', { query })).changes as { summary: string }[]).map(
+        (change) => change.summary,
+      );
+    expect(await summaries(`config_id=${ids.deployment}`)).toEqual([
+      'image changed to checkout:2.0',
+      'pulled checkout:2.0',
+    ]);
+    expect(await summaries('type=Kubernetes::Deployment severity=high')).toEqual([
+      'image changed to checkout:2.0',
+    ]);
+    expect(await summaries('type=Kubernetes::ReplicaSet')).toEqual([]);
+    expect(await summaries('created_at>now-1d')).toEqual(['image changed to checkout:2.0']);
+    expect(await summaries('pulled')).toEqual(['pulled checkout:2.0']);
+    const badId = await client.callTool({
+      name: 'search_catalog_changes',
+      arguments: { query: 'config_id=nope' },
+    });
+    expect(JSON.stringify(badId.content)).toContain('config_id must be a UUID');
+  });
+
   it('names the wrong argument', async () => {
     const result = await client
       .callTool({ name: 'search_catalog_changes', arguments: { since: 'yesterday' } })
@@ -192,7 +238,7 @@ describe('connection, playbook and notification tools', () => {
   it('lists playbooks, recent and failed runs and a run with its actions', async () => {
     const playbooks = await callOk('playbooks_list_all');
     expect(playbooks.playbooks).toEqual([
-      expect.objectContaining({ name: 'restart', category: 'Kubernetes' }),
+      expect.objectContaining({ name: 'restart', category: 'Kubernetes', tool: 'playbook_default_restart' }),
     ]);
     expect((await callOk('playbook_recent_runs', { playbook_id: ids.playbook })).runs).toHaveLength(2);
     const failed = await callOk('playbook_failed_runs');
@@ -221,6 +267,47 @@ describe('connection, playbook and notification tools', () => {
         notification: expect.objectContaining({ name: 'checks-to-slack' }),
       }),
     ]);
+    // the ecosystem's filters: since/before (now-<n><unit> or a date), status, select
+    const sendId = (sent.sent as { id: string }[])[0].id;
+    const filtered = async (args: Record<string, unknown>) =>
+      (
+        (await callOk('get_notifications_for_resource', { resource_id: ids.check, ...args }))
+          .sent as unknown[]
+      ).length;
+    expect(await filtered({ since: 'now-1h' })).toBe(1);
+    expect(await filtered({ before: 'now-1h' })).toBe(0);
+    expect(await filtered({ since: '2000-01-01', status: 'failed' })).toBe(1);
+    expect(await filtered({ status: 'sent' })).toBe(0);
+    const selected = await callOk('get_notifications_for_resource', {
+      resource_id: ids.check,
+      select: ['id', 'status'],
+    });
+    expect(selected.sent).toEqual([{ id: sendId, status: 'failed' }]);
+    const badSince = await client.callTool({
+      name: 'get_notifications_for_resource',
+      arguments: { resource_id: ids.check, since: 'last week' },
+    });
+    expect(badSince).toMatchObject({ isError: true });
+    expect(JSON.stringify(badSince.content)).toContain('since must be a date');
+
+    const detail = await callOk('get_notification_detail', { send_id: sendId });
+    expect(detail.notification).toMatchObject({
+      id: sendId,
+      status: 'failed',
+      source_event: 'check.failed',
+      resource_id: ids.check,
+      error: 'webhook answered 500',
+      notification: { name: 'checks-to-slack', title: 'Check {{.check.name}} failed' },
+    });
+    const missing = await client.callTool({
+      name: 'get_notification_detail',
+      arguments: { send_id: '00000000-0000-4000-8000-000000000000' },
+    });
+    expect(missing).toMatchObject({ isError: true });
+
+    // get_check_status takes the ecosystem's limit as well as results
+    const status = await callOk('get_check_status', { id: ids.check, limit: 1 });
+    expect(status.recent).toEqual({ count: 1, passed: 0, failed: 1 });
   });
 });
 
@@ -249,6 +336,7 @@ describe('resources and prompts', () => {
     expect(prompts.map((prompt) => prompt.name)).toEqual([
       'unhealthy_catalog_items',
       'troubleshoot_resource',
+      'troubleshoot_kubernetes_resource',
       'failing_health_checks',
     ]);
     const prompt = await client.getPrompt({
@@ -261,5 +349,36 @@ describe('resources and prompts', () => {
     await expect(client.getPrompt({ name: 'troubleshoot_resource', arguments: {} })).rejects.toThrow(
       /needs the argument id/,
     );
+  });
+
+  it("answers the ecosystem's prompts, whose queries the tools run as written", async () => {
+    // by the ecosystem's name (its title) and by ours
+    for (const name of ['Unhealthy catalog items', 'unhealthy_catalog_items']) {
+      const unhealthy = await client.getPrompt({ name });
+      const text = (unhealthy.messages[0].content as { text: string }).text;
+      expect(text).toContain('search_catalog');
+      const query = /query: (.+?)\. /.exec(text)?.[1];
+      expect(query).toBe('health!=healthy agent=all');
+      const found = await callOk('search_catalog', { query });
+      expect((found.items as { name: string }[]).map((item) => item.name)).toEqual(['checkout']);
+    }
+    const kube = await client.getPrompt({ name: 'troubleshoot_kubernetes_resource' });
+    const steps = (kube.messages[0].content as { text: string }).text;
+    const query = /call search_catalog with the query: (.+)/.exec(steps)?.[1];
+    expect(query).toBe('health!=healthy type=Kubernetes::* agent=all');
+    const found = await callOk('search_catalog', { query });
+    expect((found.items as { id: string }[]).map((item) => item.id)).toEqual([ids.deployment]);
+    const changes = await callOk('search_catalog_changes', { query: `config_id=${ids.deployment}` });
+    expect(changes.total).toBe(2);
+    expect(steps).toContain('describe_catalog');
+    expect(steps).toContain('get_notifications_for_resource');
+    const given = await client.getPrompt({
+      name: 'troubleshoot_kubernetes_resource',
+      arguments: { query: 'type=Kubernetes::ReplicaSet' },
+    });
+    expect((given.messages[0].content as { text: string }).text).toContain(
+      'call search_catalog with the query: type=Kubernetes::ReplicaSet\n',
+    );
+    await expect(client.getPrompt({ name: 'nothing' })).rejects.toThrow(/Unknown prompt: nothing/);
   });
 });

@@ -1,12 +1,20 @@
 import { z } from 'zod';
-import { evaluateTemplate, getPlaybookRun, listArtifacts } from './action-tools.js';
+import { evaluateTemplate, getPlaybookRun, listArtifacts, playbookToolName } from './action-tools.js';
 import { likeLiteral, ToolError } from './data-reader.js';
+import {
+  exactFilter,
+  numberFilter,
+  parseQuery,
+  queryTime,
+  textFilter,
+  timeFilter,
+  wordFilters,
+} from './query-grammar.js';
 import {
   CHECK_COLUMNS,
   CONFIG_COLUMNS,
   CORE_TOOLS,
   defineTool,
-  getConfigItem,
   id,
   limit,
   text,
@@ -36,31 +44,56 @@ const listCatalogTypes = defineTool({
   },
 });
 
-const describeCatalog = defineTool({
-  name: 'describe_catalog',
-  title: 'Describe a catalog item',
-  description:
-    'The full record of one catalog item (from search_catalog results): fields, scraped configuration, ' +
-    'recent changes and open insights.',
-  schema: z.strictObject({ id: id('catalog item') }),
-  async run(args, read) {
-    return getConfigItem.run({ id: args.id, include_config: true, changes: 10 }, read);
-  },
-});
-
 const CHANGE_COLUMNS = 'id,config_id,change_type,severity,source,summary,count,created_at,first_observed';
+
+/** search_catalog_changes' query: the change's fields, and its item's through an inner embed. */
+function changeQuery(query: string): { params: Params; limit?: number; byItem: boolean } {
+  const parsed = parseQuery(query);
+  const params: Params = wordFilters('summary', parsed.words);
+  let byItem = false;
+  for (const term of parsed.terms) {
+    const { field } = term;
+    const uuid = field === 'config_id' || field === 'id';
+    if (uuid && !UUID.test(term.value)) throw new ToolError(`query: ${field} must be a UUID`);
+    if (uuid) params.push(exactFilter(field, term));
+    else if (['change_type', 'severity', 'summary', 'source'].includes(field))
+      params.push(textFilter(field, term));
+    else if (field === 'count') params.push(numberFilter('count', term));
+    else if (['created_at', 'first_observed'].includes(field)) params.push(timeFilter(field, term));
+    else if (['type', 'name', 'namespace', 'health', 'status'].includes(field)) {
+      byItem = true;
+      params.push(textFilter(`config.${field}`, term));
+    } else
+      throw new ToolError(
+        `query: unknown field "${field}" (use config_id, change_type, severity, summary, source, count, ` +
+          'created_at, first_observed, type, name, namespace, health, status, limit or agent=all)',
+      );
+  }
+  return { params, limit: parsed.limit, byItem };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const searchCatalogChanges = defineTool({
   name: 'search_catalog_changes',
   title: 'Search catalog changes',
   description:
-    'Changes of catalog items, newest first: of one item (config_id), or across the catalog by change type, ' +
-    'severity, part of the summary and a start time (ISO date or date-time).',
+    'Changes of catalog items, newest first: of one item (config_id), or across the catalog by a query (the ' +
+    "ecosystem's grammar), change type, severity and a start time (ISO date or date-time).",
   schema: z.strictObject({
     config_id: id('catalog item').optional(),
     change_type: text('Change type, e.g. diff, CREATE, Pulled (* is a wildcard)').optional(),
     severity: text('Severity, e.g. high').optional(),
-    query: text('Part of the summary').optional(),
+    query: z
+      .string({ error: 'query must be a string' })
+      .max(1000, 'query must be at most 1000 characters')
+      .optional()
+      .describe(
+        'Search query in the ecosystem grammar: field=value (or !=) terms over the change (config_id, change_type, ' +
+          'severity, summary, source; count and created_at/first_observed compared with <, >, <=, >=, e.g. ' +
+          'created_at>now-24h) and its item (type, name, namespace, health, status); * is a wildcard; bare words ' +
+          'match part of the summary. E.g. "config_id=<uuid>" or "type=Kubernetes::* severity=high"',
+      ),
     since: z
       .string({ error: 'since must be an ISO date or date-time' })
       .refine(
@@ -76,15 +109,16 @@ const searchCatalogChanges = defineTool({
     limit: limit(30, 200),
   }),
   async run(args, read) {
+    const query = changeQuery(args.query ?? '');
     const params: Params = [
-      ['select', `${CHANGE_COLUMNS},config:config_items(id,name,type)`],
+      ['select', `${CHANGE_COLUMNS},config:config_items${query.byItem ? '!inner' : ''}(id,name,type)`],
       ['order', 'created_at.desc'],
-      ['limit', String(args.limit)],
+      ['limit', String(Math.min(query.limit ?? args.limit, 200))],
+      ...query.params,
     ];
     if (args.config_id) params.push(['config_id', `eq.${args.config_id}`]);
     if (args.change_type) params.push(['change_type', `ilike.${likeLiteral(args.change_type)}`]);
     if (args.severity) params.push(['severity', `ilike.${likeLiteral(args.severity)}`]);
-    if (args.query) params.push(['summary', `ilike.*${likeLiteral(args.query)}*`]);
     if (args.since) params.push(['created_at', `gte.${args.since}`]);
     const { rows, total } = await read('config_changes', params, { count: true });
     return { total: total ?? rows.length, returned: rows.length, changes: rows };
@@ -266,16 +300,18 @@ const PLAYBOOK_COLUMNS = 'id,name,namespace,title,description,category:spec->>ca
 const listPlaybooks = defineTool({
   name: 'playbooks_list_all',
   title: 'List playbooks',
-  description: 'Every playbook with its id, name, namespace, title, category and description.',
+  description:
+    'Every playbook with its id, name, namespace, title, category and description, and the tool that runs it ' +
+    '(playbook_<namespace>_<name>, offered when you may run it).',
   schema: z.strictObject({}),
   async run(_args, read) {
-    const { rows } = await read('playbooks', [
+    const { rows } = await read<{ name: string; namespace: string }>('playbooks', [
       ['select', PLAYBOOK_COLUMNS],
       ['deleted_at', 'is.null'],
       ['order', 'name.asc'],
       ['limit', '1000'],
     ]);
-    return { playbooks: rows };
+    return { playbooks: rows.map((row) => ({ ...row, tool: playbookToolName(row.namespace, row.name) })) };
   },
 });
 
@@ -364,31 +400,73 @@ const listNotifications = defineTool({
   },
 });
 
+/** A notification send status, as the ecosystem lists them. */
+const SEND_COLUMNS =
+  'id,status,source_event,resource_id,resource_type,error,count,first_observed,created_at,notification_id';
+
 const getNotificationsForResource = defineTool({
   name: 'get_notifications_for_resource',
   title: 'Notifications sent about a resource',
   description:
     'What was sent (or silenced, or failed) about one resource (a check, catalog item or component), newest ' +
-    'first, with the event, status, error and the rule that sent it.',
-  schema: z.strictObject({ resource_id: id('resource'), limit: limit(30, 200) }),
+    'first, with the event, status, error and the rule that sent it. since/before take now-24h, now-7d or a date; ' +
+    'get_notification_detail gives one in full (its body).',
+  schema: z.strictObject({
+    resource_id: id('resource'),
+    limit: limit(30, 200),
+    since: text('Only those sent at or after this time: now-24h, now-7d, 2026-01-31').optional(),
+    before: text('Only those sent at or before this time: now-1h, 2026-01-31').optional(),
+    status: text('Only this send status, e.g. sent, error, failed, silenced, repeat-interval').optional(),
+    select: z
+      .array(
+        z.enum(SEND_COLUMNS.split(',') as [string, ...string[]], { error: `select takes ${SEND_COLUMNS}` }),
+        {
+          error: 'select must list column names',
+        },
+      )
+      .min(1, 'select must list at least one column')
+      .optional()
+      .describe(`Columns to return (default ${SEND_COLUMNS}, with the rule)`),
+  }),
+  async run(args, read) {
+    const params: Params = [
+      ['select', args.select?.join(',') ?? `${SEND_COLUMNS},notification:notifications(id,name,namespace)`],
+      ['resource_id', `eq.${args.resource_id}`],
+      ['order', 'created_at.desc'],
+      ['limit', String(args.limit)],
+    ];
+    if (args.since) params.push(['created_at', `gte.${queryTime('since', args.since)}`]);
+    if (args.before) params.push(['created_at', `lte.${queryTime('before', args.before)}`]);
+    if (args.status) params.push(['status', `ilike.${likeLiteral(args.status)}`]);
+    const { rows } = await read('notification_send_history', params);
+    return { sent: rows };
+  },
+});
+
+const getNotificationDetail = defineTool({
+  name: 'get_notification_detail',
+  title: 'A notification that was sent',
+  description:
+    'One notification send (send_id from get_notifications_for_resource) in full: status, event, the body that ' +
+    'was sent, its error, the resource, the rule and who it went to.',
+  schema: z.strictObject({ send_id: id('notification send') }),
   async run(args, read) {
     const { rows } = await read('notification_send_history', [
       [
         'select',
-        'id,status,source_event,resource_type,error,count,first_observed,created_at,notification:notifications(id,name,namespace)',
+        `${SEND_COLUMNS},body,duration_millis,parent_id,person_id,team_id,connection_id,playbook_run_id,` +
+          'silenced_by,notification:notifications(id,name,namespace,title,events)',
       ],
-      ['resource_id', `eq.${args.resource_id}`],
-      ['order', 'created_at.desc'],
-      ['limit', String(args.limit)],
+      ['id', `eq.${args.send_id}`],
     ]);
-    return { sent: rows };
+    if (!rows[0]) throw new ToolError(`No notification send has the id ${args.send_id}`);
+    return { notification: rows[0] };
   },
 });
 
 export const MCP_TOOLS: readonly ToolDefinition[] = [
   ...CORE_TOOLS,
   listCatalogTypes,
-  describeCatalog,
   searchCatalogChanges,
   getRelatedConfigs,
   listConfigInsights,
@@ -402,6 +480,7 @@ export const MCP_TOOLS: readonly ToolDefinition[] = [
   getPlaybookRun,
   listNotifications,
   getNotificationsForResource,
+  getNotificationDetail,
   listArtifacts,
   evaluateTemplate,
 ];

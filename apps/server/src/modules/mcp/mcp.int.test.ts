@@ -409,7 +409,6 @@ describe('tools', () => {
       'list_incidents',
       'get_incident',
       'list_catalog_types',
-      'describe_catalog',
       'search_catalog_changes',
       'get_related_configs',
       'list_catalog_insights',
@@ -423,6 +422,7 @@ describe('tools', () => {
       'get_playbook_run',
       'list_notifications',
       'get_notifications_for_resource',
+      'get_notification_detail',
       'list_artifacts',
       'evaluate_template',
       // View tools (view-tools.ts).
@@ -431,6 +431,7 @@ describe('tools', () => {
       // Through the app's routes (action-tools.ts); a viewer has no playbook tools.
       'run_health_check',
       'get_artifact',
+      'describe_catalog',
     ]);
     for (const tool of tools) {
       expect(tool.inputSchema.type).toBe('object');
@@ -438,7 +439,7 @@ describe('tools', () => {
     }
     const status = tools.find((tool) => tool.name === 'get_check_status');
     expect(status?.inputSchema.required).toEqual(['id']);
-    expect(Object.keys(status?.inputSchema.properties ?? {})).toEqual(['id', 'results']);
+    expect(Object.keys(status?.inputSchema.properties ?? {})).toEqual(['id', 'results', 'limit']);
   });
 
   it('list_health_checks filters by status and name and leaves deleted checks out', async () => {
@@ -572,9 +573,10 @@ describe('tools', () => {
       expect(client.getServerVersion()).toMatchObject({ name: 'opsdeck', version: OPSDECK_VERSION });
       expect(client.getServerCapabilities()).toEqual({ tools: {}, resources: {}, prompts: {} });
       const { tools } = await client.listTools();
-      // The read tools, run_health_check and get_artifact: the viewer may run no playbook.
-      // The read tools, the two view tools and the two acting tools a viewer may use.
-      expect(tools).toHaveLength(MCP_TOOLS.length + 4);
+      // The read tools, the two view tools (no view exists, so no view_* tool), and the three
+      // tools through the app's routes (run_health_check, get_artifact, describe_catalog): a
+      // viewer may run no playbook.
+      expect(tools).toHaveLength(MCP_TOOLS.length + 5);
       const result = await client.callTool({ name: 'list_health_checks', arguments: { name: tag } });
       expect(result.isError).toBe(false);
       expect(result.structuredContent).toMatchObject({ total: 2 });

@@ -89,6 +89,9 @@ export async function readResource(uri: string, read: DataReader): Promise<ReadR
   throw new ToolError(`Unknown resource scheme ${scheme}:// (use config_item, playbook, connection or view)`);
 }
 
+/** What troubleshoot_kubernetes_resource searches for when no query is given (the ecosystem's). */
+export const KUBERNETES_DEFAULT_QUERY = 'health!=healthy type=Kubernetes::* agent=all';
+
 export const PROMPTS: Prompt[] = [
   {
     name: 'unhealthy_catalog_items',
@@ -102,6 +105,19 @@ export const PROMPTS: Prompt[] = [
     arguments: [{ name: 'id', description: 'The catalog item or health check id', required: true }],
   },
   {
+    name: 'troubleshoot_kubernetes_resource',
+    title: 'Troubleshoot Kubernetes resources',
+    description:
+      'Find the Kubernetes resources that are not healthy and investigate each, evidence first (the ecosystem prompt)',
+    arguments: [
+      {
+        name: 'query',
+        description: `The search_catalog query of the items to troubleshoot (default: ${KUBERNETES_DEFAULT_QUERY})`,
+        required: false,
+      },
+    ],
+  },
+  {
     name: 'failing_health_checks',
     title: 'Failing health checks',
     description: 'Summarise the failing health checks and what they have in common',
@@ -113,17 +129,45 @@ export function getPrompt(name: string, args: Record<string, string> | undefined
     role: 'user',
     content: { type: 'text', text },
   });
-  switch (name) {
+  // The ecosystem names its prompts by title too ("Unhealthy catalog items"): both are accepted.
+  const key = name.trim().toLowerCase().replace(/\s+/g, '_');
+  switch (key) {
     case 'unhealthy_catalog_items':
       return {
         description: 'Search for unhealthy catalog items',
         messages: [
           user(
-            'Use the search_catalog tool with health "unhealthy", then with health "warning". List the items by type, ' +
-              'and for the five most important ones call describe_catalog and summarise what is wrong.',
+            'Query the catalog with the search_catalog tool for every item that is not healthy, with the query: ' +
+              'health!=healthy agent=all. List the items by type and health, and for the five most important ones ' +
+              'call describe_catalog and summarise what is wrong.',
           ),
         ],
       };
+    case 'troubleshoot_kubernetes_resource': {
+      const query = args?.query?.trim() || KUBERNETES_DEFAULT_QUERY;
+      return {
+        description: 'Troubleshoot Kubernetes resources',
+        messages: [
+          user(
+            [
+              'You are troubleshooting Kubernetes resources with the Opsdeck MCP tools. Work from evidence only: ' +
+                'every conclusion must rest on data a tool returned, and say which tool returned it.',
+              `1. Find: call search_catalog with the query: ${query}`,
+              '2. Observe: for each item found, call describe_catalog with its id and state the problem it shows ' +
+                '(health, status, the scraped configuration, open insights).',
+              '3. Hypothesis: state one testable cause.',
+              '4. Experiment: call search_catalog_changes with the query config_id=<id> for recent changes, ' +
+                'get_related_configs for its owners and dependents, list_catalog_insights, and ' +
+                'get_notifications_for_resource for what was already sent about it.',
+              '5. Analyse what those answers show, and conclude whether they support the hypothesis; if not, ' +
+                'return to step 3 with a new one.',
+              '6. Recommend a specific fix. A playbook tool (playbook_<namespace>_<name>, see playbooks_list_all) ' +
+                'may apply it: ask the user for explicit consent before calling any tool that changes something.',
+            ].join('\n'),
+          ),
+        ],
+      };
+    }
     case 'troubleshoot_resource': {
       const id = args?.id?.trim();
       if (!id) throw new ToolError('troubleshoot_resource needs the argument id');

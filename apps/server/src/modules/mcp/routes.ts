@@ -71,8 +71,9 @@ const INSTRUCTIONS =
   'Catalog (configuration) items: list_catalog_types, search_catalog, describe_catalog, search_catalog_changes, ' +
   'get_related_configs, list_catalog_insights. Incidents: list_incidents, get_incident. Playbooks: ' +
   'playbooks_list_all, playbook_recent_runs, playbook_failed_runs, get_playbook_run_details. Notifications: ' +
-  'list_notifications, get_notifications_for_resource. Connections: list_connections. Artifacts: list_artifacts, ' +
-  'get_artifact. Views: list_all_views, read_view (rows with filters and pages). Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
+  'list_notifications, get_notifications_for_resource, get_notification_detail. Connections: list_connections. Artifacts: list_artifacts, ' +
+  'get_artifact. Views: list_all_views, read_view (rows with filters and pages), and one tool per view named ' +
+  'view_<name>_<namespace> whose input is its variables, columns and filters. Expressions: evaluate_template (CEL or Go template over a resource). These only read, with ' +
   'the rights of the token owner. Acting tools (marked destructive): run_health_check runs a check now; each ' +
   'playbook the caller may run is a tool named playbook_<namespace>_<name> whose input is its parameters, ' +
   'returning the run id to follow with get_playbook_run. Acting needs a role that may act (viewers may not) ' +
@@ -136,10 +137,8 @@ const TRANSPORT_ACCEPT = 'application/json, text/event-stream';
  */
 export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions): Promise<void> {
   const { pool } = options;
-  const readTools: readonly ToolDefinition[] = [
-    ...MCP_TOOLS,
-    ...createViewTools({ pool, logger: options.logger }),
-  ];
+  const viewTools = createViewTools({ pool, logger: options.logger });
+  const readTools: readonly ToolDefinition[] = [...MCP_TOOLS, ...viewTools.tools];
   const toolsByName = new Map(readTools.map((tool) => [tool.name, tool]));
   const paths = options.paths ?? ['/mcp', '/api/mcp'];
   const engine = new DataApiEngine({
@@ -258,10 +257,15 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
         if (typeof params.cursor === 'string' && params.cursor !== '') {
           throw invalidParams('Unknown cursor: tools/list has a single page', 'params.cursor');
         }
-        const acting = await playbookTools(reader(auth, request, 'tools/list'), auth);
+        const read = reader(auth, request, 'tools/list');
+        // A caller who may not read playbooks or views gets none of their tools (the list
+        // tools say why), not a failed tools/list.
+        const acting = await orNone(playbookTools(read, auth));
+        const perView = await orNone(viewTools.perView(read));
         return {
           tools: [
             ...readTools.map(describeTool),
+            ...perView.map(describeTool),
             ...STATIC_ACTION_TOOLS.map(describeActionTool),
             ...acting.map(describeActionTool),
           ],
@@ -273,19 +277,33 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     server.setRequestHandler(
       CallToolRequestSchema,
       guarded('tools/call', async ({ params }): Promise<CallToolResult> => {
-        const tool: ToolDefinition | ActionToolDefinition | undefined =
+        let tool: ToolDefinition | ActionToolDefinition | undefined =
           toolsByName.get(params.name) ??
           STATIC_ACTION_TOOLS.find((known) => known.name === params.name) ??
           (params.name.startsWith('playbook_')
-            ? (await playbookTools(reader(auth, request, params.name), auth)).find(
+            ? (await orNone(playbookTools(reader(auth, request, params.name), auth))).find(
                 (known) => known.name === params.name,
               )
             : undefined);
+        if (!tool && params.name.startsWith('view_')) {
+          try {
+            tool = (await viewTools.perView(reader(auth, request, params.name))).find(
+              (known) => known.name === params.name,
+            );
+          } catch (error) {
+            // A caller who may not read views learns why, as from read_view.
+            if (error instanceof ToolError) {
+              return { content: [{ type: 'text', text: error.message }], isError: true };
+            }
+            throw error;
+          }
+        }
         if (!tool) {
           throw invalidParams(
             `Unknown tool: ${params.name}. Tools: ${[...readTools, ...STATIC_ACTION_TOOLS]
               .map((known) => known.name)
-              .join(', ')}, and one playbook_<namespace>_<name> per playbook you may run`,
+              .join(', ')}, one view_<name>_<namespace> per view you may read, and one ` +
+              'playbook_<namespace>_<name> per playbook you may run',
             'params.name',
           );
         }
@@ -464,6 +482,16 @@ export async function mcpRoutes(app: FastifyInstance, options: McpRoutesOptions)
     app.post(path, handlePost);
     app.get(path, notAllowed);
     app.delete(path, notAllowed);
+  }
+}
+
+/** The tools a refused read would have listed: none (a ToolError is the caller's refusal). */
+async function orNone<T>(tools: Promise<T[]>): Promise<T[]> {
+  try {
+    return await tools;
+  } catch (error) {
+    if (error instanceof ToolError) return [];
+    throw error;
   }
 }
 

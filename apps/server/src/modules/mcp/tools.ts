@@ -2,6 +2,14 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { CHECK_STATUSES } from '@opsdeck/contracts';
 import { z } from 'zod';
 import { likeLiteral, ToolError, type DataReader } from './data-reader.js';
+import {
+  exactFilter,
+  jsonKeyFilter,
+  parseQuery,
+  textFilter,
+  timeFilter,
+  wordFilters,
+} from './query-grammar.js';
 
 /**
  * The MCP tools: read-only questions about health checks, the catalog and incidents, answered
@@ -110,6 +118,13 @@ const getCheckStatus = defineTool({
       .max(100, 'results must be at most 100')
       .default(10)
       .describe('How many recent results to include (1-100, default 10)'),
+    limit: z
+      .number({ error: 'limit must be a number' })
+      .int('limit must be a whole number')
+      .min(1, 'limit must be at least 1')
+      .max(100, 'limit must be at most 100')
+      .optional()
+      .describe("The same as results (the ecosystem's name for it)"),
   }),
   async run(args, read) {
     const checks = await read('checks', [
@@ -122,7 +137,7 @@ const getCheckStatus = defineTool({
       ['select', 'time,status,duration,message,error'],
       ['check_id', `eq.${args.id}`],
       ['order', 'time.desc'],
-      ['limit', String(args.results)],
+      ['limit', String(args.limit ?? args.results)],
     ]);
     const passed = statuses.rows.filter((row) => row.status).length;
     return {
@@ -137,26 +152,72 @@ const getCheckStatus = defineTool({
 export const CONFIG_COLUMNS =
   'id,name,type,config_class,namespace,status,health,ready,labels,tags,created_at,updated_at,last_scraped_time';
 
+/** search_catalog's query fields (the ecosystem's grammar) and what each matches. */
+function catalogQuery(query: string): { params: Params; limit?: number } {
+  const parsed = parseQuery(query);
+  const params: Params = wordFilters('name', parsed.words);
+  for (const term of parsed.terms) {
+    const { field } = term;
+    const keyed = /^(labels?|tags?)\.(.+)$/.exec(field);
+    if (keyed) params.push(jsonKeyFilter(keyed[1].startsWith('label') ? 'labels' : 'tags', keyed[2], term));
+    else if (['name', 'type', 'namespace', 'status', 'health', 'config_class'].includes(field))
+      params.push(textFilter(field, term));
+    else if (field === 'id' || field === 'external_id') params.push(exactFilter(field, term));
+    else if (['created_at', 'updated_at', 'deleted_at'].includes(field)) params.push(timeFilter(field, term));
+    else
+      throw new ToolError(
+        `query: unknown field "${field}" (use type, name, namespace, status, health, id, label.<key>, tag.<key>, ` +
+          'created_at, updated_at, limit or agent=all)',
+      );
+  }
+  return { params, limit: parsed.limit };
+}
+
+const columnList = z
+  .array(
+    z
+      .string({ error: 'select must list column names' })
+      .regex(/^[a-z_][a-z0-9_]*$/, 'select must list column names (letters, digits and _)'),
+    { error: 'select must list column names' },
+  )
+  .min(1, 'select must list at least one column')
+  .max(50);
+
 const searchCatalog = defineTool({
   name: 'search_catalog',
   title: 'Search the catalog',
   description:
-    'Searches catalog (configuration) items by part of the name (case-insensitive, * is a wildcard), by type ' +
-    '(e.g. Kubernetes::Pod; case-insensitive, * is a wildcard), by health (healthy, unhealthy, warning, unknown) ' +
-    'or by status. Deleted items are left out.',
+    'Searches catalog (configuration) items, not health checks. Either a query in the ecosystem grammar, ' +
+    'space-separated field=value (or !=) terms: type (Kubernetes::Pod, Kubernetes::*), name, namespace, ' +
+    'health (healthy, unhealthy, warning, unknown), status, id, label.<key>, tag.<key>, created_at/updated_at ' +
+    'compared with <, >, <=, >= against a date or now-24h, limit=N, agent=all; * is a wildcard, a bare word ' +
+    'matches part of the name; e.g. "type=Kubernetes::Pod health!=healthy" or "created_at>now-24h" (no ' +
+    'parentheses, | or labelSelector expressions: use label.<key>=value). Or the ' +
+    'arguments name (part, case-insensitive), type, health, status. Use select to return only the columns you ' +
+    'need. Deleted items are left out; describe_catalog gives one item in full.',
   schema: z.strictObject({
+    query: z
+      .string({ error: 'query must be a string' })
+      .max(1000, 'query must be at most 1000 characters')
+      .optional()
+      .describe('Search query, e.g. "type=Kubernetes::Deployment health=unhealthy name=api*"'),
     name: text('Part of the item name').optional(),
     type: text('Item type, e.g. Kubernetes::Pod or Kubernetes::*').optional(),
     health: text('Health, e.g. healthy, unhealthy, warning, unknown').optional(),
     status: text('Status, e.g. Running').optional(),
+    select: columnList
+      .optional()
+      .describe(`Columns to return (default ${CONFIG_COLUMNS}); ask only for the ones you need`),
     limit: limit(50, 200),
   }),
   async run(args, read) {
+    const query = args.query ? catalogQuery(args.query) : { params: [] as Params, limit: undefined };
     const params: Params = [
-      ['select', CONFIG_COLUMNS],
+      ['select', args.select?.join(',') ?? CONFIG_COLUMNS],
       ['deleted_at', 'is.null'],
       ['order', 'name.asc'],
-      ['limit', String(args.limit)],
+      ['limit', String(Math.min(query.limit ?? args.limit, 200))],
+      ...query.params,
     ];
     if (args.name) params.push(['name', `ilike.*${likeLiteral(args.name)}*`]);
     if (args.type) params.push(['type', `ilike.${likeLiteral(args.type)}`]);

@@ -5,6 +5,7 @@ import { createConfigItem, createPerson } from '../../../test/harness/factories.
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
 import { createTokenForUser } from '../auth/index.js';
 import { httpTransport } from './test-fixtures/http-transport.js';
+import { viewToolName } from './view-tools.js';
 
 /**
  * The view tools and view:// resources (issue 29) through the real MCP door (the SDK's client
@@ -94,6 +95,7 @@ describe('view tools over MCP', () => {
           title: 'MCP pods',
           description: null,
           resource: 'view://ops/mcp-pods',
+          tool: 'view_mcp-pods_ops',
           columns: [
             { name: 'name', type: 'string', filterable: false },
             { name: 'health', type: 'health', filterable: true },
@@ -161,6 +163,65 @@ describe('view tools over MCP', () => {
     });
   });
 
+  it('names a view tool as the ecosystem does: view_<name>_<namespace>, lower case, 64 characters at most', () => {
+    expect(viewToolName('ops', 'mcp-pods')).toBe('view_mcp-pods_ops');
+    expect(viewToolName('Team A', 'My Pods.v2')).toBe('view_my-pods-v2_team-a');
+    expect(viewToolName('ops', 'x'.repeat(80))).toBe(`view_${'x'.repeat(59)}`);
+  });
+
+  it('offers one tool per view: its variables, columns and filters as the input schema, its rows as the answer', async () => {
+    await withClient(tokens.viewer, async (client) => {
+      const tool = (await client.listTools()).tools.find((entry) => entry.name === 'view_mcp-pods_ops');
+      expect(tool).toBeDefined();
+      expect(tool?.annotations).toMatchObject({ readOnlyHint: true });
+      expect(tool?.description).toContain('[ops/mcp-pods]');
+      const properties = tool?.inputSchema.properties as Record<string, Record<string, unknown>>;
+      expect(Object.keys(properties).sort()).toEqual(
+        ['cluster', 'filter', 'limit', 'page', 'select', 'withPanels', 'withRows'].sort(),
+      );
+      expect(properties.cluster).toMatchObject({ type: 'string', enum: ['alpha', 'beta'] });
+      expect(properties.select).toMatchObject({ type: 'array', items: { enum: ['name', 'health'] } });
+      expect(Object.keys(properties.filter.properties as object)).toEqual(['name', 'health']);
+      expect(properties.limit).toMatchObject({ default: 50, maximum: 500 });
+      expect(tool?.inputSchema.additionalProperties).toBe(false);
+
+      const call = async (args: Record<string, unknown>) =>
+        (await client.callTool({ name: 'view_mcp-pods_ops', arguments: args })) as ToolAnswer;
+      const beta = await call({ cluster: 'beta', select: ['name'] });
+      expect(beta.isError).toBe(false);
+      expect(beta.structuredContent).toMatchObject({
+        view: { id: viewId, namespace: 'ops', name: 'mcp-pods' },
+        variables: [{ key: 'cluster', value: 'beta' }],
+        total: 2,
+        rows: [{ name: 'beta-2' }, { name: 'beta-1' }],
+      });
+      expect(beta.structuredContent?.panels).toBeUndefined();
+      // the variable's default (alpha), a filter on the filterable column, the second page
+      const unhealthy = await call({ filter: { health: 'unhealthy' }, select: ['name'], limit: 3, page: 2 });
+      expect(unhealthy.structuredContent).toMatchObject({
+        total: 4,
+        page: 2,
+        limit: 3,
+        rows: [{ name: 'pod-00' }],
+      });
+      const noRows = await call({ withRows: false, withPanels: true });
+      expect(noRows.structuredContent).toMatchObject({ panels: [] });
+      expect(noRows.structuredContent?.rows).toBeUndefined();
+
+      await expect(call({ select: ['owner'] })).rejects.toThrow(
+        /select must list columns of ops\/mcp-pods: name, health/,
+      );
+      await expect(call({ cluster: 'gamma' })).rejects.toThrow(/cluster must be one of alpha, beta/);
+      await expect(call({ filter: { owner: 'x' } })).rejects.toThrow(/Unknown argument owner/);
+      await expect(call({ namespace: 'ops' })).rejects.toThrow(
+        /Unknown argument namespace for view_mcp-pods_ops/,
+      );
+      await expect(client.callTool({ name: 'view_nothing_ops', arguments: {} })).rejects.toThrow(
+        /Unknown tool: view_nothing_ops/,
+      );
+    });
+  });
+
   it('refuses a caller who may not read views, as POST /api/view/{id} does: an MCP error, no rows', async () => {
     const http = await full.app.inject({
       method: 'POST',
@@ -185,6 +246,15 @@ describe('view tools over MCP', () => {
       await expect(client.readResource({ uri: 'view://ops/mcp-pods' })).rejects.toThrow(
         /You are not allowed to read views/,
       );
+      // no view tools are listed, and calling one by its name is the same refusal
+      const names = (await client.listTools()).tools.map((tool) => tool.name);
+      expect(names.filter((name) => name.startsWith('view_'))).toEqual([]);
+      const byName = (await client.callTool({ name: 'view_mcp-pods_ops', arguments: {} })) as ToolAnswer;
+      expect(byName).toMatchObject({
+        isError: true,
+        content: [{ text: 'You are not allowed to read views' }],
+      });
+      expect(byName.structuredContent).toBeUndefined();
     });
   });
 });

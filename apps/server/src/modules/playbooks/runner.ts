@@ -52,6 +52,12 @@ export interface RunnerDeps {
   cancels?: CancelWatch;
   /** The process's gate that lets runs start before started runs take their next action. */
   starts?: StartGate;
+  /**
+   * Connections of their own for the way from a run taken to its first action claimed (the
+   * take, the run's context, the claim), so starts do not queue behind the statements of running
+   * actions in `pool`. Default `pool`.
+   */
+  startPool?: Pool;
 }
 
 /**
@@ -393,7 +399,7 @@ async function takeRun(pool: Pool, runId: string): Promise<TakenRow | undefined>
 export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortSignal): Promise<void> {
   const started = deps.starts?.enter() ?? (() => undefined);
   try {
-    const taken = await takeRun(deps.pool, runId);
+    const taken = await takeRun(deps.startPool ?? deps.pool, runId);
     if (!taken) return;
     const hold: Hold = { runId, holder: taken.holder };
     try {
@@ -434,13 +440,16 @@ async function proceed(
   const startedAt = run.start_time ?? new Date();
   const deadline = startedAt.getTime() + timeoutMs;
   const timedOut = () =>
-    setRunStatus(pool, runId, 'timed_out', { error: `the playbook timed out after ${spec.timeout ?? '30m'}`, hold });
+    setRunStatus(pool, runId, 'timed_out', {
+      error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
+      hold,
+    });
   if (Date.now() >= deadline) return timedOut();
   // A run that never started has no action rows yet (its take set start_time, so a later
   // holder reads them).
   const fresh = taken.previous === 'scheduled' && taken.previous_start === null;
   const [variables, existing] = await Promise.all([
-    loadContext(pool, run).catch((error: unknown) => error as Error),
+    loadContext(deps.startPool ?? pool, run).catch((error: unknown) => error as Error),
     fresh
       ? Promise.resolve([] as ActionRow[])
       : pool
@@ -453,7 +462,11 @@ async function proceed(
     // The take moved the run to running; the notifications module hears of it.
     taken.previous === 'running'
       ? undefined
-      : enqueueEvent(pool, 'playbook.run.running', { id: runId, playbook_id: taken.playbook_id, status: 'running' }),
+      : enqueueEvent(pool, 'playbook.run.running', {
+          id: runId,
+          playbook_id: taken.playbook_id,
+          status: 'running',
+        }),
   ]);
   if (variables instanceof Error) {
     await setRunStatus(pool, runId, 'failed', { error: errorText(variables), hold });
@@ -529,7 +542,9 @@ async function proceed(
     }
     // The claim: only the process whose statement moved the action to running runs it, and only
     // while it holds the run.
-    row = await upsertAction(pool, hold, row, action.name, 'running', { start: true });
+    row = await upsertAction(first ? (deps.startPool ?? pool) : pool, hold, row, action.name, 'running', {
+      start: true,
+    });
     first = false;
     started();
     if (!row) return;
@@ -598,7 +613,16 @@ async function upsertAction(
               start_time = CASE WHEN $4::boolean THEN now() ELSE start_time END,
               end_time = CASE WHEN $5::boolean THEN now() ELSE NULL END
         WHERE id = $1 AND status = $6 AND ${held(7, 8)} RETURNING ${columns}`,
-      [row.id, status, fields.error ?? null, fields.start === true, final, row.status, hold.runId, hold.holder],
+      [
+        row.id,
+        status,
+        fields.error ?? null,
+        fields.start === true,
+        final,
+        row.status,
+        hold.runId,
+        hold.holder,
+      ],
     );
     return rows[0];
   }

@@ -1,8 +1,12 @@
+import pg from 'pg';
 import type { ModuleWorkers, WorkerContext } from '../../server-module.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS } from './durations.js';
 import { advanceRun, CancelWatch, EXECUTE_EVENT, StartGate } from './runner.js';
 import { createEventTriggerHandler, PLAYBOOK_TRIGGER_SUBSCRIBER } from './event-triggers.js';
 import { startPlaybookSchedules } from './schedule-triggers.js';
+
+/** Connections per process for starting runs, besides the server's pool. */
+const START_POOL_SIZE = 3;
 
 /** Runs moved forward at once by one process, unless PLAYBOOK_RUN_CONCURRENCY says otherwise. */
 export const DEFAULT_RUN_CONCURRENCY = 100;
@@ -26,6 +30,10 @@ export async function startPlaybookWorkers(
   const { pool, jobs, logger, secrets } = context;
   const cancels = new CancelWatch(pool, context.cancelPollMs ?? 500);
   const starts = new StartGate();
+  // A few connections of the process's own for starting runs (ADR 0042): a burst of runs reaches
+  // its first actions without queuing behind the statements of the actions already running.
+  const startPool = new pg.Pool({ ...pool.options, max: START_POOL_SIZE, idleTimeoutMillis: 30_000 });
+  startPool.on('error', (error) => logger.warn({ err: error.message }, 'playbook start connection failed'));
   jobs.events.on(
     EXECUTE_EVENT,
     async (event, { signal }) => {
@@ -50,14 +58,19 @@ export async function startPlaybookWorkers(
         );
       // Unexpected errors fail the run inside advanceRun; what reaches here (the database
       // unreachable) is retried by the queue.
-      const advanced = await advanceRun({ pool, jobs, secrets, cancels, starts }, runId, signal).then(
+      const advanced = await advanceRun(
+        { pool, jobs, secrets, cancels, starts, startPool },
+        runId,
+        signal,
+      ).then(
         () => undefined,
         (error: unknown) => ({ error }),
       );
       const job = await jobStarting;
       if (advanced) {
         const message = advanced.error instanceof Error ? advanced.error.message : String(advanced.error);
-        if (!signal.aborted) logger.error({ run: runId, err: message }, 'playbook run could not move forward');
+        if (!signal.aborted)
+          logger.error({ run: runId, err: message }, 'playbook run could not move forward');
         await job?.stopped(signal.aborted ? 'the process stopped' : message);
         throw advanced.error;
       }
@@ -75,8 +88,10 @@ export async function startPlaybookWorkers(
         await job.success();
       }
     },
-    // A run may take its whole timeout; the lease is renewed while it works.
+    // A run may take its whole timeout; the lease is renewed while it works. The lane claims
+    // through a connection of its own (not behind the running actions' statements).
     {
+      claimConnection: true,
       timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000,
       maxAttempts: 20,
       concurrency: runConcurrencyOf(context.runConcurrency),
@@ -101,6 +116,7 @@ export async function startPlaybookWorkers(
       jobs.events.off(triggerPattern);
       cancels.stop();
       await schedules.stop();
+      await startPool.end();
     },
   };
 }

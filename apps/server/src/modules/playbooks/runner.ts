@@ -52,12 +52,6 @@ export interface RunnerDeps {
   cancels?: CancelWatch;
   /** The process's gate that lets runs start before started runs take their next action. */
   starts?: StartGate;
-  /**
-   * Connections of their own for the way from a run taken to its first action claimed (the
-   * take, the run's context, the claim), so starts do not queue behind the statements of running
-   * actions in `pool`. Default `pool`.
-   */
-  startPool?: Pool;
 }
 
 /**
@@ -399,7 +393,7 @@ async function takeRun(pool: Pool, runId: string): Promise<TakenRow | undefined>
 export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortSignal): Promise<void> {
   const started = deps.starts?.enter() ?? (() => undefined);
   try {
-    const taken = await takeRun(deps.startPool ?? deps.pool, runId);
+    const taken = await takeRun(deps.pool, runId);
     if (!taken) return;
     const hold: Hold = { runId, holder: taken.holder };
     try {
@@ -449,7 +443,7 @@ async function proceed(
   // holder reads them).
   const fresh = taken.previous === 'scheduled' && taken.previous_start === null;
   const [variables, existing] = await Promise.all([
-    loadContext(deps.startPool ?? pool, run).catch((error: unknown) => error as Error),
+    loadContext(pool, run).catch((error: unknown) => error as Error),
     fresh
       ? Promise.resolve([] as ActionRow[])
       : pool
@@ -542,7 +536,7 @@ async function proceed(
     }
     // The claim: only the process whose statement moved the action to running runs it, and only
     // while it holds the run.
-    row = await upsertAction(first ? (deps.startPool ?? pool) : pool, hold, row, action.name, 'running', {
+    row = await upsertAction(pool, hold, row, action.name, 'running', {
       start: true,
     });
     first = false;

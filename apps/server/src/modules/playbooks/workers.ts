@@ -1,12 +1,8 @@
-import pg from 'pg';
 import type { ModuleWorkers, WorkerContext } from '../../server-module.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS } from './durations.js';
 import { advanceRun, CancelWatch, EXECUTE_EVENT, StartGate } from './runner.js';
 import { createEventTriggerHandler, PLAYBOOK_TRIGGER_SUBSCRIBER } from './event-triggers.js';
 import { startPlaybookSchedules } from './schedule-triggers.js';
-
-/** Connections per process for starting runs, besides the server's pool. */
-const START_POOL_SIZE = 3;
 
 /** Runs moved forward at once by one process, unless PLAYBOOK_RUN_CONCURRENCY says otherwise. */
 export const DEFAULT_RUN_CONCURRENCY = 100;
@@ -30,10 +26,6 @@ export async function startPlaybookWorkers(
   const { pool, jobs, logger, secrets } = context;
   const cancels = new CancelWatch(pool, context.cancelPollMs ?? 500);
   const starts = new StartGate();
-  // A few connections of the process's own for starting runs (ADR 0042): a burst of runs reaches
-  // its first actions without queuing behind the statements of the actions already running.
-  const startPool = new pg.Pool({ ...pool.options, max: START_POOL_SIZE, idleTimeoutMillis: 30_000 });
-  startPool.on('error', (error) => logger.warn({ err: error.message }, 'playbook start connection failed'));
   jobs.events.on(
     EXECUTE_EVENT,
     async (event, { signal }) => {
@@ -58,11 +50,7 @@ export async function startPlaybookWorkers(
         );
       // Unexpected errors fail the run inside advanceRun; what reaches here (the database
       // unreachable) is retried by the queue.
-      const advanced = await advanceRun(
-        { pool, jobs, secrets, cancels, starts, startPool },
-        runId,
-        signal,
-      ).then(
+      const advanced = await advanceRun({ pool, jobs, secrets, cancels, starts }, runId, signal).then(
         () => undefined,
         (error: unknown) => ({ error }),
       );
@@ -116,7 +104,6 @@ export async function startPlaybookWorkers(
       jobs.events.off(triggerPattern);
       cancels.stop();
       await schedules.stop();
-      await startPool.end();
     },
   };
 }

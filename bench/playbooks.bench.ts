@@ -2,40 +2,55 @@
 // by two runner processes. Every action must run exactly once (each appends its run id and name
 // to one file); reports start latency (run created to its first action running, both database
 // times) p50/p99 (issue target: p99 under 1 s) and throughput in actions per second.
-// Two phases in one run, so their ratio is measured under the same machine load: `shared`, the
-// runner's old settings (10 runs at once per process, as the queue's shared slots gave, and a
-// pool of 4), then `lane`, the defaults (runs in a lane of their own, 100 at once per process,
-// the server's pool of 20).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+// Two phases in one run, so their ratio is measured under the same machine load: `before`, the
+// runner as it was at PLAYBOOK_BENCH_BEFORE (a git revision, default the commit before ADR 0042's
+// runner changes; checked out into a temporary worktree that borrows this one's node_modules),
+// then `after`, this checkout's runner; both with the defaults (100 runs at once per process, the
+// server's pool of 20, the server's 30 s lease).
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createPool } from '../apps/server/src/platform/db/pool.js';
+import { promisify } from 'node:util';
+import pg from 'pg';
 import { createRun } from '../apps/server/src/modules/playbooks/runs.js';
 import type { BenchContext } from './run.js';
 
 const RUNS = 200;
 const ACTIONS = ['first', 'second', 'third'];
-const RUNNER = path.join(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../apps/server/src/modules/playbooks/test-fixtures/runner-process.ts',
-);
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
+const RUNNER = 'apps/server/src/modules/playbooks/test-fixtures/runner-process.ts';
+/** The runner before ADR 0042 (run holders, one-statement take, starts before continuations). */
+const BEFORE = process.env.PLAYBOOK_BENCH_BEFORE ?? '6979942';
 
 interface Phase {
   name: string;
+  /** The checkout whose runner runs. */
+  root: string;
   env: Record<string, string>;
 }
 
-const PHASES: Phase[] = [
-  // The server's lease (30 s): the runner process's 1 s default is for the crash test.
-  { name: 'shared', env: { RUN_CONCURRENCY: '10', POOL_MAX: '4', LEASE_MS: '30000' } },
-  { name: 'lane', env: { LEASE_MS: '30000' } },
-];
+const run_ = promisify(execFile);
 
-function startRunner(databaseUrl: string, env: Record<string, string>): Promise<ChildProcess> {
+/** A worktree of `revision` next to this checkout's node_modules; removed by the answer. */
+async function checkout(revision: string): Promise<{ root: string; remove: () => Promise<void> }> {
+  const root = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-bench-before-'));
+  await run_('git', ['worktree', 'add', '--detach', root, revision], { cwd: ROOT });
+  await symlink(path.join(ROOT, 'node_modules'), path.join(root, 'node_modules'));
+  return {
+    root,
+    remove: async () => {
+      await run_('git', ['worktree', 'remove', '--force', root], { cwd: ROOT }).catch(() => undefined);
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+function startRunner(databaseUrl: string, phase: Phase): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--conditions=source', '--import', 'tsx', RUNNER], {
-    env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
+    cwd: phase.root,
+    env: { ...process.env, ...phase.env, DATABASE_URL: databaseUrl },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -50,19 +65,31 @@ const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export default async function run(ctx: BenchContext): Promise<Record<string, unknown>> {
-  const pool = createPool(ctx.databaseUrl, { max: 10 });
-  const results: Record<string, unknown> = { runs: RUNS, actionsPerRun: ACTIONS.length, processes: 2 };
+  // No connection timeout: on a loaded machine 200 submissions wait their turn for a long time.
+  const pool = new pg.Pool({ connectionString: ctx.databaseUrl, max: 10 });
+  const results: Record<string, unknown> = {
+    runs: RUNS,
+    actionsPerRun: ACTIONS.length,
+    processes: 2,
+    beforeRevision: BEFORE,
+  };
+  const before = await checkout(BEFORE);
+  // The server's lease (30 s): the runner process's 1 s default is for the crash test.
+  const phases: Phase[] = [
+    { name: 'before', root: before.root, env: { LEASE_MS: '30000' } },
+    { name: 'after', root: ROOT, env: { LEASE_MS: '30000' } },
+  ];
   try {
-    for (const phase of PHASES) results[phase.name] = await runPhase(ctx, pool, phase);
+    for (const phase of phases) results[phase.name] = await runPhase(ctx, pool, phase);
     const ratio = (key: 'p50' | 'p99') => {
-      const before = (results.shared as PhaseResult).startLatencyMs[key];
-      const after = (results.lane as PhaseResult).startLatencyMs[key];
-      return Math.round((before / Math.max(1, after)) * 10) / 10;
+      const was = (results.before as PhaseResult).startLatencyMs[key];
+      const now = (results.after as PhaseResult).startLatencyMs[key];
+      return Math.round((was / Math.max(1, now)) * 10) / 10;
     };
     results.startLatencySpeedup = { p50: ratio('p50'), p99: ratio('p99') };
     results.throughputRatio =
       Math.round(
-        ((results.lane as PhaseResult).actionsPerSecond / (results.shared as PhaseResult).actionsPerSecond) *
+        ((results.after as PhaseResult).actionsPerSecond / (results.before as PhaseResult).actionsPerSecond) *
           10,
       ) / 10;
     results.loadAverage = os.loadavg().map((value) => Math.round(value * 10) / 10);
@@ -70,6 +97,7 @@ export default async function run(ctx: BenchContext): Promise<Record<string, unk
     return results;
   } finally {
     await pool.end();
+    await before.remove();
   }
 }
 
@@ -80,16 +108,13 @@ interface PhaseResult {
   exactlyOnce: boolean;
   startLatencyMs: { p50: number; p99: number; max: number };
   startLatencyTargetP99Ms: number;
+  stagesMs?: Record<string, { p50: number; p99: number }>;
   actionsPerSecond: number;
   wallSeconds: number;
   loadAverageBefore: number[];
 }
 
-async function runPhase(
-  ctx: BenchContext,
-  pool: ReturnType<typeof createPool>,
-  phase: Phase,
-): Promise<PhaseResult> {
+async function runPhase(ctx: BenchContext, pool: pg.Pool, phase: Phase): Promise<PhaseResult> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'opsdeck-bench-playbooks-'));
   const ledger = path.join(dir, 'ledger');
   const runners: ChildProcess[] = [];
@@ -106,10 +131,7 @@ async function runPhase(
     );
     const playbook = { ...rows[0], title: null, description: null, spec };
     runners.push(
-      ...(await Promise.all([
-        startRunner(ctx.databaseUrl, phase.env),
-        startRunner(ctx.databaseUrl, phase.env),
-      ])),
+      ...(await Promise.all([startRunner(ctx.databaseUrl, phase), startRunner(ctx.databaseUrl, phase)])),
     );
     ctx.log(`${phase.name}: two runner processes started`);
     const loadAverageBefore = os.loadavg().map((value) => Math.round(value * 10) / 10);
@@ -147,6 +169,16 @@ async function runPhase(
         WHERE r.id = ANY($1) GROUP BY r.id, r.created_at`,
       [ids],
     );
+    // Where a run waited (runners that record holders, ADR 0042): created to taken from the
+    // queue (claim, wake-up, a free lane slot), then taken to its first action running.
+    const { rows: stages } = await pool.query<{ to_take: number; take_to_start: number }>(
+      `SELECT extract(epoch FROM (h.taken_at - r.created_at)) * 1000 AS to_take,
+              extract(epoch FROM (min(a.start_time) - h.taken_at)) * 1000 AS take_to_start
+         FROM playbook_runs r JOIN playbook_run_holders h ON h.run_id = r.id
+         JOIN playbook_run_actions a ON a.playbook_run_id = r.id
+        WHERE r.id = ANY($1) GROUP BY r.id, r.created_at, h.taken_at`,
+      [ids],
+    );
     const { rows: span } = await pool.query<{ seconds: number; actions: string }>(
       `SELECT extract(epoch FROM (max(a.end_time) - min(a.start_time))) AS seconds, count(*) AS actions
          FROM playbook_run_actions a WHERE a.playbook_run_id = ANY($1)`,
@@ -158,6 +190,10 @@ async function runPhase(
     const exactlyOnce = lines.length === expected && unique.size === expected;
     const sorted = latencies.map((row) => Number(row.ms)).sort((a, b) => a - b);
     const seconds = Number(span[0].seconds);
+    const spread = (values: number[]) => {
+      const ordered = values.sort((a, b) => a - b);
+      return { p50: Math.round(percentile(ordered, 50)), p99: Math.round(percentile(ordered, 99)) };
+    };
     const result: PhaseResult = {
       statuses: Object.fromEntries(statuses.map((row) => [row.status, Number(row.count)])),
       actionExecutions: lines.length,
@@ -169,6 +205,14 @@ async function runPhase(
         max: Math.round(sorted[sorted.length - 1]),
       },
       startLatencyTargetP99Ms: 1000,
+      ...(stages.length > 0
+        ? {
+            stagesMs: {
+              createdToTaken: spread(stages.map((row) => Number(row.to_take))),
+              takenToFirstAction: spread(stages.map((row) => Number(row.take_to_start))),
+            },
+          }
+        : {}),
       actionsPerSecond: Math.round((Number(span[0].actions) / seconds) * 10) / 10,
       wallSeconds: Math.round(seconds * 10) / 10,
       loadAverageBefore,

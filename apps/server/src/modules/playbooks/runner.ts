@@ -50,6 +50,71 @@ export interface RunnerDeps {
   cancelPollMs?: number;
   /** The process's one cancel watch (one query per interval for all its running actions). */
   cancels?: CancelWatch;
+  /** The process's gate that lets runs start before started runs take their next action. */
+  starts?: StartGate;
+}
+
+/**
+ * This process no longer holds the run: it stalled past its queue lease and another process took
+ * the run over (ADR 0042). The run is the other process's now; this one stops without writing.
+ */
+export class LostHold extends Error {
+  constructor(runId: string) {
+    super(`playbook run ${runId} was taken over by another process`);
+  }
+}
+
+/** The process's hold on a run: the holder it wrote to playbook_run_holders when it took it. */
+interface Hold {
+  runId: string;
+  holder: string;
+}
+
+/** SQL: the hold with the given parameters is still the run's (locked so a takeover waits for the write). */
+const held = (run: number, holder: number) =>
+  `EXISTS (SELECT 1 FROM playbook_run_holders h WHERE h.run_id = $${run} AND h.holder = $${holder} FOR SHARE)`;
+
+/**
+ * Starts before continuations (ADR 0042): while any run handled by this process is on its way to
+ * its first action, the runs already started wait before claiming their next action (at most
+ * maxWaitMs), so a burst of new runs does not queue behind the database and process traffic of
+ * the actions of the runs started just before them.
+ */
+export class StartGate {
+  private starting = 0;
+  private waiters = new Set<() => void>();
+
+  constructor(private readonly maxWaitMs = 2000) {}
+
+  /** A run begins starting; the answer (idempotent) says it reached its first action or gave up. */
+  enter(): () => void {
+    this.starting += 1;
+    let left = false;
+    return () => {
+      if (left) return;
+      left = true;
+      this.starting -= 1;
+      if (this.starting === 0) {
+        const waiters = [...this.waiters];
+        this.waiters.clear();
+        waiters.forEach((resolve) => resolve());
+      }
+    };
+  }
+
+  /** Resolves once no run is starting, or after maxWaitMs. */
+  idle(): Promise<void> {
+    if (this.starting === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, this.maxWaitMs);
+      this.waiters.add(done);
+    });
+  }
 }
 
 /**
@@ -115,7 +180,7 @@ export async function setRunStatus(
   db: Queryable,
   runId: string,
   status: PlaybookRunStatus,
-  fields: { error?: string | null; start?: boolean } = {},
+  fields: { error?: string | null; start?: boolean; hold?: Hold } = {},
 ): Promise<void> {
   const final = PLAYBOOK_RUN_FINAL_STATUSES.includes(status);
   const { rows } = await db.query<{ playbook_id: string; previous: string }>(
@@ -124,11 +189,20 @@ export async function setRunStatus(
             start_time = CASE WHEN $5::boolean THEN coalesce(r.start_time, now()) ELSE r.start_time END,
             end_time = CASE WHEN $6::boolean THEN now() ELSE r.end_time END
       FROM (SELECT id, status AS previous FROM playbook_runs WHERE id = $1 FOR UPDATE) p
-      WHERE r.id = p.id
+      WHERE r.id = p.id AND ($7::uuid IS NULL OR ${held(1, 7)})
       RETURNING r.playbook_id, p.previous`,
-    [runId, status, fields.error !== undefined, fields.error ?? null, fields.start === true, final],
+    [
+      runId,
+      status,
+      fields.error !== undefined,
+      fields.error ?? null,
+      fields.start === true,
+      final,
+      fields.hold?.holder ?? null,
+    ],
   );
   const row = rows[0];
+  if (!row && fields.hold) throw new LostHold(runId);
   if (row && row.previous !== status) {
     await enqueueEvent(db, `playbook.run.${status}`, { id: runId, playbook_id: row.playbook_id, status });
   }
@@ -236,15 +310,16 @@ async function loadContext(pool: Pool, run: RunRow): Promise<Record<string, unkn
 
 async function storeArtifacts(
   pool: Pool,
-  runId: string,
+  hold: Hold,
   actionId: string,
   outcome: ActionOutcome | undefined,
 ): Promise<void> {
+  const { runId } = hold;
   for (const artifact of outcome?.artifacts ?? []) {
     const checksum = createHash('sha256').update(artifact.content).digest('hex');
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO artifacts (playbook_run_id, playbook_run_action_id, path, filename, content_type, size, checksum)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+       SELECT $1, $2, $3, $4, $5, $6, $7 WHERE ${held(1, 8)} RETURNING id`,
       [
         runId,
         actionId,
@@ -253,8 +328,10 @@ async function storeArtifacts(
         artifact.contentType,
         artifact.content.length,
         checksum,
+        hold.holder,
       ],
     );
+    if (!rows[0]) throw new LostHold(runId);
     await pool.query('INSERT INTO artifact_contents (artifact_id, content) VALUES ($1, $2)', [
       rows[0].id,
       artifact.content,
@@ -270,65 +347,136 @@ async function currentStatus(pool: Pool, runId: string): Promise<PlaybookRunStat
   return rows[0]?.status;
 }
 
+interface TakenRow extends RunRow {
+  holder: string;
+  /** The run's status before this take moved it to running. */
+  previous: PlaybookRunStatus;
+  previous_start: Date | null;
+}
+
+/**
+ * Takes the run for this process in one statement (ADR 0042): writes a fresh holder (a process
+ * that held it before stalled past its lease and loses it here), moves the run to running and
+ * answers the run as it was. Undefined when the run is final, cancelled meanwhile or waiting for
+ * approval.
+ */
+async function takeRun(pool: Pool, runId: string): Promise<TakenRow | undefined> {
+  const waiting = [...PLAYBOOK_RUN_FINAL_STATUSES, 'pending_approval'];
+  const { rows } = await pool.query<TakenRow>(
+    `WITH taken AS (
+       INSERT INTO playbook_run_holders (run_id, holder)
+       SELECT id, gen_random_uuid() FROM playbook_runs WHERE id = $1 AND status <> ALL($2::text[])
+       ON CONFLICT (run_id) DO UPDATE SET holder = excluded.holder, taken_at = now()
+       RETURNING run_id, holder
+     ), moved AS (
+       UPDATE playbook_runs r SET status = 'running', start_time = coalesce(r.start_time, now())
+         FROM taken WHERE r.id = taken.run_id AND r.status <> ALL($2::text[])
+       RETURNING r.id, r.start_time
+     )
+     SELECT r.id, r.playbook_id, r.status AS previous, r.start_time AS previous_start, m.start_time,
+            r.spec, r.parameters, r.request, r.config_id, r.component_id, r.check_id, r.created_by,
+            'running' AS status, t.holder
+       FROM playbook_runs r JOIN taken t ON t.run_id = r.id JOIN moved m ON m.id = r.id`,
+    [runId, waiting],
+  );
+  return rows[0];
+}
+
 /**
  * Moves one run forward as far as it can go now: each action in order (skipped by its `if`,
  * put to sleep by its `delay`, retried with backoff), then the run's final status. The event
  * queue's lease makes this the only process working on the run; a lease that another process
  * took over after a crash finds the interrupted action still `running` and retries or fails it.
+ * Every claim and write checks this process still holds the run (ADR 0042): one that stalled past
+ * its lease and was replaced stops at its next write, leaving the run to the new holder.
  */
 export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortSignal): Promise<void> {
+  const started = deps.starts?.enter() ?? (() => undefined);
+  try {
+    const taken = await takeRun(deps.pool, runId);
+    if (!taken) return;
+    const hold: Hold = { runId, holder: taken.holder };
+    try {
+      await proceed(deps, taken, hold, signal, started);
+    } catch (error) {
+      if (error instanceof LostHold) return;
+      if (signal.aborted) throw error;
+      // An unexpected error fails the run (when this process still holds it) rather than
+      // retrying it without end.
+      await setRunStatus(deps.pool, runId, 'failed', { error: errorText(error), hold }).catch(
+        (failure: unknown) => {
+          if (!(failure instanceof LostHold)) throw failure;
+        },
+      );
+    }
+  } finally {
+    started();
+  }
+}
+
+async function proceed(
+  deps: RunnerDeps,
+  taken: TakenRow,
+  hold: Hold,
+  signal: AbortSignal,
+  started: () => void,
+): Promise<void> {
   const { pool } = deps;
-  const { rows } = await pool.query<RunRow>(
-    `SELECT id, playbook_id, status, spec, parameters, request, config_id, component_id, check_id, start_time, created_by
-       FROM playbook_runs WHERE id = $1`,
-    [runId],
-  );
-  const stored = rows[0];
-  if (!stored || PLAYBOOK_RUN_FINAL_STATUSES.includes(stored.status) || stored.status === 'pending_approval')
-    return;
+  const runId = taken.id;
   // Sealed secrets of the spec (action passwords) and of secret parameters, opened for this run only.
   const run: RunRow = {
-    ...stored,
-    spec: openSealedStrings(stored.spec as Json, deps.secrets) as RunRow['spec'],
-    parameters: openSealedStrings(stored.parameters as Json, deps.secrets) as RunRow['parameters'],
+    ...taken,
+    spec: openSealedStrings(taken.spec as Json, deps.secrets) as RunRow['spec'],
+    parameters: openSealedStrings(taken.parameters as Json, deps.secrets) as RunRow['parameters'],
   };
   const spec = run.spec ?? {};
   const timeoutMs = parseDurationMs(spec.timeout) ?? DEFAULT_PLAYBOOK_TIMEOUT_MS;
   const startedAt = run.start_time ?? new Date();
   const deadline = startedAt.getTime() + timeoutMs;
-  if (Date.now() >= deadline) {
-    await setRunStatus(pool, runId, 'timed_out', {
+  const timedOut = () =>
+    setRunStatus(pool, runId, 'timed_out', {
       error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
+      hold,
     });
-    return;
-  }
-  await setRunStatus(pool, runId, 'running', { start: true });
-  let variables: Record<string, unknown>;
-  try {
-    variables = await loadContext(pool, run);
-  } catch (error) {
-    await setRunStatus(pool, runId, 'failed', { error: errorText(error) });
+  if (Date.now() >= deadline) return timedOut();
+  // A run that never started has no action rows yet (its take set start_time, so a later
+  // holder reads them).
+  const fresh = taken.previous === 'scheduled' && taken.previous_start === null;
+  const [variables, existing] = await Promise.all([
+    loadContext(pool, run).catch((error: unknown) => error as Error),
+    fresh
+      ? Promise.resolve([] as ActionRow[])
+      : pool
+          .query<ActionRow>(
+            `SELECT id, name, status, result, error, retry_count, scheduled_time, start_time
+               FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY created_at`,
+            [runId],
+          )
+          .then((result) => result.rows),
+    // The take moved the run to running; the notifications module hears of it.
+    taken.previous === 'running'
+      ? undefined
+      : enqueueEvent(pool, 'playbook.run.running', {
+          id: runId,
+          playbook_id: taken.playbook_id,
+          status: 'running',
+        }),
+  ]);
+  if (variables instanceof Error) {
+    await setRunStatus(pool, runId, 'failed', { error: errorText(variables), hold });
     return;
   }
   const actions = (Array.isArray(spec.actions) ? spec.actions : []) as ActionSpec[];
-  // A run that never started has no action rows yet.
-  const existing =
-    stored.status === 'scheduled' && stored.start_time === null
-      ? []
-      : (
-          await pool.query<ActionRow>(
-            `SELECT id, name, status, result, error, retry_count, scheduled_time, start_time
-         FROM playbook_run_actions WHERE playbook_run_id = $1 ORDER BY created_at`,
-            [runId],
-          )
-        ).rows;
   const done: ActionRow[] = [];
+  let first = true;
   for (const action of actions) {
     let row = existing.find((candidate) => candidate.name === action.name);
     if (row && (row.status === 'completed' || row.status === 'failed' || row.status === 'skipped')) {
       done.push(row);
       continue;
     }
+    // Runs on their way to their first action go first (StartGate).
+    if (!first) await deps.starts?.idle();
     const retry = (action.retry ?? {}) as {
       limit?: unknown;
       duration?: unknown;
@@ -340,12 +488,13 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
       // The process running it stopped: retry it while the budget allows, else fail it.
       const message = 'the process running this action stopped before it finished';
       if (row.retry_count < retryLimit) {
-        await scheduleRetry(deps, runId, row, retry, message);
+        await scheduleRetry(deps, hold, row, retry, message);
         return;
       }
       const marked = await pool.query(
-        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now() WHERE id = $1 AND status = 'running'`,
-        [row.id, message],
+        `UPDATE playbook_run_actions SET status = 'failed', error = $2, end_time = now()
+          WHERE id = $1 AND status = 'running' AND ${held(3, 4)}`,
+        [row.id, message, runId, hold.holder],
       );
       if (marked.rowCount === 0) return;
       done.push({ ...row, status: 'failed', error: message });
@@ -361,13 +510,13 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
       run_it = shouldRun(action.if, done, actionVariables);
     } catch (error) {
       const message = `if: ${errorText(error)}`;
-      row = await upsertAction(pool, runId, row, action.name, 'failed', { error: message });
+      row = await upsertAction(pool, hold, row, action.name, 'failed', { error: message });
       if (!row) return;
       done.push(row);
       continue;
     }
     if (!run_it) {
-      row = await upsertAction(pool, runId, row, action.name, 'skipped', {});
+      row = await upsertAction(pool, hold, row, action.name, 'skipped', {});
       if (!row) return;
       done.push(row);
       continue;
@@ -376,62 +525,75 @@ export async function advanceRun(deps: RunnerDeps, runId: string, signal: AbortS
     if (!row && delayMs && delayMs > 0) {
       const slept = await pool.query(
         `INSERT INTO playbook_run_actions (playbook_run_id, name, status, scheduled_time)
-         VALUES ($1, $2, 'sleeping', now() + $3 * interval '1 millisecond')
+         SELECT $1, $2, 'sleeping', now() + $3 * interval '1 millisecond' WHERE ${held(1, 4)}
          ON CONFLICT (playbook_run_id, name) DO NOTHING`,
-        [runId, action.name, delayMs],
+        [runId, action.name, delayMs, hold.holder],
       );
       if (slept.rowCount === 0) return;
-      await setRunStatus(pool, runId, 'sleeping');
+      await setRunStatus(pool, runId, 'sleeping', { hold });
       await scheduleRun(pool, runId, delayMs);
       return;
     }
-    // The claim: only the process whose statement moved the action to running runs it.
-    row = await upsertAction(pool, runId, row, action.name, 'running', { start: true });
+    // The claim: only the process whose statement moved the action to running runs it, and only
+    // while it holds the run.
+    row = await upsertAction(pool, hold, row, action.name, 'running', {
+      start: true,
+    });
+    first = false;
+    started();
     if (!row) return;
-    const outcome = await executeAction(deps, runId, row, action, actionVariables, deadline, signal);
+    const outcome = await executeAction(deps, hold, row, action, actionVariables, deadline, signal);
     if (outcome.cancelled) return;
     if (outcome.error !== undefined) {
       if (row.retry_count < retryLimit && !outcome.timedOutRun) {
-        await scheduleRetry(deps, runId, row, retry, outcome.error);
+        await scheduleRetry(deps, hold, row, retry, outcome.error);
         return;
       }
-      await pool.query(
-        `UPDATE playbook_run_actions SET status = 'failed', error = $2, result = $3, end_time = now() WHERE id = $1`,
-        [row.id, outcome.error, outcome.result ?? null],
-      );
-      if (outcome.timedOutRun) {
-        await setRunStatus(pool, runId, 'timed_out', {
-          error: `the playbook timed out after ${spec.timeout ?? '30m'}`,
-        });
-        return;
-      }
+      await finishAction(pool, hold, row.id, 'failed', outcome.error, outcome.result ?? null);
+      if (outcome.timedOutRun) return timedOut();
       done.push({ ...row, status: 'failed', error: outcome.error, result: outcome.result ?? null });
       continue;
     }
-    await pool.query(
-      `UPDATE playbook_run_actions SET status = 'completed', error = NULL, result = $2, end_time = now() WHERE id = $1`,
-      [row.id, outcome.result ?? {}],
-    );
+    await finishAction(pool, hold, row.id, 'completed', null, outcome.result ?? {});
     done.push({ ...row, status: 'completed', result: outcome.result ?? {} });
   }
+  started();
   const failed = done.filter((action) => action.status === 'failed');
   if (failed.length > 0) {
     await setRunStatus(pool, runId, 'failed', {
       error: failed.map((action) => `${action.name}: ${action.error ?? 'failed'}`).join('; '),
+      hold,
     });
   } else {
-    await setRunStatus(pool, runId, 'completed', { error: null });
+    await setRunStatus(pool, runId, 'completed', { error: null, hold });
   }
+}
+
+/** Writes a running action's outcome, only while this process holds the run (else LostHold). */
+async function finishAction(
+  pool: Pool,
+  hold: Hold,
+  actionId: string,
+  status: 'completed' | 'failed',
+  error: string | null,
+  result: Record<string, unknown> | null,
+): Promise<void> {
+  const { rowCount } = await pool.query(
+    `UPDATE playbook_run_actions SET status = $2, error = $3, result = $4, end_time = now()
+      WHERE id = $1 AND status = 'running' AND ${held(5, 6)}`,
+    [actionId, status, error, result, hold.runId, hold.holder],
+  );
+  if (rowCount === 0) throw new LostHold(hold.runId);
 }
 
 /**
  * Moves an action to `status`: inserts its row, or updates the row as this process read it.
- * Undefined when another process got there first (the row exists, or moved meanwhile): the
- * caller leaves the run to it. This compare-and-set is what runs each action once.
+ * Undefined when another process got there first (the row exists, or moved meanwhile) or took
+ * the run over: the caller leaves the run to it. This compare-and-set is what runs each action once.
  */
 async function upsertAction(
   pool: Pool,
-  runId: string,
+  hold: Hold,
   row: ActionRow | undefined,
   name: string,
   status: PlaybookActionStatus,
@@ -444,24 +606,34 @@ async function upsertAction(
       `UPDATE playbook_run_actions SET status = $2, error = $3,
               start_time = CASE WHEN $4::boolean THEN now() ELSE start_time END,
               end_time = CASE WHEN $5::boolean THEN now() ELSE NULL END
-        WHERE id = $1 AND status = $6 RETURNING ${columns}`,
-      [row.id, status, fields.error ?? null, fields.start === true, final, row.status],
+        WHERE id = $1 AND status = $6 AND ${held(7, 8)} RETURNING ${columns}`,
+      [
+        row.id,
+        status,
+        fields.error ?? null,
+        fields.start === true,
+        final,
+        row.status,
+        hold.runId,
+        hold.holder,
+      ],
     );
     return rows[0];
   }
   const { rows } = await pool.query<ActionRow>(
     `INSERT INTO playbook_run_actions (playbook_run_id, name, status, error, start_time, end_time)
-     VALUES ($1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, CASE WHEN $6::boolean THEN now() END)
+     SELECT $1, $2, $3, $4, CASE WHEN $5::boolean THEN now() END, CASE WHEN $6::boolean THEN now() END
+      WHERE ${held(1, 7)}
      ON CONFLICT (playbook_run_id, name) DO NOTHING
      RETURNING ${columns}`,
-    [runId, name, status, fields.error ?? null, fields.start === true, final],
+    [hold.runId, name, status, fields.error ?? null, fields.start === true, final, hold.holder],
   );
   return rows[0];
 }
 
 async function scheduleRetry(
   deps: RunnerDeps,
-  runId: string,
+  hold: Hold,
   row: ActionRow,
   retry: { duration?: unknown; exponent?: unknown; jitter?: unknown },
   error: string,
@@ -471,12 +643,12 @@ async function scheduleRetry(
   const { rowCount } = await deps.pool.query(
     `UPDATE playbook_run_actions SET status = 'scheduled', error = $2, retry_count = $3,
             scheduled_time = now() + $4 * interval '1 millisecond', end_time = NULL
-      WHERE id = $1 AND status = 'running'`,
-    [row.id, error, attempt, delayMs],
+      WHERE id = $1 AND status = 'running' AND ${held(5, 6)}`,
+    [row.id, error, attempt, delayMs, hold.runId, hold.holder],
   );
   if (rowCount === 0) return;
-  await setRunStatus(deps.pool, runId, 'retrying');
-  await scheduleRun(deps.pool, runId, delayMs);
+  await setRunStatus(deps.pool, hold.runId, 'retrying', { hold });
+  await scheduleRun(deps.pool, hold.runId, delayMs);
 }
 
 interface ExecutionOutcome {
@@ -493,7 +665,7 @@ function idOf(row: unknown): string | undefined {
 
 async function executeAction(
   deps: RunnerDeps,
-  runId: string,
+  hold: Hold,
   row: ActionRow,
   action: ActionSpec,
   variables: Record<string, unknown>,
@@ -501,6 +673,7 @@ async function executeAction(
   outer: AbortSignal,
 ): Promise<ExecutionOutcome> {
   const { pool } = deps;
+  const { runId } = hold;
   const job = await deps.jobs.startJob({
     name: `playbook action ${action.name}`,
     resourceType: 'playbook',
@@ -550,11 +723,20 @@ async function executeAction(
     ownWatch?.stop();
     outer.removeEventListener('abort', onOuter);
   }
-  await storeArtifacts(pool, runId, row.id, artifacts).catch(() => undefined);
+  try {
+    await storeArtifacts(pool, hold, row.id, artifacts);
+  } catch (error) {
+    if (error instanceof LostHold) {
+      // Another process took the run over while this one stalled: its outcome is the new holder's.
+      await job.stopped('another process took the run over');
+      throw error;
+    }
+  }
   if (cancelled || (await currentStatus(pool, runId)) === 'cancelled') {
     await pool.query(
-      `UPDATE playbook_run_actions SET status = 'failed', error = 'cancelled', result = $2, end_time = now() WHERE id = $1`,
-      [row.id, outcome.result ?? null],
+      `UPDATE playbook_run_actions SET status = 'failed', error = 'cancelled', result = $2, end_time = now()
+        WHERE id = $1 AND ${held(3, 4)}`,
+      [row.id, outcome.result ?? null, runId, hold.holder],
     );
     await job.failure('cancelled');
     return { cancelled: true };

@@ -1,6 +1,6 @@
 import type { ModuleWorkers, WorkerContext } from '../../server-module.js';
 import { DEFAULT_PLAYBOOK_TIMEOUT_MS } from './durations.js';
-import { advanceRun, CancelWatch, EXECUTE_EVENT, setRunStatus } from './runner.js';
+import { advanceRun, CancelWatch, EXECUTE_EVENT, StartGate } from './runner.js';
 import { createEventTriggerHandler, PLAYBOOK_TRIGGER_SUBSCRIBER } from './event-triggers.js';
 import { startPlaybookSchedules } from './schedule-triggers.js';
 
@@ -25,34 +25,44 @@ export async function startPlaybookWorkers(
 ): Promise<ModuleWorkers> {
   const { pool, jobs, logger, secrets } = context;
   const cancels = new CancelWatch(pool, context.cancelPollMs ?? 500);
+  const starts = new StartGate();
   jobs.events.on(
     EXECUTE_EVENT,
     async (event, { signal }) => {
       const runId = String(event.properties.run_id ?? '');
       if (runId === '') return;
-      const { rows } = await pool.query<{ playbook_id: string; name: string }>(
-        `SELECT r.playbook_id, p.name FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
-        [runId],
-      );
-      if (!rows[0]) return;
       // One job-history row per stretch of work on the run (a run that sleeps, retries or waits
-      // for approval has one per stretch), ending with the run's status at the end of it.
-      const job = await jobs.startJob({
-        name: `playbook run ${rows[0].name}`,
-        resourceType: 'playbook',
-        resourceId: rows[0].playbook_id,
-      });
-      try {
-        await advanceRun({ pool, jobs, secrets, cancels }, runId, signal);
-      } catch (error) {
-        if (signal.aborted) {
-          await job.stopped('the process stopped');
-          throw error;
-        }
-        const message = error instanceof Error ? error.message : String(error);
-        logger.error({ run: runId, err: message }, 'playbook run failed unexpectedly');
-        await setRunStatus(pool, runId, 'failed', { error: message });
+      // for approval has one per stretch), ending with the run's status at the end of it. It is
+      // written alongside the run's start, not before it: start latency is the runner's target.
+      const jobStarting = pool
+        .query<{ playbook_id: string; name: string }>(
+          `SELECT r.playbook_id, p.name FROM playbook_runs r JOIN playbooks p ON p.id = r.playbook_id WHERE r.id = $1`,
+          [runId],
+        )
+        .then(({ rows }) =>
+          rows[0]
+            ? jobs.startJob({
+                name: `playbook run ${rows[0].name}`,
+                resourceType: 'playbook',
+                resourceId: rows[0].playbook_id,
+              })
+            : undefined,
+        );
+      // Unexpected errors fail the run inside advanceRun; what reaches here (the database
+      // unreachable) is retried by the queue.
+      const advanced = await advanceRun({ pool, jobs, secrets, cancels, starts }, runId, signal).then(
+        () => undefined,
+        (error: unknown) => ({ error }),
+      );
+      const job = await jobStarting;
+      if (advanced) {
+        const message = advanced.error instanceof Error ? advanced.error.message : String(advanced.error);
+        if (!signal.aborted)
+          logger.error({ run: runId, err: message }, 'playbook run could not move forward');
+        await job?.stopped(signal.aborted ? 'the process stopped' : message);
+        throw advanced.error;
       }
+      if (!job) return;
       const after = await pool.query<{ status: string; error: string | null }>(
         'SELECT status, error FROM playbook_runs WHERE id = $1',
         [runId],
@@ -66,8 +76,10 @@ export async function startPlaybookWorkers(
         await job.success();
       }
     },
-    // A run may take its whole timeout; the lease is renewed while it works.
+    // A run may take its whole timeout; the lease is renewed while it works. The lane claims
+    // through a connection of its own (not behind the running actions' statements).
     {
+      claimConnection: true,
       timeoutMs: DEFAULT_PLAYBOOK_TIMEOUT_MS + 60_000,
       maxAttempts: 20,
       concurrency: runConcurrencyOf(context.runConcurrency),

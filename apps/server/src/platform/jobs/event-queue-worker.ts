@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import {
   EVENT_QUEUE_CHANNEL,
   type EventConsumers,
@@ -98,6 +98,8 @@ export class EventQueueWorker {
   private stopping = false;
   private loopDone: Promise<void> | undefined;
   private listener: NotificationListener | undefined;
+  /** Claims' own connection, when a consumer asked for one (ConsumerOptions.claimConnection). */
+  private claimPool: pg.Pool | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(options: EventQueueWorkerOptions) {
@@ -138,6 +140,12 @@ export class EventQueueWorker {
       });
     }
     this.unsubscribe = this.consumers.onChange(() => this.wakeSignal.wake());
+    if (this.consumers.wantsClaimConnection) {
+      this.claimPool = new pg.Pool({ ...this.pool.options, max: 1, idleTimeoutMillis: 30_000 });
+      this.claimPool.on('error', (error) =>
+        this.logger.warn({ err: errorMessage(error) }, 'event queue: the claim connection failed'),
+      );
+    }
     this.loopDone = this.loop();
     this.renewal.start();
   }
@@ -153,6 +161,8 @@ export class EventQueueWorker {
     this.unsubscribe?.();
     await Promise.all([this.loopDone, this.listener?.close()]);
     this.listener = undefined;
+    await this.claimPool?.end();
+    this.claimPool = undefined;
     const finished = await settleWithin(
       [...this.claims.values()].map((claim) => claim.done),
       graceMs,
@@ -189,7 +199,7 @@ export class EventQueueWorker {
 
   private async claim(limit: number): Promise<QueuedEvent[]> {
     const { names, likePatterns } = this.consumers.claimFilter();
-    const result = await this.pool.query<ClaimedRow>(
+    const result = await (this.claimPool ?? this.pool).query<ClaimedRow>(
       `WITH next AS (
          SELECT id FROM event_queue
          WHERE status = 'pending' AND available_at <= now()

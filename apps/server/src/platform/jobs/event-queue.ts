@@ -123,6 +123,12 @@ export interface ConsumerOptions {
    * for them. Exact event names only. Default: the shared slots.
    */
   concurrency?: number;
+  /**
+   * The lane (with `concurrency`) claims these events through a connection of its own instead
+   * of the shared pool, so a claim does not wait behind its handlers' statements: for events
+   * whose start latency matters (a burst of playbook runs). Default false.
+   */
+  claimConnection?: boolean;
 }
 
 interface Consumer extends ConsumerOptions {
@@ -170,6 +176,11 @@ export class EventConsumers {
       if (name.startsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
     }
     return best?.[1];
+  }
+
+  /** Some consumer asked for claims through a connection of their own. */
+  get wantsClaimConnection(): boolean {
+    return [...this.exact.values(), ...this.prefixes.values()].some((consumer) => consumer.claimConnection);
   }
 
   get size(): number {

@@ -1,4 +1,5 @@
 /** `GET /api/canary/api/topology`: components with their children, checks, configs and incidents. */
+import { createHash } from 'node:crypto';
 import type { TopologyComponent, TopologyResponse, topologyQuerySchema } from '@opsdeck/contracts';
 import type { z } from 'zod';
 import { parseTristate } from '../catalog/index.js';
@@ -115,7 +116,7 @@ function componentsJsonSql(sql: Sql, listed: string, showHidden: boolean, scopes
       SELECT k.parent_id AS id, json_build_object(
           ${HEALTHS.map((health) => `'${health}', count(*) FILTER (WHERE k.health = '${health}')`).join(', ')}) AS counts
       FROM (SELECT c.parent_id, ${healthSql('c.health')} AS health FROM components c
-            WHERE c.parent_id IN (SELECT id FROM listed) AND c.deleted_at IS NULL
+            WHERE c.parent_id = ANY(ARRAY(SELECT id FROM listed)) AND c.deleted_at IS NULL
               AND (${sql.param(showHidden)}::boolean OR c.hidden = false)${scoped(scopes.components, 'c')}) k
       GROUP BY 1),
     chk AS (
@@ -123,7 +124,7 @@ function componentsJsonSql(sql: Sql, listed: string, showHidden: boolean, scopes
              json_agg(json_build_object('id', ch.id, 'name', ch.name, 'status', ch.status) ORDER BY ch.name) AS list
       FROM check_component_relationships r
       JOIN checks ch ON ch.id = r.check_id AND ch.deleted_at IS NULL
-      WHERE r.component_id IN (SELECT id FROM listed) AND r.deleted_at IS NULL${scoped(scopes.checks, 'ch')}
+      WHERE r.component_id = ANY(ARRAY(SELECT id FROM listed)) AND r.deleted_at IS NULL${scoped(scopes.checks, 'ch')}
       GROUP BY 1),
     cfg AS (
       SELECT r.component_id AS id,
@@ -131,7 +132,7 @@ function componentsJsonSql(sql: Sql, listed: string, showHidden: boolean, scopes
                       ORDER BY coalesce(ci.name, ci.id::text)) AS list
       FROM config_component_relationships r
       JOIN config_items ci ON ci.id = r.config_id AND ci.deleted_at IS NULL
-      WHERE r.component_id IN (SELECT id FROM listed) AND r.deleted_at IS NULL${scoped(scopes.configs, 'ci')}
+      WHERE r.component_id = ANY(ARRAY(SELECT id FROM listed)) AND r.deleted_at IS NULL${scoped(scopes.configs, 'ci')}
       GROUP BY 1),
     rel AS (
       SELECT r.component_id AS id,
@@ -139,11 +140,11 @@ function componentsJsonSql(sql: Sql, listed: string, showHidden: boolean, scopes
                       ORDER BY c.name, c.id) AS list
       FROM component_relationships r
       JOIN components c ON c.id = r.relationship_id AND c.deleted_at IS NULL
-      WHERE r.component_id IN (SELECT id FROM listed) AND r.deleted_at IS NULL${scoped(scopes.components, 'c')}
+      WHERE r.component_id = ANY(ARRAY(SELECT id FROM listed)) AND r.deleted_at IS NULL${scoped(scopes.components, 'c')}
       GROUP BY 1),
     inc AS (
       SELECT component_id AS id, count(DISTINCT id)::int AS count FROM incidents_by_component
-      WHERE component_id IN (SELECT id FROM listed) AND status NOT IN ('closed', 'resolved', 'cancelled')
+      WHERE component_id = ANY(ARRAY(SELECT id FROM listed)) AND status NOT IN ('closed', 'resolved', 'cancelled')
       GROUP BY 1)
     SELECT coalesce(json_agg(json_build_object(
         'id', l.id, 'topology_id', l.topology_id, 'parent_id', l.parent_id, 'name', l.name, 'type', l.type,
@@ -172,7 +173,10 @@ async function componentsJson(
   scopes: TopologyScopes,
 ): Promise<string> {
   const text = componentsJsonSql(sql, listed, showHidden, scopes);
-  const { rows } = await pool.query<{ components: string }>(text, sql.values);
+  // A named (prepared) statement per distinct text: planning this statement cost about as much
+  // as running it; each connection now plans a shape once (texts vary only by the filters used).
+  const name = `topology_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  const { rows } = await pool.query<{ components: string }>({ name, text, values: sql.values });
   return rows[0].components;
 }
 

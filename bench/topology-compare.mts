@@ -46,13 +46,13 @@ const cases: [string, object, string, unknown[]][] = [
     [],
   ],
 ];
-console.log(
-  `load average before: ${os
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const load = () =>
+  os
     .loadavg()
-    .map((v) => v.toFixed(2))
-    .join(' ')}`,
-);
-const results: Record<string, unknown> = {};
+    .map((value) => value.toFixed(2))
+    .join(' ');
+say(`load average before: ${load()}`);
 for (const [name, query, plain, values] of cases) {
   const old: number[] = [];
   const now: number[] = [];
@@ -76,19 +76,11 @@ for (const [name, query, plain, values] of cases) {
     afterP95: +pct(now, 0.95).toFixed(1),
     plainSqlP95: +pct(sql, 0.95).toFixed(1),
   };
-  results[name] = row;
-  console.log(
-    name.padEnd(22),
-    JSON.stringify(row),
-    `after/plain ${(row.afterP95 / row.plainSqlP95).toFixed(1)}x`,
+  say(
+    `${name.padEnd(22)} ${JSON.stringify(row)} after/plain ${(row.afterP95 / row.plainSqlP95).toFixed(1)}x`,
   );
 }
-console.log(
-  `load average after: ${os
-    .loadavg()
-    .map((v) => v.toFixed(2))
-    .join(' ')}`,
-);
-console.log(`facets cache: ${JSON.stringify(cache.stats)}`);
+say(`load average after: ${load()}`);
+say(`facets cache: ${JSON.stringify(cache.stats)}`);
 await cache.close();
 await pool.end();

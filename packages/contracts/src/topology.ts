@@ -179,3 +179,29 @@ export const topologyWithStatusRowSchema = z.object({
   ...latestJobColumnsSchema.shape,
 });
 export type TopologyWithStatusRow = z.infer<typeof topologyWithStatusRowSchema>;
+
+/** A row of `analysis_by_component`: an insight on a config linked to a component (its page's Insights). */
+export const componentInsightSchema = z.object({
+  id: z.string(),
+  config_id: z.string(),
+  name: z.string().nullable(),
+  analyzer: z.string().nullable(),
+  analysis_type: z.string().nullable(),
+  severity: z.string().nullable(),
+  status: z.string().nullable(),
+  summary: z.string().nullable(),
+  last_observed: z.string().nullable(),
+});
+export type ComponentInsight = z.infer<typeof componentInsightSchema>;
+
+/** A row of `changes_by_component`: a change of a config linked to a component (its page's Changes). */
+export const componentChangeSchema = z.object({
+  id: z.string(),
+  config_id: z.string(),
+  name: z.string().nullable(),
+  change_type: z.string().nullable(),
+  severity: z.string().nullable(),
+  summary: z.string().nullable(),
+  created_at: z.string().nullable(),
+});
+export type ComponentChange = z.infer<typeof componentChangeSchema>;

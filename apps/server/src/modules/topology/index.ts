@@ -18,4 +18,5 @@ export {
   TOPOLOGY_RESOURCE_TYPE,
   topologyScheduleName,
 } from './topology-scheduler.js';
-export { queryTopology } from './topology-service.js';
+export { queryTopology, queryTopologyJson } from './topology-service.js';
+export { createFacetsCache, COMPONENT_CHANGES_CHANNEL, type FacetsCache } from './facets-cache.js';

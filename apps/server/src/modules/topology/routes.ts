@@ -16,7 +16,8 @@ import { createComponentScopeGate } from './row-scope.js';
 import { topologySnapshot } from './snapshot.js';
 import { loadTopology, type TopologyRunOptions } from './topology-engine.js';
 import { runTopologyJob, TOPOLOGY_JOB_NAME, TOPOLOGY_RESOURCE_TYPE } from './topology-scheduler.js';
-import { queryTopology } from './topology-service.js';
+import { queryTopologyJson } from './topology-service.js';
+import { createFacetsCache } from './facets-cache.js';
 
 export interface TopologyRoutesOptions {
   pool: Pool;
@@ -33,11 +34,23 @@ export async function topologyRoutes(app: FastifyInstance, options: TopologyRout
   // A run creates, updates and soft-deletes components: all three (`write`), as scrapers ask.
   const runTopologies = requirePermission('topologies', 'write');
   const typed = app.withTypeProvider<ZodTypeProvider>();
+  // The dashboard's filter values, kept until a component changes (ADR 0044).
+  const facets = createFacetsCache({ pool: options.pool, logger: options.logger });
+  app.addHook('onClose', async () => await facets.close());
 
   typed.get(
     '/api/canary/api/topology',
     { preHandler: readComponents.preHandler, schema: { querystring: topologyQuerySchema } },
-    async (request) => await queryTopology(options.pool, request.query, readComponents.scopeOf(request)),
+    async (request, reply) => {
+      // The body is JSON text written mostly by PostgreSQL (topology-service.ts): sent as it is.
+      const body = await queryTopologyJson(
+        options.pool,
+        request.query,
+        readComponents.scopeOf(request),
+        facets,
+      );
+      return await reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 
   typed.get(

@@ -8,6 +8,8 @@ export interface NotificationListenerOptions {
   /** Called for every notification, and after each (re)connect since notifications sent while
    * disconnected are lost. */
   onWake: (payload: string | undefined) => void;
+  /** Called when the connection is lost (notifications are missed until the next onWake). */
+  onLost?: () => void;
   /** First reconnect delay; doubles up to maxReconnectDelayMs. Default 500 ms. */
   reconnectDelayMs?: number;
   /** Default 30 s. */
@@ -65,6 +67,7 @@ export function listenForNotifications(options: NotificationListenerOptions): No
     failed.removeAllListeners('notification');
     failed.end().catch(() => undefined);
     if (client === failed) client = undefined;
+    options.onLost?.();
     if (closed || retryTimer) return;
     retryTimer = setTimeout(() => {
       retryTimer = undefined;

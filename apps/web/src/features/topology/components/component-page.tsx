@@ -9,7 +9,8 @@ import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { usePreferences, useShowHiddenComponents } from '../../../lib/preferences';
-import { snapshotPath, useTopology } from '../api/topology';
+import { Age } from '../../../components/date/age';
+import { snapshotPath, useComponentChanges, useComponentInsights, useTopology } from '../api/topology';
 import {
   checkPath,
   configPath,
@@ -23,8 +24,52 @@ import { TopologyCard } from './topology-card';
 
 export const NO_CHILDREN_MESSAGE = 'No child components';
 
-/** The details panel of a component: properties, labels, checks, configs, incidents. */
+interface ConfigRow {
+  id: string;
+  configId: string;
+  text: string;
+  config: string | null;
+  severity: string | null;
+  at: string | null;
+}
+
+/** Insights or changes of the configs linked to the component: each links to its config. */
+function ConfigRowsCard(props: { title: string; empty: string; rows?: ConfigRow[]; error?: string }) {
+  const { title, empty, rows, error } = props;
+  return (
+    <Card title={title}>
+      {error ? (
+        <p className="text-sm text-red-700">{error}</p>
+      ) : !rows ? (
+        <p className="text-sm text-gray-500">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p className="text-sm text-gray-500">{empty}</p>
+      ) : (
+        <ul aria-label={title} className="flex flex-col gap-1 text-sm">
+          {rows.map((row) => (
+            <li key={row.id} className="flex flex-col">
+              <span className="text-gray-900">
+                {row.severity && <span className="mr-1 text-xs text-gray-500 uppercase">{row.severity}</span>}
+                {row.text}
+              </span>
+              <span className="flex gap-2 text-xs text-gray-500">
+                <Link to={configPath(row.configId)} className="text-blue-700 hover:underline">
+                  {row.config ?? row.configId}
+                </Link>
+                {row.at && <Age value={row.at} />}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** The details panel of a component: properties, labels, checks, configs, relationships, insights, changes, incidents. */
 function ComponentDetails({ component }: { component: TopologyComponent }) {
+  const insights = useComponentInsights(component.id);
+  const changes = useComponentChanges(component.id);
   return (
     <aside aria-label="Details" className="flex w-full shrink-0 flex-col gap-3 lg:w-80">
       <Card title="Properties">
@@ -97,6 +142,32 @@ function ComponentDetails({ component }: { component: TopologyComponent }) {
           </ul>
         )}
       </Card>
+      <ConfigRowsCard
+        title="Insights"
+        empty="No insights"
+        rows={insights.data?.map((row) => ({
+          id: row.id,
+          configId: row.config_id,
+          text: row.summary || row.analyzer || row.analysis_type || row.id,
+          config: row.name,
+          severity: row.severity,
+          at: row.last_observed,
+        }))}
+        error={insights.error?.message}
+      />
+      <ConfigRowsCard
+        title="Changes"
+        empty="No changes"
+        rows={changes.data?.map((row) => ({
+          id: row.id,
+          configId: row.config_id,
+          text: row.summary || row.change_type || row.id,
+          config: row.name,
+          severity: row.severity,
+          at: row.created_at,
+        }))}
+        error={changes.error?.message}
+      />
       <Card title="Incidents">
         <p className="text-sm text-gray-700">
           {component.incidents === 0

@@ -128,6 +128,41 @@ describe('TopologyPage', () => {
     expect(requests[0]).toContain('status=warning');
   });
 
+  it('shows on a card its children by health, linked checks and open incidents', async () => {
+    components = [
+      component(1, {
+        children: { healthy: 2, unhealthy: 1, warning: 0, unknown: 0 },
+        checks: [
+          { id: 'c1', name: 'ping', status: 'healthy' },
+          { id: 'c2', name: 'http', status: 'unhealthy' },
+        ],
+        incidents: 1,
+      }),
+    ];
+    renderPage();
+    const card = await screen.findByRole('article', { name: 'card-0001' });
+    expect(card.textContent).toContain('1 unhealthy · 2 healthy');
+    expect(card.textContent).toContain('2 checks');
+    expect(card.textContent).toContain('1 incident');
+    expect(
+      within(card)
+        .getByRole('link', { name: /card-0001/ })
+        .getAttribute('href'),
+    ).toBe(`/topology/${components[0].id}`);
+  });
+
+  it('asks without hidden components when showHiddenComponents=no, with them by default', async () => {
+    components = [component(1)];
+    renderPage('/topology?showHiddenComponents=no');
+    await screen.findByRole('article', { name: 'card-0001' });
+    expect(requests[0]).toContain('hidden=false');
+    cleanup();
+    requests = [];
+    renderPage('/topology');
+    await screen.findByRole('article', { name: 'card-0001' });
+    expect(requests[0]).not.toContain('hidden=');
+  });
+
   it('says so when no component matches', async () => {
     components = [];
     renderPage();

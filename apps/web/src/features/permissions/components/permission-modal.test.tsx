@@ -7,6 +7,7 @@ import {
   selectMenuText,
 } from '../../../components/select-menu/select-menu-test-helpers';
 import type { PermissionResourcePreset, PermissionSummary } from '../lib/permission-form';
+import { permissionSummaryRow } from '../testing/permission-summary-row';
 import { DELETE_PERMISSION_QUESTION, PermissionModal, PERMISSIONS_REFERENCE_PATH } from './permission-modal';
 
 // The modal's own behaviour (settings §2.2, §4, §5): tab switches clear what they should, the
@@ -68,50 +69,14 @@ afterEach(() => {
 });
 
 function row(overrides: Partial<PermissionSummary>): PermissionSummary {
-  return {
-    id: ID.permission,
-    name: null,
-    namespace: 'default',
-    labels: null,
-    source: 'UI',
-    agent_id: '00000000-0000-0000-0000-000000000000',
+  return permissionSummaryRow({
     subject: ID.person,
-    subject_type: 'person',
-    team_id: null,
     person_id: ID.person,
-    notification_id: null,
-    action: 'read',
-    deny: false,
     object: 'canaries',
-    config_id: null,
-    component_id: null,
-    canary_id: null,
-    check_id: null,
-    playbook_id: null,
-    connection_id: null,
-    object_selector: null,
-    tags: null,
-    agents: null,
     description: 'existing',
-    until: null,
-    created_by: null,
-    updated_by: null,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    deleted_at: null,
-    person: null,
-    team: null,
-    notification: null,
-    playbook: null,
-    config: null,
-    component: null,
-    canary: null,
-    check: null,
-    connection: null,
-    created_by_person: null,
     subject_name: 'Pat Person',
     ...overrides,
-  };
+  });
 }
 
 async function open(

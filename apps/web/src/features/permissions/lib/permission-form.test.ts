@@ -7,58 +7,13 @@ import {
   resourceLabel,
   validatePermissionForm,
   type PermissionFormValues,
-  type PermissionSummary,
 } from './permission-form';
+import { permissionSummaryRow } from '../testing/permission-summary-row';
 
 const PERSON = '00000000-0000-4000-8000-0000000000aa';
 const CONFIG = '00000000-0000-4000-8000-0000000000bb';
 
-function summary(overrides: Partial<PermissionSummary>): PermissionSummary {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
-    name: null,
-    namespace: 'default',
-    labels: null,
-    source: 'UI',
-    agent_id: '00000000-0000-0000-0000-000000000000',
-    subject: PERSON,
-    subject_type: 'person',
-    team_id: null,
-    person_id: PERSON,
-    notification_id: null,
-    action: 'read',
-    deny: false,
-    object: null,
-    config_id: null,
-    component_id: null,
-    canary_id: null,
-    check_id: null,
-    playbook_id: null,
-    connection_id: null,
-    object_selector: null,
-    tags: null,
-    agents: null,
-    description: null,
-    until: null,
-    created_by: null,
-    updated_by: null,
-    created_at: '2026-01-01T00:00:00Z',
-    updated_at: '2026-01-01T00:00:00Z',
-    deleted_at: null,
-    person: null,
-    team: null,
-    notification: null,
-    playbook: null,
-    config: null,
-    component: null,
-    canary: null,
-    check: null,
-    connection: null,
-    created_by_person: null,
-    subject_name: 'Pat',
-    ...overrides,
-  };
-}
+const summary = permissionSummaryRow;
 
 const form = (values: Partial<PermissionFormValues>): PermissionFormValues => ({
   ...EMPTY_PERMISSION_FORM,

@@ -70,6 +70,7 @@ afterEach(() => {
 
 function row(overrides: Partial<PermissionSummary>): PermissionSummary {
   return permissionSummaryRow({
+    id: ID.permission,
     subject: ID.person,
     person_id: ID.person,
     object: 'canaries',
@@ -105,7 +106,7 @@ const tab = (dialog: HTMLElement, list: 'Subject' | 'Resource', name: string) =>
   within(within(dialog).getByRole('tablist', { name: list })).getByRole('tab', { name });
 
 // Each test opens menus several times: slow on a loaded machine.
-describe('PermissionModal', { timeout: 30_000 }, () => {
+describe('PermissionModal', { timeout: 90_000 }, () => {
   it('links to the permissions reference', async () => {
     const { dialog } = await open(null);
     expect(within(dialog).getByRole('link', { name: 'Permissions reference' }).getAttribute('href')).toBe(

@@ -1,25 +1,37 @@
-import { expect, test } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
 import { ADMIN, signIn } from '../fixtures/auth';
 import { chooseOption, selectMenu } from '../design/select-menu';
 import { apiSession, createViewer, csrfHeader } from '../shell/api';
 
-test.describe.configure({ timeout: 90_000 });
+// Each journey signs in and saves through the built app: slow on a loaded machine.
+test.describe.configure({ timeout: 180_000 });
+
+/** A new viewer, registered and given the role by the admin session; its full name. */
+async function newViewer(
+  baseURL: string,
+  admin: APIRequestContext,
+  first: string,
+  last: string,
+): Promise<{ email: string; password: string; name: string }> {
+  const stamp = Date.now().toString(36);
+  const person = {
+    email: `${last.toLowerCase()}-${stamp}@example.com`,
+    password: `${last.toLowerCase()}-password-123`,
+    first,
+    last: `${last}${stamp}`,
+  };
+  await createViewer(baseURL, admin, person);
+  return { email: person.email, password: person.password, name: `${person.first} ${person.last}` };
+}
 
 test('a permission added on /settings/permissions reaches its subject; it is edited and deleted there', async ({
   page,
   baseURL,
 }) => {
-  const stamp = Date.now().toString(36);
-  const person = {
-    email: `granted-${stamp}@example.com`,
-    password: 'granted-password-123',
-    first: 'Gina',
-    last: `Granted${stamp}`,
-  };
   const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
-  await createViewer(baseURL!, admin, person);
+  const person = await newViewer(baseURL!, admin, 'Gina', 'Granted');
   await admin.dispose();
-  const name = `${person.first} ${person.last}`;
+  const name = person.name;
   const viewer = await apiSession(baseURL!, person.email, person.password);
   const granted = async () => {
     const whoami = (await (await viewer.get('/api/auth/whoami')).json()) as {
@@ -166,4 +178,68 @@ test('the Notification and Playbook subject tabs save rules that the list shows,
     ]),
   );
   await admin.dispose();
+});
+
+test('a Global notification permission narrowed by name, made on the page, changes which notifications its subject reads', async ({
+  page,
+  baseURL,
+}) => {
+  const stamp = Date.now().toString(36);
+  const admin = await apiSession(baseURL!, ADMIN.email, ADMIN.password);
+  const person = await newViewer(baseURL!, admin, 'Noor', 'Paged');
+  const shown = `ops-pager-${stamp}`;
+  const hidden = `exec-pager-${stamp}`;
+  for (const name of [shown, hidden]) {
+    const response = await admin.post('/api/db/notifications', {
+      headers: { ...(await csrfHeader(admin)), Prefer: 'return=minimal' },
+      data: {
+        name,
+        namespace: 'default',
+        title: 'Check failed',
+        events: ['check.failed'],
+        spec: { events: ['check.failed'], to: { email: 'oncall@example.com' } },
+        source: 'UI',
+      },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+  await admin.dispose();
+  const viewer = await apiSession(baseURL!, person.email, person.password);
+  const readable = async () => {
+    const response = await viewer.get(
+      `/api/db/notifications?select=name&name=in.(${shown},${hidden})&order=name`,
+    );
+    expect(response.status(), await response.text()).toBe(200);
+    return ((await response.json()) as { name: string }[]).map((row) => row.name);
+  };
+  // A viewer reads every notification through the role.
+  expect(await readable()).toEqual([hidden, shown]);
+
+  await signIn(page, ADMIN.email, ADMIN.password, '/settings/permissions');
+  await page.getByRole('button', { name: 'Add Permission' }).click();
+  const modal = page.getByRole('dialog', { name: 'Add Permission' });
+  await modal.getByRole('tab', { name: 'Person' }).click();
+  await chooseOption(modal, 'Person', person.name);
+  await modal.getByRole('tab', { name: 'Global' }).click();
+  await chooseOption(modal, 'Object', 'notification');
+  await modal.getByLabel('Notification name', { exact: true }).fill(`exec-pager-*${stamp}`);
+  await modal.getByLabel('Deny').check();
+  await modal.getByLabel('Description').fill(`Noor may not see ${hidden}`);
+  await modal.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Permission added')).toBeVisible();
+  const row = page.getByRole('row').filter({ hasText: `Noor may not see ${hidden}` });
+  await expect(row).toContainText(`Notifications: name=exec-pager-*${stamp}`);
+  await expect(row).toContainText('deny');
+
+  // The Deny hides the matching notification from the subject's next request, and only it.
+  expect(await readable()).toEqual([shown]);
+
+  await row.click();
+  const edit = page.getByRole('dialog', { name: 'Edit Permission' });
+  await expect(edit.getByLabel('Notification name', { exact: true })).toHaveValue(`exec-pager-*${stamp}`);
+  await edit.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(page.getByText('Permission deleted')).toBeVisible();
+  expect(await readable()).toEqual([hidden, shown]);
+  await viewer.dispose();
 });

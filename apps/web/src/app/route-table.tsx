@@ -180,6 +180,13 @@ export const appRoutes: RouteObject[] = [
         handle: handle({ title: 'Permissions' }),
       },
       {
+        path: 'reference/permissions',
+        lazy: async () => ({
+          Component: (await import('./routes/settings-permissions-route')).PermissionsReferenceRoute,
+        }),
+        handle: handle({ title: 'Permissions reference' }),
+      },
+      {
         path: 'settings/teams',
         lazy: async () => ({ Component: (await import('./routes/settings-teams-route')).SettingsTeamsRoute }),
         handle: handle({ title: 'Teams' }),

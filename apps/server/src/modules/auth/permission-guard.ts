@@ -12,6 +12,7 @@ import {
   type Role,
 } from '@opsdeck/contracts';
 import { authorize, type AuthContext, type PermissionTarget } from './rbac.js';
+import { labelSelectorFilter } from './selector-filters.js';
 
 /**
  * Rules for writing access itself (issue: no escalation). Whoever may write rbac still may not
@@ -64,13 +65,61 @@ function actionWords(action: string): string[] {
 }
 
 function selectorNames(selector: unknown): string[] {
-  if (selector === null || typeof selector !== 'object' || Array.isArray(selector)) return [];
-  return Object.keys(selector as Record<string, unknown>);
+  return isRecord(selector) ? Object.keys(selector) : [];
+}
+
+/** The `object_selector` kinds permission selectors can match (the row scopes' bases). */
+const SELECTOR_KINDS = [
+  'configs',
+  'checks',
+  'canaries',
+  'playbooks',
+  'components',
+  'connections',
+  'topologies',
+  'notifications',
+];
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An `object_selector` the row scopes can read: kinds they know, each a list of selectors whose
+ * label and tag selectors parse. Anything else would silently match nothing (or, for a Deny,
+ * everything), so it is refused naming the place.
+ */
+function selectorIssue(selector: unknown): GuardIssue | null {
+  if (selector === null || selector === undefined) return null;
+  if (!isRecord(selector))
+    return { path: 'object_selector', message: `must be an object of ${SELECTOR_KINDS.join(', ')}` };
+  for (const [kind, list] of Object.entries(selector)) {
+    const path = `object_selector.${kind}`;
+    if (!SELECTOR_KINDS.includes(kind))
+      return { path, message: `is not a selector kind: use ${SELECTOR_KINDS.join(', ')}` };
+    if (!Array.isArray(list) || list.length === 0 || !list.every(isRecord))
+      return { path, message: 'must be a non-empty list of selectors' };
+    for (const [index, entry] of list.entries()) {
+      for (const key of ['labelSelector', 'tagSelector'] as const) {
+        const value = entry[key];
+        if (value === undefined || value === null || value === '') continue;
+        if (typeof value !== 'string' || labelSelectorFilter(value, 'labels') === null) {
+          return {
+            path: `${path}[${index}].${key}`,
+            message: `"${String(value)}" is not a label selector: use key=value, key!=value, key or !key, separated by commas`,
+          };
+        }
+      }
+    }
+  }
+  return null;
 }
 
 /** Values the database would accept but the permission model cannot mean. */
 function shapeIssues(row: Readonly<Record<string, unknown>>): GuardIssue[] {
   const issues: GuardIssue[] = [];
+  const selector = 'object_selector' in row ? selectorIssue(row.object_selector) : null;
+  if (selector) issues.push(selector);
   if ('action' in row) {
     const action = row.action;
     if (typeof action !== 'string' || actionWords(action).length === 0) {

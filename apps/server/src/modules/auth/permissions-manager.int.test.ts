@@ -165,6 +165,80 @@ describe('each subject tab, saved through the page calls, is enforced', () => {
     expect(listed.json()).toEqual([{ id: granted }]);
   });
 
+  it('Person × Global notification narrowed by a selector: a grant reads only the matching notifications, a Deny hides only them', async () => {
+    const stamp = Date.now().toString(36);
+    const names = [`ops-pager-${stamp}`, `exec-pager-${stamp}`];
+    await full.db.pool.query(
+      `INSERT INTO notifications (name, namespace, labels, events, spec)
+       SELECT name, 'default', jsonb_build_object('team', split_part(name, '-', 1)), '{check.failed}', '{"events": ["check.failed"]}'
+         FROM unnest($1::text[]) AS name`,
+      [names],
+    );
+    const readable = async (browser: TestBrowser) => {
+      const response = await browser.get(
+        `/api/db/notifications?select=name&name=in.(${names.join(',')})&order=name`,
+      );
+      return response.statusCode === 200
+        ? response.json<{ name: string }[]>().map((row) => row.name)
+        : response.statusCode;
+    };
+    // No role: nothing to read until a permission selects notifications by labels.
+    const nobody = await signedIn([]);
+    expect(await readable(nobody)).toBe(403);
+    const granted = await addPermission({
+      subject_type: 'person',
+      subject: nobody.personId,
+      person_id: nobody.personId,
+      object: null,
+      object_selector: { notifications: [{ labelSelector: 'team=ops' }] },
+      action: 'read',
+    });
+    expect(await readable(nobody)).toEqual([`ops-pager-${stamp}`]);
+
+    const viewer = await signedIn(['viewer']);
+    expect(await readable(viewer)).toEqual([`exec-pager-${stamp}`, `ops-pager-${stamp}`]);
+    const denied = await addPermission({
+      subject_type: 'person',
+      subject: viewer.personId,
+      person_id: viewer.personId,
+      object_selector: { notifications: [{ name: 'exec-pager-*', namespace: 'default' }] },
+      action: 'read',
+      deny: true,
+    });
+    expect(await readable(viewer)).toEqual([`ops-pager-${stamp}`]);
+
+    for (const id of [granted, denied]) {
+      const removed = await admin.request({ method: 'DELETE', url: `/api/db/permissions?id=eq.${id}` });
+      expect(removed.statusCode).toBeLessThan(300);
+    }
+    expect(await readable(nobody)).toBe(403);
+    expect(await readable(viewer)).toEqual([`exec-pager-${stamp}`, `ops-pager-${stamp}`]);
+  });
+
+  it('a selector the row scopes cannot read is refused naming its place, never stored to match nothing', async () => {
+    const viewer = await signedIn(['viewer']);
+    const base = {
+      subject_type: 'person',
+      subject: viewer.personId,
+      person_id: viewer.personId,
+      action: 'read',
+    };
+    const cases: [unknown, RegExp][] = [
+      [
+        { notifications: [{ labelSelector: 'team in (a)' }] },
+        /object_selector\.notifications\[0\]\.labelSelector/,
+      ],
+      [{ notifications: [] }, /object_selector\.notifications/],
+      [{ incidents: [{ name: 'x' }] }, /object_selector\.incidents/],
+      ['notifications', /object_selector/],
+    ];
+    for (const [selector, field] of cases) {
+      const response = await admin.post('/api/db/permissions', { ...base, object_selector: selector });
+      expect(response.statusCode, response.body).toBe(400);
+      expect(response.body).toMatch(field);
+    }
+  });
+
   it('an action the resource does not offer is refused naming the field', async () => {
     const viewer = await signedIn(['viewer']);
     const response = await admin.post('/api/db/permissions', {

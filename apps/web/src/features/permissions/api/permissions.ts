@@ -11,24 +11,34 @@ import { fetchCounted, fetchRows } from '../../../lib/data-api';
 
 const KEY = ['permissions'] as const;
 
-export function usePermissionsPage(pageIndex: number, pageSize: number) {
+/**
+ * One page of permissions, newest first; `only` narrows them to one resource's (a column equal
+ * to a value). The page count is the data table's: ceil(total / pageSize), or 1 (settings §9).
+ */
+export function usePermissionsPage(
+  pageIndex: number,
+  pageSize: number,
+  only?: { column: string; value: string },
+) {
   return useQuery({
-    queryKey: [...KEY, 'page', pageIndex, pageSize],
+    queryKey: [...KEY, 'page', pageIndex, pageSize, only?.column, only?.value],
     placeholderData: keepPreviousData,
     queryFn: async ({ signal }) => {
+      const query = new URLSearchParams({
+        deleted_at: 'is.null',
+        order: 'created_at.desc,id',
+        limit: String(pageSize),
+        offset: String(pageIndex * pageSize),
+      });
+      if (only) query.set(only.column, `eq.${only.value}`);
       const { rows, total } = await fetchCounted(
-        `/api/db/permissions_summary?deleted_at=is.null&order=created_at.desc,id&limit=${pageSize}&offset=${pageIndex * pageSize}`,
+        `/api/db/permissions_summary?${query.toString()}`,
         signal,
         relationRowSchemas.permissions_summary,
       );
       return { data: rows, totalEntries: total };
     },
   });
-}
-
-/** Settings §9: the page count is ceil(total / pageSize), or 1 when there are no rows. */
-export function permissionPageCount(total: number, pageSize: number): number {
-  return total === 0 ? 1 : Math.ceil(total / pageSize);
 }
 
 function useInvalidating<T>(mutationFn: (input: T) => Promise<unknown>) {

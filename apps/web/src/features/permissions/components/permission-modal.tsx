@@ -6,14 +6,15 @@ import {
   type PermissionResourceTab,
   type PermissionSubjectType,
 } from '@opsdeck/contracts';
-import { Controller, useForm, useWatch } from 'react-hook-form';
+import { CircleHelp } from 'lucide-react';
+import { useForm, useWatch, type UseFormRegister } from 'react-hook-form';
 import { Button } from '../../../components/button/button';
 import { ConfirmationDialog } from '../../../components/confirmation-dialog/confirmation-dialog';
 import { FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
 import { Modal } from '../../../components/modal/modal';
-import { optionsOf, SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
+import { optionsOf, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { Textarea } from '../../../components/textarea/textarea';
 import { EditorTab } from '../../../components/resource-editor/resource-editor';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
@@ -25,10 +26,15 @@ import {
   permissionToForm,
   validatePermissionForm,
   type PermissionFormValues,
+  type PermissionResourcePreset,
   type PermissionSummary,
 } from '../lib/permission-form';
+import { PermissionSelectField } from './permission-select-field';
 
 export const DELETE_PERMISSION_QUESTION = 'Are you sure you want to delete the permission?';
+
+/** The modal's help link (settings §2.2). */
+export const PERMISSIONS_REFERENCE_PATH = '/reference/permissions';
 
 const SUBJECT_SOURCES: Record<PermissionSubjectType, { relation?: string; filter?: string }> = {
   team: { relation: 'teams' },
@@ -52,11 +58,13 @@ export interface PermissionModalProps {
   permission: PermissionSummary | null;
   open: boolean;
   canWrite: boolean;
+  /** The resource of the page that opens the modal, shown fixed instead of the Resource tabs. */
+  preset?: PermissionResourcePreset;
   onClose(): void;
 }
 
 /** Add Permission / Edit Permission (settings §2.2). */
-export function PermissionModal({ permission, open, canWrite, onClose }: PermissionModalProps) {
+export function PermissionModal({ permission, open, canWrite, preset, onClose }: PermissionModalProps) {
   return (
     <Modal
       open={open}
@@ -70,6 +78,7 @@ export function PermissionModal({ permission, open, canWrite, onClose }: Permiss
           key={permission?.id ?? 'new'}
           permission={permission}
           canWrite={canWrite}
+          preset={preset}
           onClose={onClose}
         />
       )}
@@ -77,39 +86,55 @@ export function PermissionModal({ permission, open, canWrite, onClose }: Permiss
   );
 }
 
+function initialValues(
+  permission: PermissionSummary | null,
+  preset: PermissionResourcePreset | undefined,
+): PermissionFormValues {
+  if (permission) return permissionToForm(permission);
+  if (!preset) return EMPTY_PERMISSION_FORM;
+  return { ...EMPTY_PERMISSION_FORM, resourceTab: preset.tab, target: preset.target };
+}
+
 function PermissionForm({
   permission,
   canWrite,
+  preset,
   onClose,
 }: {
   permission: PermissionSummary | null;
   canWrite: boolean;
+  preset: PermissionResourcePreset | undefined;
   onClose(): void;
 }) {
   const save = useSavePermission();
   const remove = useDeletePermission();
   const [confirming, setConfirming] = useState(false);
   // Settings §4: a KubernetesCRD permission is read-only.
-  const readOnly = !canWrite || (permission !== null && permission.source === 'KubernetesCRD');
+  const fromKubernetes = permission !== null && permission.source === 'KubernetesCRD';
+  const readOnly = !canWrite || fromKubernetes;
   const {
     register,
     handleSubmit,
     setValue,
+    getValues,
     control,
     formState: { errors },
   } = useForm<PermissionFormValues, unknown, Record<string, unknown>>({
     resolver,
-    defaultValues: permission ? permissionToForm(permission) : EMPTY_PERMISSION_FORM,
+    defaultValues: initialValues(permission, preset),
   });
-  const [subjectType, resourceTab, target] = useWatch({
+  const [subjectType, resourceTab, target, fixedResource] = useWatch({
     control,
-    name: ['subjectType', 'resourceTab', 'target'],
+    name: ['subjectType', 'resourceTab', 'target', 'fixedResource'],
   });
   const subjectSource = SUBJECT_SOURCES[subjectType];
   const subjects = useNamedOptions(subjectSource.relation, subjectSource.filter);
-  const resources = useNamedOptions(resourceTab === 'Global' ? undefined : RESOURCE_SOURCES[resourceTab]);
+  const fixedLabel = fixedResource?.label ?? preset?.label;
+  const resources = useNamedOptions(
+    resourceTab === 'Global' || fixedLabel !== undefined ? undefined : RESOURCE_SOURCES[resourceTab],
+  );
   const agents = useNamedOptions('agents');
-  const actions = actionsFor(resourceTab, target);
+  const actions = actionsFor({ resourceTab, target, fixedResource });
   const subjectOptions: SelectMenuOption[] =
     subjectType === 'group'
       ? optionsOf(PERMISSION_ROLE_SUBJECTS)
@@ -142,6 +167,10 @@ function PermissionForm({
     }
   }
 
+  /** The action stays unless the new resource does not offer it (playbook verbs off playbooks). */
+  function keepActionAllowed() {
+    if (!actionsFor(getValues()).includes(getValues('action'))) setValue('action', 'read');
+  }
   /** Settings §4: switching the subject tab clears the subject; the resource tab clears the target. */
   function chooseSubject(type: PermissionSubjectType) {
     setValue('subjectType', type);
@@ -150,12 +179,21 @@ function PermissionForm({
   function chooseResource(tab: PermissionResourceTab) {
     setValue('resourceTab', tab);
     setValue('target', '');
-    setValue('action', 'read');
+    keepActionAllowed();
   }
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className="flex flex-col gap-4 text-sm">
-      {permission?.source === 'KubernetesCRD' && (
+      <a
+        href={PERMISSIONS_REFERENCE_PATH}
+        target="_blank"
+        rel="noreferrer"
+        className="inline-flex items-center gap-1 self-end text-blue-700 hover:underline"
+      >
+        <CircleHelp className="size-4" aria-hidden />
+        Permissions reference
+      </a>
+      {fromKubernetes && (
         <p role="note" className="rounded border border-amber-200 bg-amber-50 px-3 py-2 text-amber-900">
           This permission comes from a Kubernetes resource (KubernetesCRD), so it is read-only here.
         </p>
@@ -173,78 +211,61 @@ function PermissionForm({
             </EditorTab>
           ))}
         </div>
-        <FormField
+        <PermissionSelectField
+          control={control}
+          name="subjectId"
           label={PERMISSION_SUBJECT_TABS.find((tab) => tab.type === subjectType)?.label ?? 'Subject'}
+          options={subjectOptions}
+          disabled={readOnly}
           required
           error={errors.subjectId?.message}
-        >
-          <Controller
-            control={control}
-            name="subjectId"
-            render={({ field }) => (
-              <SelectMenu
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                disabled={readOnly}
-                options={subjectOptions}
-                className="w-full"
-                floating
-              />
-            )}
-          />
-        </FormField>
+        />
       </fieldset>
       <fieldset className="flex flex-col gap-2" disabled={readOnly}>
         <legend className="font-medium text-gray-700">Resource</legend>
-        <div role="tablist" aria-label="Resource" className="flex gap-1 border-b border-gray-200">
-          {PERMISSION_RESOURCE_TABS.map((tab) => (
-            <EditorTab key={tab} selected={resourceTab === tab} onClick={() => chooseResource(tab)}>
-              {tab}
-            </EditorTab>
-          ))}
-        </div>
-        <FormField
-          label={resourceTab === 'Global' ? 'Object' : resourceTab}
-          required
-          error={errors.target?.message}
-        >
-          <Controller
-            control={control}
-            name="target"
-            render={({ field }) => (
-              <SelectMenu
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                disabled={readOnly}
-                options={targetOptions}
-                className="w-full"
-                floating
-              />
+        {fixedLabel !== undefined ? (
+          // Settings §2.2: a preset resource (or one the tabs cannot show) is a fixed display.
+          <p
+            aria-label="Resource"
+            className="rounded border border-gray-200 bg-gray-50 px-3 py-2 text-gray-800"
+          >
+            {fixedLabel}
+          </p>
+        ) : (
+          <>
+            <div role="tablist" aria-label="Resource" className="flex gap-1 border-b border-gray-200">
+              {PERMISSION_RESOURCE_TABS.map((tab) => (
+                <EditorTab key={tab} selected={resourceTab === tab} onClick={() => chooseResource(tab)}>
+                  {tab}
+                </EditorTab>
+              ))}
+            </div>
+            <PermissionSelectField
+              control={control}
+              name="target"
+              label={resourceTab === 'Global' ? 'Object' : resourceTab}
+              options={targetOptions}
+              disabled={readOnly}
+              required
+              error={errors.target?.message}
+              onChanged={keepActionAllowed}
+            />
+            {resourceTab === 'Global' && target === 'notification' && (
+              <NotificationSelectorFields register={register} error={errors.notificationLabels?.message} />
             )}
-          />
-        </FormField>
+          </>
+        )}
       </fieldset>
       <fieldset className="flex flex-col gap-3" disabled={readOnly}>
         <div className="grid grid-cols-2 items-end gap-3">
-          <FormField label="Action" error={errors.action?.message}>
-            <Controller
-              control={control}
-              name="action"
-              render={({ field }) => (
-                <SelectMenu
-                  name={field.name}
-                  value={field.value}
-                  onChange={field.onChange}
-                  disabled={readOnly}
-                  options={optionsOf(actions)}
-                  className="w-full"
-                  floating
-                />
-              )}
-            />
-          </FormField>
+          <PermissionSelectField
+            control={control}
+            name="action"
+            label="Action"
+            options={optionsOf(actions)}
+            disabled={readOnly}
+            error={errors.action?.message}
+          />
           <label className="inline-flex items-center gap-2 pb-2 text-gray-700">
             <input type="checkbox" {...register('deny')} />
             Deny
@@ -296,5 +317,37 @@ function PermissionForm({
         onClose={() => setConfirming(false)}
       />
     </form>
+  );
+}
+
+/**
+ * Which notifications a Global 'notification' permission covers (docs/adr/0037, 0046): all of
+ * them when the fields are empty, else those matching every field that is filled.
+ */
+function NotificationSelectorFields({
+  register,
+  error,
+}: {
+  register: UseFormRegister<PermissionFormValues>;
+  error: string | undefined;
+}) {
+  return (
+    <fieldset className="flex flex-col gap-2 rounded border border-gray-200 p-3">
+      <legend className="px-1 font-medium text-gray-700">Notifications</legend>
+      <p className="text-gray-600">
+        Leave empty for every notification; filled fields narrow it to those matching all of them.
+      </p>
+      <div className="grid grid-cols-2 gap-3">
+        <FormField label="Notification name" hint="* matches any text">
+          <Input autoComplete="off" {...register('notificationName')} />
+        </FormField>
+        <FormField label="Notification namespace">
+          <Input autoComplete="off" {...register('notificationNamespace')} />
+        </FormField>
+      </div>
+      <FormField label="Notification labels" hint="team=a,env!=dev" error={error}>
+        <Input autoComplete="off" {...register('notificationLabels')} />
+      </FormField>
+    </fieldset>
   );
 }

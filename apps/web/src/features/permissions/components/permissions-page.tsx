@@ -8,7 +8,13 @@ import { useDataTableState } from '../../../components/data-table/use-data-table
 import { Age } from '../../../components/date/age';
 import { useCan } from '../../../lib/permissions';
 import { usePermissionsPage } from '../api/permissions';
-import { resourceLabel, subjectLabel, type PermissionSummary } from '../lib/permission-form';
+import {
+  presetFilter,
+  resourceLabel,
+  subjectLabel,
+  type PermissionResourcePreset,
+  type PermissionSummary,
+} from '../lib/permission-form';
 import { PermissionModal } from './permission-modal';
 
 const TABLE_ID = 'permissions';
@@ -78,14 +84,28 @@ const COLUMNS: DataTableColumn<PermissionSummary>[] = [
   },
 ];
 
+export interface PermissionsPageProps {
+  /**
+   * The one resource whose permissions are managed (a playbook's, a connection's): the list shows
+   * only its rules without the Resource column, and the modal shows it fixed. Default: all.
+   */
+  resource?: PermissionResourcePreset;
+  /** Shows 'Add Permission' (to those who may write rbac). Default true. */
+  showAddButton?: boolean;
+}
+
 /** /settings/permissions: the permissions manager (settings §2.2), paged by the server. */
-export function PermissionsPage() {
+export function PermissionsPage({ resource, showAddButton = true }: PermissionsPageProps) {
+  // The server keeps permission rows under rbac (spec core §6): the page offers what it accepts.
   const canWrite = useCan('rbac', 'write');
   const { pageIndex, pageSize } = useDataTableState({ tableId: TABLE_ID });
-  const page = usePermissionsPage(pageIndex, pageSize);
+  const page = usePermissionsPage(pageIndex, pageSize, resource && presetFilter(resource));
   const [editing, setEditing] = useState<PermissionSummary | null>(null);
   const [adding, setAdding] = useState(false);
-  const columns = useMemo(() => COLUMNS, []);
+  const columns = useMemo(
+    () => (resource ? COLUMNS.filter((column) => column.id !== 'resource') : COLUMNS),
+    [resource],
+  );
   if (page.isError && !page.data) throw page.error;
 
   return (
@@ -94,7 +114,7 @@ export function PermissionsPage() {
         <p className="text-sm text-gray-600">
           What teams, people, roles, notifications and playbooks may do beyond their roles, or may not.
         </p>
-        {canWrite && (
+        {canWrite && showAddButton && (
           <Button variant="primary" className="shrink-0" onClick={() => setAdding(true)}>
             <Plus className="size-4" aria-hidden />
             Add Permission
@@ -115,6 +135,7 @@ export function PermissionsPage() {
         open={adding || editing !== null}
         permission={editing}
         canWrite={canWrite}
+        preset={resource}
         onClose={() => {
           setAdding(false);
           setEditing(null);

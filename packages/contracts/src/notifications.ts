@@ -303,6 +303,13 @@ function checkMatchFields(
  */
 export const notificationSilenceRequestSchema = z
   .object({
+    /**
+     * Where the silence lives (default `default`), its optional name (unique in its namespace) and
+     * labels: what permission selectors on notifications match it by (ADR 0041).
+     */
+    name: z.string().trim().max(253, 'name must be at most 253 characters').nullish(),
+    namespace: z.string().trim().max(253, 'namespace must be at most 253 characters').nullish(),
+    labels: z.record(z.string(), z.string(), { error: 'labels must be a map of text' }).nullish(),
     description: z.string().max(1000, 'description must be at most 1000 characters').nullish(),
     ...silenceMatchFields,
     from: z.iso.datetime({ offset: true, error: 'from must be a date and time with a zone' }).nullish(),
@@ -382,6 +389,14 @@ export const notificationRuleSaveRequestSchema = z.object({
 export type NotificationRuleSaveRequest = z.infer<typeof notificationRuleSaveRequestSchema>;
 
 export const notificationRuleIdParamsSchema = z.object({ id: z.uuid({ error: 'id must be a uuid' }) });
+export const notificationSilenceIdParamsSchema = notificationRuleIdParamsSchema;
+
+/** DELETE /api/notification/silence/:id answers the soft-deleted silence. */
+export const notificationSilenceDeletedSchema = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  namespace: z.string(),
+});
 
 export const notificationRuleSavedSchema = z.object({
   id: z.string(),

@@ -44,7 +44,7 @@ test('a failed delivery shows in the history with its error and attempts, and in
   page,
   baseURL,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   // A webhook peer that always refuses.
   const server = http.createServer((_request, response) => {
     response.writeHead(500, { 'Content-Type': 'text/plain' });
@@ -101,6 +101,26 @@ test('a failed delivery shows in the history with its error and attempts, and in
     await expect(attempts).toHaveCount(5);
     await expect(attempts.last()).toContainText('failed');
     await expect(attempts.last()).toContainText('upstream exploded');
+
+    // The rules list shows the rule's failed count and the error its failed sends carried most often.
+    await page.keyboard.press('Escape');
+    await page.goto('/notifications/rules');
+    const rules = page.getByRole('table', { name: 'Notification rules' });
+    // The list loads after the page on a loaded machine.
+    await expect(rules.getByRole('columnheader', { name: 'Most common error' })).toBeVisible({
+      timeout: 30_000,
+    });
+    const ruleRow = rules.getByRole('row', { name: new RegExp(name) });
+    const mostCommon = await rules
+      .getByRole('columnheader')
+      .evaluateAll((headers) => headers.findIndex((header) => header.textContent === 'Most common error'));
+    const failed = await rules
+      .getByRole('columnheader')
+      .evaluateAll((headers) => headers.findIndex((header) => header.textContent === 'Failed'));
+    await expect(ruleRow.getByRole('cell').nth(failed)).toHaveText('1');
+    await expect(ruleRow.getByRole('cell').nth(mostCommon)).toHaveText(
+      'webhook: HTTP 500: upstream exploded',
+    );
   } finally {
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }

@@ -235,6 +235,8 @@ export const ROW_SCOPED_RELATIONS: Readonly<Record<string, RowScope>> = {
     notification_send_history: 'notification_id',
     notification_send_history_summary: 'notification_id',
   }),
+  // A silence is matched by the notification selectors on its own name, namespace, labels and agent (ADR 0041).
+  notification_silences: { links: [{ base: BASES.notifications, path: [] }], combine: 'any' },
   ...Object.fromEntries(
     ['incidents', 'incident_summary', 'incidents_by_config', 'incidents_by_component'].map((relation) => [
       relation,

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCheck } from '../../../test/harness/factories.js';
+import { createCheck, createConfigItem } from '../../../test/harness/factories.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/harness/db.js';
 import { createJobsService, enqueueEvent, type JobsService } from '../../platform/jobs/index.js';
 import { waitFor } from '../../platform/jobs/test-fixtures/helpers.js';
@@ -295,6 +295,96 @@ describe('notification delivery', () => {
     expect(rows.filter((row) => row.status === 'grouped')).toHaveLength(58);
     expect(leaders.map((row) => row.count).sort()).toEqual([30, 30]);
     expect(hook.requests).toHaveLength(2);
+  });
+
+  it('inhibitions: a message about a failing parent suppresses its children of the listed types', async () => {
+    const ruleId = await createRule('inhibited', {
+      events: ['config.unhealthy'],
+      inhibitions: [{ direction: 'outgoing', from: ['Kubernetes::Deployment'], to: ['Kubernetes::Pod'] }],
+      to: { url: `${hook.origin}/i` },
+    });
+    const deployment = await createConfigItem(db.pool, {
+      type: 'Kubernetes::Deployment',
+      health: 'unhealthy',
+    });
+    const pod = await createConfigItem(db.pool, {
+      health: 'unhealthy',
+      parent_id: deployment.id,
+      path: deployment.id,
+    });
+    const quietDeployment = await createConfigItem(db.pool, { type: 'Kubernetes::Deployment' });
+    const orphan = await createConfigItem(db.pool, {
+      health: 'unhealthy',
+      parent_id: quietDeployment.id,
+      path: quietDeployment.id,
+    });
+    const resources = async () => {
+      const { rows } = await db.pool.query<{ resource_id: string; status: string }>(
+        `SELECT resource_id, status FROM notification_send_history WHERE notification_id = $1 ORDER BY created_at, id`,
+        [ruleId],
+      );
+      return rows;
+    };
+    await enqueueEvent(db.pool, 'config.unhealthy', { id: deployment.id, health: 'unhealthy' });
+    await waitFor(async () => (await resources()).some((row) => row.status === 'sent'));
+    await enqueueEvent(db.pool, 'config.unhealthy', { id: pod.id, health: 'unhealthy' });
+    // The child of a parent nothing was sent about is not inhibited.
+    await enqueueEvent(db.pool, 'config.unhealthy', { id: orphan.id, health: 'unhealthy' });
+    await waitFor(async () => {
+      const rows = await resources();
+      return rows.length === 3 && rows.every((row) => row.status !== 'pending');
+    });
+    expect(new Map((await resources()).map((row) => [row.resource_id, row.status]))).toEqual(
+      new Map([
+        [deployment.id, 'sent'],
+        [pod.id, 'inhibited'],
+        [orphan.id, 'sent'],
+      ]),
+    );
+    expect(hook.requests).toHaveLength(2);
+  });
+
+  it('a recursive silence on a parent silences its children; without recursive only the parent', async () => {
+    const ruleId = await createRule('recursive', {
+      events: ['config.unhealthy'],
+      to: { url: `${hook.origin}/r` },
+    });
+    const parent = await createConfigItem(db.pool, { type: 'Kubernetes::Namespace', health: 'unhealthy' });
+    const child = await createConfigItem(db.pool, {
+      health: 'unhealthy',
+      parent_id: parent.id,
+      path: parent.id,
+    });
+    const otherParent = await createConfigItem(db.pool, { type: 'Kubernetes::Namespace' });
+    const otherChild = await createConfigItem(db.pool, {
+      health: 'unhealthy',
+      parent_id: otherParent.id,
+      path: otherParent.id,
+    });
+    await db.pool.query(
+      `INSERT INTO notification_silences (config_id, recursive, until) VALUES ($1, true, NULL), ($2, false, NULL)`,
+      [parent.id, otherParent.id],
+    );
+    for (const item of [child, otherChild]) {
+      await enqueueEvent(db.pool, 'config.unhealthy', { id: item.id, health: 'unhealthy' });
+    }
+    const statuses = async () => {
+      const { rows } = await db.pool.query<{ resource_id: string; status: string }>(
+        `SELECT resource_id, status FROM notification_send_history WHERE notification_id = $1`,
+        [ruleId],
+      );
+      return new Map(rows.map((row) => [row.resource_id, row.status]));
+    };
+    await waitFor(async () => {
+      const found = await statuses();
+      return found.size === 2 && ![...found.values()].includes('pending');
+    });
+    expect(await statuses()).toEqual(
+      new Map([
+        [child.id, 'silenced'],
+        [otherChild.id, 'sent'],
+      ]),
+    );
   });
 
   it('a group sends one message listing every resource of the group', async () => {

@@ -69,7 +69,7 @@ afterAll(async () => {
 
 async function request(
   headers: Record<string, string>,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH',
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   url: string,
   payload?: object,
 ) {
@@ -137,7 +137,10 @@ describe('permissions whose object selects notifications', () => {
     });
     expect(await edit(responder, RULE.teamB)).toMatchObject({
       status: 403,
-      body: { error: 'You may not edit notification default/team-b-pager' },
+      body: {
+        error:
+          'You may not edit notification default/team-b-pager: your notification permissions do not cover it',
+      },
     });
     expect((await edit(responder, RULE.secret)).status).toBe(403);
     expect(await edit(responder, RULE.teamA, { team: 'b' })).toMatchObject({
@@ -173,5 +176,200 @@ describe('permissions whose object selects notifications', () => {
     expect((await edit(editor, RULE.teamB)).status).toBe(200);
     // Reading is not denied.
     expect(await visibleRules(editor)).toEqual(['exec-pager', 'team-a-pager', 'team-b-pager']);
+  });
+});
+
+const createRule = (headers: Record<string, string>, name: string, namespace: string, labels?: object) =>
+  request(headers, 'POST', '/api/notification/rules', {
+    name,
+    namespace,
+    ...(labels ? { labels } : {}),
+    spec: { events: ['check.failed'] },
+  });
+
+const createSilence = (headers: Record<string, string>, fields: Record<string, unknown>) =>
+  request(headers, 'POST', '/api/notification/silence', {
+    description: 'maintenance',
+    selectors: [{ name: 'orders-*' }],
+    until: null,
+    ...fields,
+  });
+
+async function liveRules(namespace: string): Promise<string[]> {
+  const { rows } = await db.pool.query<{ name: string }>(
+    'SELECT name FROM notifications WHERE namespace = $1 AND deleted_at IS NULL ORDER BY name',
+    [namespace],
+  );
+  return rows.map((row) => row.name);
+}
+
+async function silenceIn(namespace: string, name: string | null = null): Promise<string> {
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO notification_silences (namespace, name, description, filter) VALUES ($1, $2, 'seeded', 'true')
+     RETURNING id`,
+    [namespace, name],
+  );
+  return rows[0].id;
+}
+
+describe('creating and deleting rules and silences within a selector grant (ADR 0041)', () => {
+  it('a create grant by namespace lets a user without a role create rules there, and nowhere else', async () => {
+    const creator = await personWith([], [{ action: 'create', selector: { namespace: 'team-a' } }]);
+    expect(await createRule(creator, 'disk-alerts', 'team-a')).toMatchObject({
+      status: 201,
+      body: { name: 'disk-alerts', namespace: 'team-a' },
+    });
+    expect(await createRule(creator, 'disk-alerts', 'team-b')).toMatchObject({
+      status: 403,
+      body: {
+        error:
+          'You may not create notification team-b/disk-alerts: your notification permissions do not cover it',
+      },
+    });
+    expect(await liveRules('team-b')).toEqual([]);
+    expect(await liveRules('team-a')).toEqual(['disk-alerts']);
+    // A grant to create is no grant to delete; a user with no grant at all is refused at the door.
+    const created = await db.pool.query<{ id: string }>(
+      "SELECT id FROM notifications WHERE namespace = 'team-a' AND name = 'disk-alerts'",
+    );
+    expect((await request(creator, 'DELETE', `/api/notification/rules/${created.rows[0].id}`)).status).toBe(
+      403,
+    );
+    const nobody = await personWith([], []);
+    expect((await createRule(nobody, 'x', 'team-a')).status).toBe(403);
+  });
+
+  it('a create grant by labels needs the new rule to carry them', async () => {
+    const creator = await personWith([], [{ action: 'create', selector: { labelSelector: 'team=a' } }]);
+    expect((await createRule(creator, 'cpu-alerts', 'labelled', { team: 'a' })).status).toBe(201);
+    expect(await createRule(creator, 'mem-alerts', 'labelled', { team: 'b' })).toMatchObject({
+      status: 403,
+      body: {
+        error:
+          'You may not create notification labelled/mem-alerts: your notification permissions do not cover it',
+      },
+    });
+    expect(await liveRules('labelled')).toEqual(['cpu-alerts']);
+  });
+
+  it('a delete grant soft-deletes the rules it covers and refuses the others, saying why', async () => {
+    const { rows } = await db.pool.query<{ id: string; name: string }>(
+      `INSERT INTO notifications (name, namespace, events, spec) VALUES
+         ('old-pager', 'ops-a', '{check.failed}', '{"events": ["check.failed"]}'),
+         ('old-pager', 'ops-b', '{check.failed}', '{"events": ["check.failed"]}')
+       RETURNING id, namespace AS name`,
+    );
+    const [inside, outside] = rows;
+    const deleter = await personWith([], [{ action: 'delete', selector: { namespace: 'ops-a' } }]);
+    expect(await request(deleter, 'DELETE', `/api/notification/rules/${outside.id}`)).toMatchObject({
+      status: 403,
+      body: {
+        error:
+          'You may not delete notification ops-b/old-pager: your notification permissions do not cover it',
+      },
+    });
+    expect(await request(deleter, 'DELETE', `/api/notification/rules/${inside.id}`)).toMatchObject({
+      status: 200,
+      body: { id: inside.id, namespace: 'ops-a' },
+    });
+    expect(await liveRules('ops-a')).toEqual([]);
+    expect(await liveRules('ops-b')).toEqual(['old-pager']);
+    expect((await request(deleter, 'DELETE', `/api/notification/rules/${inside.id}`)).status).toBe(404);
+  });
+
+  it("a Deny by namespace wins over an editor's role for creating and deleting", async () => {
+    const editor = await personWith(
+      ['editor'],
+      [
+        { action: 'create', selector: { namespace: 'locked' }, deny: true },
+        { action: 'delete', selector: { namespace: 'locked' }, deny: true },
+      ],
+    );
+    expect((await createRule(editor, 'free', 'open')).status).toBe(201);
+    expect(await createRule(editor, 'blocked', 'locked')).toMatchObject({
+      status: 403,
+      body: {
+        error:
+          'You may not create notification locked/blocked: your notification permissions do not cover it',
+      },
+    });
+    expect((await createSilence(editor, { namespace: 'locked' })).status).toBe(403);
+    const lockedSilence = await silenceIn('locked');
+    expect(await request(editor, 'DELETE', `/api/notification/silence/${lockedSilence}`)).toMatchObject({
+      status: 403,
+      body: {
+        error:
+          'You may not delete silence in namespace locked: your notification permissions do not cover it',
+      },
+    });
+    expect(await liveRules('locked')).toEqual([]);
+  });
+
+  it('silences follow the same grants on their own namespace, name and labels', async () => {
+    const user = await personWith(
+      [],
+      [
+        { action: 'create', selector: { namespace: 'team-a' } },
+        { action: 'delete', selector: { namespace: 'team-a' } },
+        { action: 'update', selector: { namespace: 'team-a' } },
+        { action: 'read', selector: { namespace: 'team-a' } },
+      ],
+    );
+    const created = await createSilence(user, { namespace: 'team-a', name: 'friday-deploy' });
+    expect(created).toMatchObject({ status: 201, body: { namespace: 'team-a', name: 'friday-deploy' } });
+    expect(await createSilence(user, { namespace: 'default' })).toMatchObject({
+      status: 403,
+      body: {
+        error:
+          'You may not create silence in namespace default: your notification permissions do not cover it',
+      },
+    });
+    expect(await createSilence(user, {})).toMatchObject({ status: 403 });
+    const { rows: saved } = await db.pool.query<{ namespace: string }>(
+      "SELECT namespace FROM notification_silences WHERE description = 'maintenance' ORDER BY namespace",
+    );
+    expect(saved).toEqual([{ namespace: 'team-a' }]);
+
+    // Reads and edits through the data API are narrowed the same way.
+    const other = await silenceIn('team-b', 'elsewhere');
+    const listed = await request(
+      user,
+      'GET',
+      '/api/db/notification_silences?select=namespace,name&deleted_at=is.null',
+    );
+    expect(listed).toEqual({ status: 200, body: [{ namespace: 'team-a', name: 'friday-deploy' }] });
+    const ownId = (created.body as { id: string }).id;
+    const patched = await request(user, 'PATCH', `/api/db/notification_silences?id=eq.${ownId}`, {
+      description: 'longer maintenance',
+    });
+    expect(patched).toMatchObject({ status: 200, body: [{ description: 'longer maintenance' }] });
+    expect(
+      (await request(user, 'PATCH', `/api/db/notification_silences?id=eq.${other}`, { description: 'x' }))
+        .body,
+    ).toEqual([]);
+    // Moving a silence out of the grant is refused and leaves it where it was.
+    const moved = await request(user, 'PATCH', `/api/db/notification_silences?id=eq.${ownId}`, {
+      namespace: 'team-b',
+    });
+    expect(moved.status).toBe(403);
+
+    expect(await request(user, 'DELETE', `/api/notification/silence/${other}`)).toMatchObject({
+      status: 403,
+      body: {
+        error: 'You may not delete silence team-b/elsewhere: your notification permissions do not cover it',
+      },
+    });
+    expect(await request(user, 'DELETE', `/api/notification/silence/${ownId}`)).toMatchObject({
+      status: 200,
+      body: { id: ownId, namespace: 'team-a', name: 'friday-deploy' },
+    });
+    const { rows } = await db.pool.query<{ id: string; live: boolean; description: string }>(
+      'SELECT id, deleted_at IS NULL AS live, description FROM notification_silences WHERE id = ANY($1::uuid[]) ORDER BY namespace',
+      [[ownId, other]],
+    );
+    expect(rows).toEqual([
+      { id: ownId, live: false, description: 'longer maintenance' },
+      { id: other, live: true, description: 'seeded' },
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import {
   NOTIFICATION_LIST_PAGE_SIZE,
   notificationRuleIdParamsSchema,
   notificationRuleSaveRequestSchema,
+  notificationSilenceIdParamsSchema,
   notificationSilencePreviewRequestSchema,
   notificationSilenceRequestSchema,
   type NotificationSilencePreviewRequest,
@@ -13,11 +14,16 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { evaluateCel } from '../../expressions/index.js';
-import type { Pool } from '../../platform/db/pool.js';
+import { withTransaction, type Pool, type PoolClient } from '../../platform/db/pool.js';
 import { HttpError } from '../../platform/http/errors.js';
 import { requirePermission } from '../auth/index.js';
 import { notificationKind, type notificationSpec } from './notification-kind.js';
-import { createNotificationScopeGate, notificationScopeSql, type NotificationScope } from './row-scope.js';
+import {
+  createNotificationScopeGate,
+  notificationScopeSql,
+  type NotificationScope,
+  type NotificationScopedTable,
+} from './row-scope.js';
 import { previewSilence } from './silences.js';
 import type { z } from 'zod';
 
@@ -102,6 +108,30 @@ const RESOURCE_TABLES = {
   canary_id: 'canaries',
 } as const;
 
+/**
+ * Whether the caller's selector-narrowed permissions (the gate's scope) cover row `id` of `table`
+ * as it is now in the transaction of `client`; a null scope (the roles allow all) covers every row.
+ */
+async function covers(
+  client: PoolClient,
+  table: NotificationScopedTable,
+  id: string,
+  scope: NotificationScope | null,
+): Promise<boolean> {
+  const bound: unknown[] = [id];
+  const condition = notificationScopeSql(scope, 'n', (value) => `$${bound.push(value)}`);
+  if (!condition) return true;
+  const { rowCount } = await client.query(`SELECT 1 FROM ${table} n WHERE n.id = $1 AND ${condition}`, bound);
+  return rowCount === 1;
+}
+
+/** Why a write outside the caller's notification permissions is refused (ADR 0041). */
+const OUTSIDE_GRANT = 'your notification permissions do not cover it';
+
+/** How a refusal names a silence: by namespace/name, or by namespace alone when it has no name. */
+const silenceLabel = (row: { name: string | null; namespace: string }) =>
+  row.name ? `${row.namespace}/${row.name}` : `in namespace ${row.namespace}`;
+
 /** A silence's resource must exist and its filter must parse; else a 400 naming the field. */
 async function checkSilenceFields(pool: Pool, body: NotificationSilencePreviewRequest): Promise<void> {
   for (const [field, table] of Object.entries(RESOURCE_TABLES) as [keyof typeof RESOURCE_TABLES, string][]) {
@@ -123,34 +153,86 @@ async function checkSilenceFields(pool: Pool, body: NotificationSilencePreviewRe
   }
 }
 
-/** Saves a silence made in the UI; a bad resource or filter is a 400 naming the field. */
+/**
+ * Saves a silence made in the UI; a bad resource or filter is a 400 naming the field. With a
+ * selector-narrowed scope the saved silence must be one the caller may create (its namespace,
+ * name and labels), else the insert is rolled back with a 403 saying so.
+ */
 export async function createSilence(
   pool: Pool,
   body: NotificationSilenceRequest,
   createdBy: string | undefined,
+  scope: NotificationScope | null = null,
 ) {
   await checkSilenceFields(pool, body);
-  const { rows } = await pool.query(
-    `INSERT INTO notification_silences
-       (description, check_id, config_id, component_id, canary_id, filter, recursive, "from", until, created_by,
-        selectors)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), $9, $10, $11)
-     RETURNING *`,
-    [
-      body.description?.trim() || null,
-      body.check_id ?? null,
-      body.config_id ?? null,
-      body.component_id ?? null,
-      body.canary_id ?? null,
-      body.filter?.trim() || null,
-      body.recursive ?? false,
-      body.from ?? null,
-      body.until,
-      createdBy ?? null,
-      body.selectors && body.selectors.length > 0 ? JSON.stringify(body.selectors) : null,
-    ],
-  );
-  return rows[0] as Record<string, unknown>;
+  return await withTransaction(pool, async (client) => {
+    const { rows } = await client
+      .query<Record<string, unknown> & { id: string; name: string | null; namespace: string }>(
+        `INSERT INTO notification_silences
+           (description, check_id, config_id, component_id, canary_id, filter, recursive, "from", until, created_by,
+            selectors, name, namespace, labels)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8::timestamptz, now()), $9, $10, $11, $12,
+                 coalesce(nullif($13, ''), 'default'), coalesce($14::jsonb, '{}'::jsonb))
+         RETURNING *`,
+        [
+          body.description?.trim() || null,
+          body.check_id ?? null,
+          body.config_id ?? null,
+          body.component_id ?? null,
+          body.canary_id ?? null,
+          body.filter?.trim() || null,
+          body.recursive ?? false,
+          body.from ?? null,
+          body.until,
+          createdBy ?? null,
+          body.selectors && body.selectors.length > 0 ? JSON.stringify(body.selectors) : null,
+          body.name || null,
+          body.namespace ?? '',
+          body.labels ? JSON.stringify(body.labels) : null,
+        ],
+      )
+      .catch((error: { code?: string }) => {
+        if (error.code === '23505')
+          throw new HttpError(409, `a silence named ${body.name} already exists in that namespace`, 'name');
+        throw error;
+      });
+    const saved = rows[0];
+    if (!(await covers(client, 'notification_silences', saved.id, scope))) {
+      throw new HttpError(
+        403,
+        `You may not create silence ${silenceLabel(saved)}: ${OUTSIDE_GRANT}`,
+        'namespace',
+      );
+    }
+    return saved;
+  });
+}
+
+/**
+ * Soft-deletes a rule or a silence (spec core §4: deleted_at set to now) when the caller's scope
+ * covers it; a 404 when there is no such live row, a 403 saying why when it is out of reach.
+ */
+async function softDelete(
+  pool: Pool,
+  table: NotificationScopedTable,
+  id: string,
+  scope: NotificationScope | null,
+) {
+  return await withTransaction(pool, async (client) => {
+    const { rows } = await client.query<{ id: string; name: string | null; namespace: string }>(
+      `SELECT id, name, namespace FROM ${table} WHERE id = $1 AND deleted_at IS NULL FOR UPDATE`,
+      [id],
+    );
+    const row = rows[0];
+    const noun = table === 'notifications' ? 'notification' : 'silence';
+    if (!row) throw new HttpError(404, `no such ${noun}`, 'id');
+    if (!(await covers(client, table, id, scope))) {
+      const label = table === 'notifications' ? `${row.namespace}/${row.name}` : silenceLabel(row);
+      throw new HttpError(403, `You may not delete ${noun} ${label}: ${OUTSIDE_GRANT}`, 'id');
+    }
+    await client.query(`UPDATE ${table} SET deleted_at = now(), updated_at = now() WHERE id = $1`, [id]);
+    return row;
+  });
 }
 
 /** The spec checked as `opsdeck apply` checks it; the first problem is a 400 naming its path. */
@@ -195,11 +277,16 @@ const RULE_COLUMNS = [
   'group_by',
 ];
 
-/** Creates a rule from the editor (source UI). */
+/**
+ * Creates a rule from the editor (source UI). With a selector-narrowed scope the new rule must be
+ * one the caller may create (its name, namespace and labels), else the insert is rolled back
+ * with a 403 saying so.
+ */
 export async function createRule(
   pool: Pool,
   request: NotificationRuleSaveRequest,
   createdBy: string | undefined,
+  scope: NotificationScope | null = null,
 ) {
   if (!request.name) throw new HttpError(400, 'name is required', 'name');
   const { spec, columns } = ruleValues(request);
@@ -209,32 +296,42 @@ export async function createRule(
       ? JSON.stringify(value)
       : value;
   });
-  const { rows } = await pool
-    .query<{ id: string; name: string; namespace: string }>(
-      `INSERT INTO notifications (name, namespace, labels, spec, source, person_id, team_id, custom_services, created_by,
-                                ${RULE_COLUMNS.join(', ')})
-     VALUES ($1, coalesce(nullif($2, ''), 'default'), coalesce($3::jsonb, '{}'::jsonb), $4, 'UI', NULL, NULL, NULL, $5,
-             ${RULE_COLUMNS.map((_, index) => `$${index + 6}`).join(', ')})
-     RETURNING id, name, namespace`,
-      [
-        request.name,
-        request.namespace ?? '',
-        request.labels ? JSON.stringify(request.labels) : null,
-        JSON.stringify(spec),
-        createdBy ?? null,
-        ...values,
-      ],
-    )
-    .catch((error: { code?: string }) => {
-      if (error.code === '23505')
-        throw new HttpError(
-          409,
-          `a notification named ${request.name} already exists in that namespace`,
-          'name',
-        );
-      throw error;
-    });
-  return rows[0];
+  return await withTransaction(pool, async (client) => {
+    const { rows } = await client
+      .query<{ id: string; name: string; namespace: string }>(
+        `INSERT INTO notifications (name, namespace, labels, spec, source, person_id, team_id, custom_services, created_by,
+                                  ${RULE_COLUMNS.join(', ')})
+       VALUES ($1, coalesce(nullif($2, ''), 'default'), coalesce($3::jsonb, '{}'::jsonb), $4, 'UI', NULL, NULL, NULL, $5,
+               ${RULE_COLUMNS.map((_, index) => `$${index + 6}`).join(', ')})
+       RETURNING id, name, namespace`,
+        [
+          request.name,
+          request.namespace ?? '',
+          request.labels ? JSON.stringify(request.labels) : null,
+          JSON.stringify(spec),
+          createdBy ?? null,
+          ...values,
+        ],
+      )
+      .catch((error: { code?: string }) => {
+        if (error.code === '23505')
+          throw new HttpError(
+            409,
+            `a notification named ${request.name} already exists in that namespace`,
+            'name',
+          );
+        throw error;
+      });
+    const saved = rows[0];
+    if (!(await covers(client, 'notifications', saved.id, scope))) {
+      throw new HttpError(
+        403,
+        `You may not create notification ${saved.namespace}/${saved.name}: ${OUTSIDE_GRANT}`,
+        'namespace',
+      );
+    }
+    return saved;
+  });
 }
 
 /** Replaces a rule's spec (and labels); its name and namespace stay. */
@@ -252,17 +349,7 @@ export async function updateRule(
       : value;
   });
   const client = await pool.connect();
-  // Whether the caller's selector-narrowed permissions cover the notification (null: no narrowing).
-  const inScope = async () => {
-    const bound: unknown[] = [id];
-    const condition = notificationScopeSql(scope, 'n', (value) => `$${bound.push(value)}`);
-    if (!condition) return true;
-    const { rowCount } = await client.query(
-      `SELECT 1 FROM notifications n WHERE n.id = $1 AND ${condition}`,
-      bound,
-    );
-    return rowCount === 1;
-  };
+  const inScope = () => covers(client, 'notifications', id, scope);
   try {
     await client.query('BEGIN');
     const { rows: found } = await client.query<{ name: string; namespace: string }>(
@@ -271,7 +358,8 @@ export async function updateRule(
     );
     if (!found[0]) throw new HttpError(404, 'no such notification', 'id');
     const label = `${found[0].namespace}/${found[0].name}`;
-    if (!(await inScope())) throw new HttpError(403, `You may not edit notification ${label}`, 'id');
+    if (!(await inScope()))
+      throw new HttpError(403, `You may not edit notification ${label}: ${OUTSIDE_GRANT}`, 'id');
     const { rows } = await client.query<{ id: string; name: string; namespace: string }>(
       `UPDATE notifications
           SET spec = $2, labels = coalesce($3::jsonb, labels), person_id = NULL, team_id = NULL, custom_services = NULL,
@@ -308,7 +396,11 @@ export async function notificationRoutes(
 ): Promise<void> {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   const readGate = createNotificationScopeGate(options.pool, 'read');
+  const createGate = createNotificationScopeGate(options.pool, 'insert');
   const updateGate = createNotificationScopeGate(options.pool, 'update');
+  const deleteGate = createNotificationScopeGate(options.pool, 'delete');
+  const silenceCreateGate = createNotificationScopeGate(options.pool, 'insert', 'notification_silences');
+  const silenceDeleteGate = createNotificationScopeGate(options.pool, 'delete', 'notification_silences');
   typed.post(
     '/api/notification/summary',
     {
@@ -320,11 +412,15 @@ export async function notificationRoutes(
   typed.post(
     '/api/notification/rules',
     {
-      preHandler: requirePermission('notifications', 'create', PERMISSION),
+      preHandler: createGate.preHandler,
       schema: { body: notificationRuleSaveRequestSchema },
     },
     async (request, reply) =>
-      reply.status(201).send(await createRule(options.pool, request.body, request.auth?.person.id)),
+      reply
+        .status(201)
+        .send(
+          await createRule(options.pool, request.body, request.auth?.person.id, createGate.scopeOf(request)),
+        ),
   );
   typed.put(
     '/api/notification/rules/:id',
@@ -334,6 +430,12 @@ export async function notificationRoutes(
     },
     async (request) =>
       await updateRule(options.pool, request.params.id, request.body, updateGate.scopeOf(request)),
+  );
+  typed.delete(
+    '/api/notification/rules/:id',
+    { preHandler: deleteGate.preHandler, schema: { params: notificationRuleIdParamsSchema } },
+    async (request) =>
+      await softDelete(options.pool, 'notifications', request.params.id, deleteGate.scopeOf(request)),
   );
   typed.post(
     '/api/notification/silence/preview',
@@ -349,12 +451,28 @@ export async function notificationRoutes(
   typed.post(
     '/api/notification/silence',
     {
-      preHandler: requirePermission('notifications', 'create', PERMISSION),
+      preHandler: silenceCreateGate.preHandler,
       schema: { body: notificationSilenceRequestSchema },
     },
     async (request, reply) => {
-      const saved = await createSilence(options.pool, request.body, request.auth?.person.id);
+      const saved = await createSilence(
+        options.pool,
+        request.body,
+        request.auth?.person.id,
+        silenceCreateGate.scopeOf(request),
+      );
       return await reply.status(201).send(saved);
     },
+  );
+  typed.delete(
+    '/api/notification/silence/:id',
+    { preHandler: silenceDeleteGate.preHandler, schema: { params: notificationSilenceIdParamsSchema } },
+    async (request) =>
+      await softDelete(
+        options.pool,
+        'notification_silences',
+        request.params.id,
+        silenceDeleteGate.scopeOf(request),
+      ),
   );
 }

@@ -76,16 +76,24 @@ export function notificationScopeSql(
   return scope.filters.map((filter) => `coalesce((${compile(filter, alias)}), FALSE)`).join(' AND ');
 }
 
+/** The relations whose rows notification selectors match (a silence on its own name, namespace and labels). */
+export type NotificationScopedTable = 'notifications' | 'notification_silences';
+
 /**
- * A preHandler gate for `read` or `update` of notifications, decided as the data API decides it;
- * it leaves the caller's scope for the handler. Refusals answer 401/403 at once.
+ * A preHandler gate for reading, creating (`insert`), editing or deleting notifications or
+ * silences, decided as the data API decides it; it leaves the caller's scope for the handler,
+ * which must check the rows it writes against it. Refusals answer 401/403 at once.
  */
-export function createNotificationScopeGate(pool: Pool, action: 'read' | 'update') {
+export function createNotificationScopeGate(
+  pool: Pool,
+  action: 'read' | 'insert' | 'update' | 'delete',
+  relation: NotificationScopedTable = 'notifications',
+) {
   const authorize = createDataApiAuthorizer({ pool });
   const scopes = new WeakMap<FastifyRequest, NotificationScope | null>();
   return {
     async preHandler(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-      const decision = await authorize(request, { relation: 'notifications', kind: 'table' }, action);
+      const decision = await authorize(request, { relation, kind: 'table' }, action);
       if (!decision.allow) {
         await reply.status(decision.status).send({ error: decision.message });
         return;

@@ -52,6 +52,7 @@ export function AddSilencePage() {
       resourceId: '',
       filter: '',
       description: '',
+      namespace: '',
       from: '',
       until: '',
       indefinitely: false,
@@ -140,6 +141,9 @@ export function AddSilencePage() {
         </FormField>
         <FormField label="Description">
           <Textarea rows={2} {...register('description')} />
+        </FormField>
+        <FormField label="Namespace" hint="Empty: default">
+          <Input {...register('namespace')} />
         </FormField>
         <div className="grid grid-cols-1 gap-3 md:grid-cols-2">
           <FormField label="From" hint="Empty: now" error={errors.from?.message}>

@@ -1,4 +1,5 @@
 import {
+  NOTIFICATION_LIST_PAGE_SIZE,
   NOTIFICATION_RESOURCE_TYPES,
   NOTIFICATION_SEND_STATUSES,
   type NotificationSendHistorySummaryRow,
@@ -17,7 +18,8 @@ import { useSendHistory, useSendHistoryDetail } from '../api/notifications';
 import { NotificationTabs } from './notification-tabs';
 import { SendStatusBadge } from './status-badge';
 
-const PAGE_SIZE = 50;
+/** Spec core §9: the notification list's default page size is 1000. */
+const PAGE_SIZE = NOTIFICATION_LIST_PAGE_SIZE;
 const RANGES: Record<string, number | undefined> = {
   '1h': 3_600_000,
   '24h': 86_400_000,

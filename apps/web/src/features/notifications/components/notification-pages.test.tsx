@@ -141,6 +141,18 @@ describe('NotificationHistoryPage', () => {
     expect(selectMenuText(container, 'Status')).toBe('failed');
   });
 
+  it('/notifications/resource/{resourceId} asks only for what was sent about that resource', async () => {
+    renderAt(
+      '/notifications/resource/c-1',
+      <NotificationHistoryPage />,
+      '/notifications/resource/:resourceId',
+    );
+    expect(await screen.findByText('What was sent about orders-api')).toBeTruthy();
+    expect(summaryRequests().length).toBeGreaterThan(0);
+    // Spec core §9: the notification list pages by 1000.
+    for (const body of summaryRequests()) expect(body).toMatchObject({ resourceId: 'c-1', pageSize: 1000 });
+  });
+
   it("links a playbook recipient's row to its run", async () => {
     renderAt('/notifications', <NotificationHistoryPage />, '/notifications');
     const table = await screen.findByRole('table', { name: 'Notification history' });

@@ -46,6 +46,7 @@ export function NotificationRulesPage() {
               <th className="py-1 pr-3">Sent</th>
               <th className="py-1 pr-3">Failed</th>
               <th className="py-1 pr-3">Pending</th>
+              <th className="py-1 pr-3">Most common error</th>
               <th className="py-1 pr-3">Last error</th>
               <th className="py-1">Updated</th>
             </tr>
@@ -65,6 +66,13 @@ export function NotificationRulesPage() {
                 <td className="py-1.5 pr-3">{rule.sent}</td>
                 <td className="py-1.5 pr-3">{rule.failed}</td>
                 <td className="py-1.5 pr-3">{rule.pending}</td>
+                {/* notifications_summary.most_common_error: what the rule's failed sends said most often. */}
+                <td
+                  className="max-w-xs truncate py-1.5 pr-3 text-red-700"
+                  title={rule.most_common_error ?? undefined}
+                >
+                  {rule.most_common_error ?? ''}
+                </td>
                 <td className="py-1.5 pr-3 text-red-700">{rule.error ?? ''}</td>
                 <td className="py-1.5">
                   <FormattedDate value={rule.updated_at} />

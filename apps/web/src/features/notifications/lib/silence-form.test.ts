@@ -6,6 +6,7 @@ const base: SilenceFormValues = {
   resourceId: '',
   filter: '',
   description: '',
+  namespace: '',
   from: '',
   until: '',
   indefinitely: true,
@@ -31,6 +32,12 @@ describe('validateSilenceForm', () => {
       ok: false,
       errors: { until: 'Pick an end, or Indefinitely' },
     });
+  });
+  it('sends the namespace only when one is typed', () => {
+    const result = validateSilenceForm({ ...base, filter: 'true', namespace: ' team-a ' });
+    expect(result.ok && result.value).toMatchObject({ namespace: 'team-a', filter: 'true' });
+    const plain = validateSilenceForm({ ...base, filter: 'true' });
+    expect(plain.ok && 'namespace' in plain.value).toBe(false);
   });
   it('puts the resource under its kind', () => {
     const result = validateSilenceForm({ ...base, kind: 'config', resourceId: 'x', recursive: true });

@@ -11,6 +11,8 @@ export interface SilenceFormValues {
   resourceId: string;
   filter: string;
   description: string;
+  /** Where the silence lives (empty: default); permission selectors on notifications match it by namespace. */
+  namespace: string;
   /** datetime-local text, in the browser's zone. */
   from: string;
   until: string;
@@ -84,6 +86,7 @@ export function validateSilenceForm(
       ...(selector ? { selectors: [selector] } : {}),
       filter: values.filter.trim() || null,
       description: values.description.trim() || null,
+      ...(values.namespace.trim() ? { namespace: values.namespace.trim() } : {}),
       recursive: values.recursive,
       from: from?.toISOString() ?? null,
       until,

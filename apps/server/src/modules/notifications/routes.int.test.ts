@@ -342,3 +342,39 @@ describe('POST/PUT /api/notification/rules', () => {
     expect(viewer.statusCode).toBe(403);
   });
 });
+
+describe('DELETE /api/notification/rules/:id and /api/notification/silence/:id', () => {
+  it('refuses viewers and a bad id, soft-deletes for an editor, then answers 404', async () => {
+    const { rows: rules } = await db.pool.query<{ id: string }>(
+      `INSERT INTO notifications (name, events, spec) VALUES ('to-delete', '{check.failed}', '{"events":["check.failed"]}') RETURNING id`,
+    );
+    const { rows: silences } = await db.pool.query<{ id: string }>(
+      `INSERT INTO notification_silences ("from", "until", source, filter) VALUES (now(), now() + interval '1 hour', 'ui', 'true') RETURNING id`,
+    );
+    for (const [path, id] of [
+      ['rules', rules[0].id],
+      ['silence', silences[0].id],
+    ]) {
+      const url = `/api/notification/${path}/${id}`;
+      const viewer = await app.inject({ method: 'DELETE', url, headers: bearer(tokens.viewer) });
+      expect(viewer.statusCode).toBe(403);
+      const bad = await app.inject({
+        method: 'DELETE',
+        url: `/api/notification/${path}/not-a-uuid`,
+        headers: bearer(tokens.editor),
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json().field).toBe('id');
+      const editor = await app.inject({ method: 'DELETE', url, headers: bearer(tokens.editor) });
+      expect(editor.statusCode).toBe(200);
+      const again = await app.inject({ method: 'DELETE', url, headers: bearer(tokens.editor) });
+      expect(again.statusCode).toBe(404);
+    }
+    const deleted = await db.pool.query(
+      `SELECT (SELECT deleted_at IS NOT NULL FROM notifications WHERE id = $1) AS rule,
+              (SELECT deleted_at IS NOT NULL FROM notification_silences WHERE id = $2) AS silence`,
+      [rules[0].id, silences[0].id],
+    );
+    expect(deleted.rows[0]).toEqual({ rule: true, silence: true });
+  });
+});

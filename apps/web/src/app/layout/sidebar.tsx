@@ -13,7 +13,7 @@ import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { ResourceIcon } from '../../components/resource-icon/resource-icon';
 import { useCurrentUser } from '../../features/auth';
-import { useSidebarViews } from '../../features/views';
+import { useSidebarViews } from '../../features/views/api/views-list';
 import { useCanFunction, useFeatureFlags, useIsViewer } from '../../lib/permissions';
 import {
   MAIN_ITEMS,

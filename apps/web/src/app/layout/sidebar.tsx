@@ -74,7 +74,7 @@ export function Sidebar() {
       aria-label="Sidebar"
       data-collapsed={collapsed}
       className={clsx(
-        'sticky top-0 flex h-screen shrink-0 flex-col border-r border-gray-200 bg-white transition-[width]',
+        'sticky top-0 flex h-screen shrink-0 flex-col bg-white transition-[width]',
         collapsed ? 'w-14' : 'w-56',
       )}
     >

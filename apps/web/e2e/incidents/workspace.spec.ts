@@ -32,7 +32,7 @@ test('the incident workspace shows its state as badges, people as avatars and th
 
   await page.setViewportSize({ width: 1280, height: 700 });
   await signIn(page, ADMIN.email, ADMIN.password, `/incidents/${incident!.id}`);
-  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible({ timeout: 30_000 });
   const header = page.locator('main header').first();
   for (const badge of [
     'critical',

@@ -23,7 +23,9 @@ async function waitForClosedPort(page: Page): Promise<void> {
     expect(demo.every((check) => check.status !== null)).toBe(true);
   }).toPass({ timeout: 100_000 });
   await page.reload();
-  await expect(checkRow(page, 'closed-port').getByText('unhealthy', { exact: true })).toBeVisible();
+  await expect(checkRow(page, 'closed-port').getByText('unhealthy', { exact: true })).toBeVisible({
+    timeout: 30_000,
+  });
 }
 
 async function closedPortId(page: Page): Promise<string> {
@@ -170,6 +172,7 @@ test('label filters, tabs, sorting and the card layout all live in the URL', asy
   await expect(filters.getByRole('button', { name: 'Exclude app=opsdeck' })).toHaveAttribute(
     'aria-pressed',
     'true',
+    { timeout: 30_000 },
   );
   await expect(rows).toHaveCount(notOpsdeck.length);
   await filters.getByRole('button', { name: 'Exclude app=opsdeck' }).click();
@@ -214,9 +217,11 @@ test('label filters, tabs, sorting and the card layout all live in the URL', asy
   await page.reload();
   const cards = page.getByTestId('health-check-card');
   await expect(cards).toHaveCount(everyCheck.length);
-  await expect(
-    cards.filter({ hasText: 'closed-port' }).getByRole('img', { name: 'unhealthy' }),
-  ).toBeVisible();
+  // As the table: the status as its word in its colour, an uptime bar and the latency with its unit.
+  const closedPort = cards.filter({ hasText: 'closed-port' });
+  await expect(closedPort.getByText('unhealthy', { exact: true })).toBeVisible();
+  await expect(closedPort.locator('[role="meter"]')).toHaveAttribute('aria-label', 'closed-port uptime');
+  await expect(closedPort).toContainText(/\d+(\.\d+)?(ms|s)\b/);
   await cards.filter({ hasText: 'closed-port' }).click();
   await expect(page.getByRole('dialog').getByRole('heading', { name: 'closed-port' })).toBeVisible();
 });

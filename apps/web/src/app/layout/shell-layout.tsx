@@ -31,7 +31,10 @@ function Shell() {
   const location = useLocation();
   return (
     <div className="flex min-h-screen min-w-[800px] bg-gray-50">
-      <Sidebar />
+      {/* The column spans the whole page however long it is; the sidebar sticks inside it. */}
+      <div className="shrink-0 border-r border-gray-200 bg-white">
+        <Sidebar />
+      </div>
       <TopBarSlotProvider>
         {(setSlot) => (
           <div className="flex min-w-0 flex-1 flex-col">

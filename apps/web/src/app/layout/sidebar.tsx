@@ -13,7 +13,7 @@ import { useEffect, useRef } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { ResourceIcon } from '../../components/resource-icon/resource-icon';
 import { useCurrentUser } from '../../features/auth';
-import { useSidebarViews } from '../../features/views';
+import { useSidebarViews } from '../../features/views/api/views-list';
 import { useCanFunction, useFeatureFlags, useIsViewer } from '../../lib/permissions';
 import {
   MAIN_ITEMS,
@@ -74,7 +74,7 @@ export function Sidebar() {
       aria-label="Sidebar"
       data-collapsed={collapsed}
       className={clsx(
-        'sticky top-0 flex h-screen shrink-0 flex-col border-r border-gray-200 bg-white transition-[width]',
+        'sticky top-0 flex h-screen shrink-0 flex-col bg-white transition-[width]',
         collapsed ? 'w-14' : 'w-56',
       )}
     >

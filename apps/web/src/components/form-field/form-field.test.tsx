@@ -2,7 +2,6 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Input } from '../input/input';
 import { SearchInput } from '../search-input/search-input';
-import { Select } from '../select/select';
 import { Textarea } from '../textarea/textarea';
 import { FormField } from './form-field';
 
@@ -59,23 +58,21 @@ describe('FormField', () => {
     expect(screen.getByText('*').getAttribute('aria-hidden')).toBe('true');
   });
 
-  it('wires a select and a search box the same way, and uses a given id', () => {
+  it('wires a text area and a search box the same way, and uses a given id', () => {
     render(
       <>
         <FormField label="Severity" error="Please select incident severity" id="severity">
-          <Select defaultValue="">
-            <option value="">Select severity</option>
-          </Select>
+          <Textarea />
         </FormField>
         <FormField label="Find incident">
           <SearchInput />
         </FormField>
       </>,
     );
-    const select = screen.getByRole('combobox', { name: 'Severity' });
-    expect(select.id).toBe('severity');
-    expect(select.getAttribute('aria-invalid')).toBe('true');
-    expect(select.getAttribute('aria-describedby')).toBe('severity-error');
+    const area = screen.getByRole('textbox', { name: 'Severity' });
+    expect(area.id).toBe('severity');
+    expect(area.getAttribute('aria-invalid')).toBe('true');
+    expect(area.getAttribute('aria-describedby')).toBe('severity-error');
     expect(screen.getByRole('searchbox', { name: 'Find incident' })).toBeTruthy();
   });
 

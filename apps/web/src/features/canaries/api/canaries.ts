@@ -3,13 +3,12 @@ import {
   relationRowSchemas,
   type CanaryDetail,
   type CanaryInput as CanaryInputContract,
-  resourceSpecJsonSchemaSchema,
 } from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { JsonSchema } from '../../../components/code-editor/json-schema';
 import { apiFetch } from '../../../lib/api-client';
 import { fetchCounted } from '../../../lib/data-api';
+import { resourceListSearch, useSpecSchema, type ResourceListPage } from '../../../lib/resource-api';
 
 /** The columns of `canaries_with_status` the list shows: the canary and how its checks are doing. */
 const canaryRowSchema = relationRowSchemas.canaries_with_status.pick({
@@ -27,12 +26,7 @@ const canaryRowSchema = relationRowSchemas.canaries_with_status.pick({
 });
 export type CanaryRow = z.infer<typeof canaryRowSchema>;
 
-export interface CanaryListPage {
-  pageIndex: number;
-  pageSize: number;
-  sortBy?: string;
-  sortOrder: 'asc' | 'desc';
-}
+export type CanaryListPage = ResourceListPage;
 
 /** Columns the list sorts by on the server. */
 export const CANARY_SORTABLE_COLUMNS = [
@@ -45,16 +39,15 @@ export const CANARY_SORTABLE_COLUMNS = [
   'updated_at',
 ];
 
-export function canaryListSearch(page: CanaryListPage): URLSearchParams {
-  const sortBy = CANARY_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
-  return new URLSearchParams({
-    select: Object.keys(canaryRowSchema.shape).join(','),
-    deleted_at: 'is.null',
-    order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'namespace.asc,name.asc,id.asc',
-    limit: String(page.pageSize),
-    offset: String(page.pageIndex * page.pageSize),
-  });
-}
+export const canaryListSearch = (page: CanaryListPage): URLSearchParams =>
+  resourceListSearch(
+    {
+      columns: Object.keys(canaryRowSchema.shape),
+      sortable: CANARY_SORTABLE_COLUMNS,
+      defaultOrder: 'namespace.asc,name.asc,id.asc',
+    },
+    page,
+  );
 
 export const CANARY_LIST_KEY = ['canaries'] as const;
 
@@ -81,21 +74,7 @@ export const canaryQueryOptions = (id: string) =>
 export const useCanary = (id: string, enabled: boolean) => useQuery({ ...canaryQueryOptions(id), enabled });
 
 /** The Canary spec JSON Schema the server generates from its validation. */
-export const useCanarySchema = () =>
-  useQuery({
-    queryKey: ['schema', 'canary'],
-    staleTime: 300_000,
-    queryFn: async ({ signal }): Promise<JsonSchema> =>
-      apiFetch('/api/schemas/canary.schema.json', { signal }, { schema: resourceSpecJsonSchemaSchema }),
-  });
-
-/**
- * Rows that came from a watched file or `opsdeck apply` belong to that file; the server refuses
- * UI edits to them (409), so the editor shows them read-only. UI rows and demo rows are editable.
- */
-export function isFileOwned(source: string | null | undefined): boolean {
-  return Boolean(source) && source !== 'UI' && !source?.startsWith('demo/');
-}
+export const useCanarySchema = () => useSpecSchema('canary');
 
 /** What the editor saves: name and namespace (fixed once saved), labels and spec. */
 export type CanaryInput = Required<Pick<CanaryInputContract, 'name' | 'namespace' | 'labels' | 'spec'>>;

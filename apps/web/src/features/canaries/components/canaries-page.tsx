@@ -5,7 +5,8 @@ import { ResourceListPage, resourceNameColumn } from '../../../components/resour
 import { StatusDot } from '../../../components/status-dot/status-dot';
 import { TagList } from '../../../components/tag-list/tag-list';
 import { useCan } from '../../../lib/permissions';
-import { isFileOwned, useCanaryList, type CanaryRow } from '../api/canaries';
+import { isFileOwned } from '../../../lib/resource-api';
+import { useCanaryList, type CanaryRow } from '../api/canaries';
 import { checkTypesOf } from '../lib/spec-types';
 
 export const CANARIES_PATH = '/settings/canaries';

@@ -4,7 +4,6 @@ import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { stringify } from 'yaml';
 import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { JobHistoryTable } from '../../../components/job-history-table/job-history-table';
@@ -13,14 +12,14 @@ import {
   SpecViewTabs,
   type SpecView,
 } from '../../../components/resource-editor/resource-editor';
+import { deleteAction, ResourceEditorRoute } from '../../../components/resource-editor/resource-editor-route';
 import { ResourceIcon } from '../../../components/resource-icon/resource-icon';
-import { PageSkeleton } from '../../../components/skeleton/skeleton';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/permissions';
+import { isFileOwned } from '../../../lib/resource-api';
 import {
-  isFileOwned,
   useCanary,
   useCanarySchema,
   useDeleteCanary,
@@ -142,23 +141,17 @@ function CanaryForm({ canary }: { canary: CanaryDetail | undefined }) {
       save={readOnly ? undefined : { pending: save.isPending, onSave: submit }}
       remove={
         canary && !readOnly
-          ? {
-              title: `Delete ${canary.name}?`,
+          ? deleteAction({
+              name: canary.name,
               description: 'Its checks stop running and leave the health page; their history is kept.',
-              isLoading: remove.isPending,
-              onConfirm: (close) =>
-                remove.mutate(undefined, {
-                  onSuccess: () => {
-                    showSuccessToast(`${canary.name} deleted successfully`);
-                    void navigate(CANARIES_PATH);
-                  },
-                  onError: (error) => {
-                    close();
-                    setProblem(serverProblem(error));
-                    showErrorToast(error);
-                  },
-                }),
-            }
+              pending: remove.isPending,
+              run: (callbacks) => remove.mutate(undefined, callbacks),
+              onDeleted: () => void navigate(CANARIES_PATH),
+              onError: (error) => {
+                setProblem(serverProblem(error));
+                showErrorToast(error);
+              },
+            })
           : undefined
       }
     >
@@ -275,12 +268,9 @@ export function CanaryEditorPage() {
   const { id = '' } = useParams();
   const isNew = id === NEW_CANARY_ID;
   const query = useCanary(id, !isNew);
-  if (isNew) return <CanaryForm canary={undefined} />;
-  if (query.isError) {
-    if (query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400))
-      return <NoDetailsFound />;
-    throw query.error;
-  }
-  if (query.isPending) return <PageSkeleton label="Loading health check" />;
-  return <CanaryForm key={query.data.id} canary={query.data} />;
+  return (
+    <ResourceEditorRoute isNew={isNew} query={query} loadingLabel="Loading health check">
+      {(canary) => <CanaryForm canary={canary} />}
+    </ResourceEditorRoute>
+  );
 }

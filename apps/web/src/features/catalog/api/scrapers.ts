@@ -1,6 +1,5 @@
 import {
   relationRowSchemas,
-  resourceSpecJsonSchemaSchema,
   savedScraperSchema,
   scraperRunResponseSchema,
   type ScraperCreateRequest,
@@ -9,10 +8,10 @@ import {
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { ApiError, apiFetch } from '../../../lib/api-client';
-import type { JsonSchema } from '../../../components/code-editor/json-schema';
 import { resourceJobsQueryKey } from '../../../components/job-history-table/resource-jobs';
 import type { ConfigListPage } from '../lib/catalog-query';
-import { fetchCounted, fetchRows } from '../../../lib/data-api';
+import { fetchCounted } from '../../../lib/data-api';
+import { fetchLiveRow, resourceListSearch, useSpecSchema } from '../../../lib/resource-api';
 
 /** The columns of `config_scrapers_with_status` the scraper list shows. */
 const scraperRowSchema = relationRowSchemas.config_scrapers_with_status.pick({
@@ -45,16 +44,15 @@ export const SCRAPER_SORTABLE_COLUMNS = [
   'updated_at',
 ];
 
-export function scraperListSearch(page: ConfigListPage): URLSearchParams {
-  const sortBy = SCRAPER_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
-  return new URLSearchParams({
-    select: Object.keys(scraperRowSchema.shape).join(','),
-    deleted_at: 'is.null',
-    order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'name.asc,id.asc',
-    limit: String(page.pageSize),
-    offset: String(page.pageIndex * page.pageSize),
-  });
-}
+export const scraperListSearch = (page: ConfigListPage): URLSearchParams =>
+  resourceListSearch(
+    {
+      columns: Object.keys(scraperRowSchema.shape),
+      sortable: SCRAPER_SORTABLE_COLUMNS,
+      defaultOrder: 'name.asc,id.asc',
+    },
+    page,
+  );
 
 export const scraperListQueryOptions = (page: ConfigListPage) => {
   const search = scraperListSearch(page);
@@ -87,31 +85,16 @@ export const scraperQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['catalog-scraper', id],
     queryFn: async ({ signal }) => {
-      const search = new URLSearchParams({
-        select: Object.keys(scraperDetailSchema.shape).join(','),
-        id: `eq.${id}`,
-        deleted_at: 'is.null',
-      });
-      const rows = await fetchRows(
-        `/api/db/config_scrapers?${search.toString()}`,
-        signal,
-        scraperDetailSchema,
-      );
-      if (!rows[0]) throw new ApiError(404, 'No details found', undefined);
-      return rows[0];
+      const row = await fetchLiveRow('config_scrapers', id, signal, scraperDetailSchema);
+      if (!row) throw new ApiError(404, 'No details found', undefined);
+      return row;
     },
   });
 
 export const useScraper = (id: string, enabled: boolean) => useQuery({ ...scraperQueryOptions(id), enabled });
 
 /** The ScrapeConfig JSON Schema the server serves for editors. */
-export const useScrapeConfigSchema = () =>
-  useQuery({
-    queryKey: ['schema', 'scrapeconfig'],
-    staleTime: 300_000,
-    queryFn: async ({ signal }): Promise<JsonSchema> =>
-      apiFetch('/api/schemas/scrapeconfig.schema.json', { signal }, { schema: resourceSpecJsonSchemaSchema }),
-  });
+export const useScrapeConfigSchema = () => useSpecSchema('scrapeconfig');
 
 /** What the editor saves: a new scraper's name and namespace, and its labels and spec. */
 export type ScraperInput = Omit<ScraperCreateRequest, 'name' | 'labels' | 'spec'> & {

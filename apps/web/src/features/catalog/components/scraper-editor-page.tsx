@@ -3,7 +3,6 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useNavigate, useParams } from 'react-router';
 import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FieldError, FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
@@ -14,7 +13,7 @@ import {
   useResourceEditorTab,
   type SpecView,
 } from '../../../components/resource-editor/resource-editor';
-import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { deleteAction, ResourceEditorRoute } from '../../../components/resource-editor/resource-editor-route';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { ApiError } from '../../../lib/api-client';
@@ -124,22 +123,14 @@ function ScraperForm({ scraper }: { scraper: ScraperDetail | undefined }) {
       }
       remove={
         scraper && canWrite
-          ? {
-              title: `Delete ${scraper.name}?`,
+          ? deleteAction({
+              name: scraper.name,
               description: 'The scraper stops running; its items are marked deleted at the next reconcile.',
-              isLoading: remove.isPending,
-              onConfirm: (close) =>
-                remove.mutate(undefined, {
-                  onSuccess: () => {
-                    showSuccessToast(`${scraper.name} deleted successfully`);
-                    void navigate(SCRAPERS_PATH);
-                  },
-                  onError: (error) => {
-                    close();
-                    showErrorToast(error);
-                  },
-                }),
-            }
+              pending: remove.isPending,
+              run: (callbacks) => remove.mutate(undefined, callbacks),
+              onDeleted: () => void navigate(SCRAPERS_PATH),
+              onError: showErrorToast,
+            })
           : undefined
       }
     >
@@ -217,12 +208,9 @@ export function ScraperEditorPage() {
   const { id = '' } = useParams();
   const isNew = id === NEW_SCRAPER_ID;
   const query = useScraper(id, !isNew);
-  if (isNew) return <ScraperForm scraper={undefined} />;
-  if (query.isError) {
-    if (query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400))
-      return <NoDetailsFound />;
-    throw query.error;
-  }
-  if (query.isPending) return <PageSkeleton label="Loading scraper" />;
-  return <ScraperForm key={query.data.id} scraper={query.data} />;
+  return (
+    <ResourceEditorRoute isNew={isNew} query={query} loadingLabel="Loading scraper">
+      {(scraper) => <ScraperForm scraper={scraper} />}
+    </ResourceEditorRoute>
+  );
 }

@@ -5,8 +5,9 @@ import { EmptyState } from '../../../components/empty-state/empty-state';
 import { SearchInput } from '../../../components/search-input/search-input';
 import { optionsOf, SelectMenu, type SelectMenuOption } from '../../../components/select-menu/select-menu';
 import { PageSkeleton } from '../../../components/skeleton/skeleton';
-import { StatusDot } from '../../../components/status-dot/status-dot';
+import { StatusBadge } from '../../../components/status-badge/status-badge';
 import { TriStateToggle } from '../../../components/tri-state-filter/tri-state-toggle';
+import { UptimeBar } from '../../../components/uptime-bar/uptime-bar';
 import { formatLatency, formatUptime, parseIntervalMs as parseMs, pickLatency } from '../../../lib/format';
 import { useCheckSummary } from '../api/check-summary';
 import {
@@ -62,14 +63,22 @@ function CheckCard({ check, onOpen }: { check: CheckSummary; onOpen(): void }) {
       data-testid="health-check-card"
       className="flex flex-col gap-1 rounded border border-gray-200 p-3 text-left text-sm hover:border-blue-300"
     >
-      <span className="flex items-center gap-2 font-medium text-gray-900">
-        <StatusDot status={check.status ?? 'unknown'} />
-        {check.name}
+      <span className="flex min-w-0 items-center justify-between gap-2">
+        <span className="truncate font-medium text-gray-900" title={check.name}>
+          {check.name}
+        </span>
+        {/* Status as its word in its colour, as in the table (issue 30 "health at a glance"). */}
+        <StatusBadge status={check.status} className="shrink-0" />
       </span>
       <span className="text-xs text-gray-500">{check.canary_name}</span>
-      <span className="text-xs text-gray-700">
-        Uptime {formatUptime(check.uptime, 1)}
-        {latency !== undefined && ` · Latency ${formatLatency(latency)}`}
+      <span className="flex items-center gap-2 text-xs text-gray-700">
+        <UptimeBar
+          passed={check.uptime?.passed ?? 0}
+          failed={check.uptime?.failed ?? 0}
+          label={`${check.name} uptime`}
+        />
+        <span className="tabular-nums">{formatUptime(check.uptime, 1)}</span>
+        {latency !== undefined && <span className="ml-auto tabular-nums">{formatLatency(latency)}</span>}
       </span>
     </button>
   );

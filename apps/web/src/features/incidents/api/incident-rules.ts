@@ -1,8 +1,9 @@
-import { relationRowSchemas, resourceSpecJsonSchemaSchema } from '@opsdeck/contracts';
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiFetch, type ResponseSchema } from '../../../lib/api-client';
+import type { ResponseSchema } from '../../../lib/api-client';
 import type { IncidentRuleInput, IncidentRuleRow } from '../lib/incident-rule-form';
 import { fetchRows, insertRow, updateRow } from '../../../lib/data-api';
+import { fetchLiveRow, useSpecSchema } from '../../../lib/resource-api';
 
 export const INCIDENT_RULES_QUERY_KEY = ['incident_rules'] as const;
 
@@ -36,14 +37,7 @@ export const useIncidentRule = (id: string | undefined) =>
   useQuery({
     queryKey: [...INCIDENT_RULES_QUERY_KEY, 'detail', id],
     enabled: Boolean(id),
-    queryFn: async ({ signal }) => {
-      const rows = await fetchRows(
-        `/api/db/incident_rules?select=${COLUMNS}&id=eq.${encodeURIComponent(id!)}&deleted_at=is.null`,
-        signal,
-        incidentRuleRowSchema,
-      );
-      return rows[0] ?? null;
-    },
+    queryFn: ({ signal }) => fetchLiveRow('incident_rules', id!, signal, incidentRuleRowSchema),
   });
 
 /** Create (source UI) or update; updates send only the editable columns (settings §7). */
@@ -76,14 +70,4 @@ export function useDeleteIncidentRule() {
 }
 
 /** The JSON Schema of the IncidentRule spec the server serves to editors. */
-export const useIncidentRuleSchema = () =>
-  useQuery({
-    queryKey: ['schemas', 'incident_rules'],
-    staleTime: 300_000,
-    queryFn: ({ signal }) =>
-      apiFetch(
-        '/api/schemas/incident_rules.schema.json',
-        { signal },
-        { schema: resourceSpecJsonSchemaSchema },
-      ),
-  });
+export const useIncidentRuleSchema = () => useSpecSchema('incident_rules');

@@ -7,12 +7,11 @@ import {
   validateJsonSchema,
   type JsonSchema,
 } from '../../../components/code-editor/json-schema';
-import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FieldError, FormField } from '../../../components/form-field/form-field';
 import { validationResolver } from '../../../components/form-field/validation-resolver';
 import { Input } from '../../../components/input/input';
 import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
-import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { deleteAction, ResourceEditorRoute } from '../../../components/resource-editor/resource-editor-route';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
 import { useCan } from '../../../lib/permissions';
@@ -135,20 +134,15 @@ function RuleForm({
       save={canWrite ? { pending: save.isPending, form: FORM_ID } : undefined}
       remove={
         rule && canWrite
-          ? {
+          ? deleteAction({
+              name: rule.name,
               title: 'Delete rule',
               description: `Delete '${rule.name}'? It stops opening incidents.`,
-              isLoading: remove.isPending,
-              onConfirm: (close) =>
-                remove.mutate(rule.id, {
-                  onSuccess: () => {
-                    close();
-                    showSuccessToast(`${rule.name} deleted successfully`);
-                    void navigate(INCIDENT_RULES_PATH);
-                  },
-                  onError: (error) => showErrorToast(error),
-                }),
-            }
+              pending: remove.isPending,
+              run: (callbacks) => remove.mutate(rule.id, callbacks),
+              onDeleted: () => void navigate(INCIDENT_RULES_PATH),
+              onError: showErrorToast,
+            })
           : undefined
       }
     >
@@ -162,9 +156,9 @@ export function IncidentRuleEditPage({ renderJobHistory }: { renderJobHistory: R
   const { id = 'new' } = useParams();
   const isNew = id === 'new';
   const rule = useIncidentRule(isNew ? undefined : id);
-  if (isNew) return <RuleForm rule={null} renderJobHistory={renderJobHistory} />;
-  if (rule.isPending) return <PageSkeleton label="Loading rule" />;
-  if (rule.isError) throw rule.error;
-  if (!rule.data) return <NoDetailsFound />;
-  return <RuleForm key={rule.data.id} rule={rule.data} renderJobHistory={renderJobHistory} />;
+  return (
+    <ResourceEditorRoute isNew={isNew} query={rule} loadingLabel="Loading rule">
+      {(saved) => <RuleForm rule={saved ?? null} renderJobHistory={renderJobHistory} />}
+    </ResourceEditorRoute>
+  );
 }

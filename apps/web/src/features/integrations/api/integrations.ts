@@ -2,6 +2,7 @@ import { relationRowSchemas } from '@opsdeck/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
 import { fetchCounted } from '../../../lib/data-api';
+import { resourceListSearch, type ResourceListPage } from '../../../lib/resource-api';
 
 /** The columns of `integrations_with_status` the list reads. */
 const integrationRowSchema = relationRowSchemas.integrations_with_status.pick({
@@ -27,27 +28,21 @@ export const INTEGRATION_SORTABLE_COLUMNS = [
   'created_at',
 ];
 
-export interface IntegrationListPage {
-  pageIndex: number;
-  pageSize: number;
-  sortBy?: string;
-  sortOrder: 'asc' | 'desc';
-}
+export type IntegrationListPage = ResourceListPage;
 
 /**
  * One server page of the view, which unions every integration table the server has (scrapers,
  * topologies, log backends): a type whose table is absent simply has no rows here.
  */
-export function integrationListSearch(page: IntegrationListPage): URLSearchParams {
-  const sortBy = INTEGRATION_SORTABLE_COLUMNS.includes(page.sortBy ?? '') ? page.sortBy : undefined;
-  return new URLSearchParams({
-    select: Object.keys(integrationRowSchema.shape).join(','),
-    deleted_at: 'is.null',
-    order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'name.asc,id.asc',
-    limit: String(page.pageSize),
-    offset: String(page.pageIndex * page.pageSize),
-  });
-}
+export const integrationListSearch = (page: IntegrationListPage): URLSearchParams =>
+  resourceListSearch(
+    {
+      columns: Object.keys(integrationRowSchema.shape),
+      sortable: INTEGRATION_SORTABLE_COLUMNS,
+      defaultOrder: 'name.asc,id.asc',
+    },
+    page,
+  );
 
 /** The list's query key: the wizard's success invalidates it (settings §4 "Add integration"). */
 export const INTEGRATIONS_KEY = ['integrations'] as const;

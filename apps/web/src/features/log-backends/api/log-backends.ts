@@ -1,9 +1,13 @@
-import { relationRowSchemas, resourceSpecJsonSchemaSchema } from '@opsdeck/contracts';
+import { relationRowSchemas } from '@opsdeck/contracts';
 import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';
-import type { JsonSchema } from '../../../components/code-editor/json-schema';
-import { apiFetch } from '../../../lib/api-client';
-import { fetchCounted, fetchRows, insertRow, updateRow } from '../../../lib/data-api';
+import { fetchCounted, insertRow, updateRow } from '../../../lib/data-api';
+import {
+  fetchLiveRow,
+  resourceListSearch,
+  useSpecSchema,
+  type ResourceListPage,
+} from '../../../lib/resource-api';
 
 const logBackendRowSchema = relationRowSchemas.logging_backends.pick({
   id: true,
@@ -19,24 +23,19 @@ export type LogBackendRow = z.infer<typeof logBackendRowSchema>;
 
 const SORTABLE = ['name', 'namespace', 'source', 'created_at', 'updated_at'];
 
-export interface LogBackendListPage {
-  pageIndex: number;
-  pageSize: number;
-  sortBy?: string;
-  sortOrder: 'asc' | 'desc';
-}
+export type LogBackendListPage = ResourceListPage;
 
 /** Settings lists: at most 100 rows a page, newest first by default (core §9). */
-export function logBackendListSearch(page: LogBackendListPage): URLSearchParams {
-  const sortBy = SORTABLE.includes(page.sortBy ?? '') ? page.sortBy : undefined;
-  return new URLSearchParams({
-    select: Object.keys(logBackendRowSchema.shape).join(','),
-    deleted_at: 'is.null',
-    order: sortBy ? `${sortBy}.${page.sortOrder}.nullslast,id.asc` : 'created_at.desc,id.asc',
-    limit: String(Math.min(page.pageSize, 100)),
-    offset: String(page.pageIndex * page.pageSize),
-  });
-}
+export const logBackendListSearch = (page: LogBackendListPage): URLSearchParams =>
+  resourceListSearch(
+    {
+      columns: Object.keys(logBackendRowSchema.shape),
+      sortable: SORTABLE,
+      defaultOrder: 'created_at.desc,id.asc',
+      maxPageSize: 100,
+    },
+    page,
+  );
 
 const LIST_KEY = ['logging_backends'] as const;
 
@@ -53,36 +52,14 @@ export const useLogBackendList = (page: LogBackendListPage) => {
 export const logBackendRowQueryOptions = (id: string) =>
   queryOptions({
     queryKey: [...LIST_KEY, 'one', id],
-    queryFn: async ({ signal }) => {
-      const search = new URLSearchParams({
-        select: Object.keys(logBackendRowSchema.shape).join(','),
-        id: `eq.${id}`,
-        deleted_at: 'is.null',
-      });
-      const [row] = await fetchRows(
-        `/api/db/logging_backends?${search.toString()}`,
-        signal,
-        logBackendRowSchema,
-      );
-      return row ?? null;
-    },
+    queryFn: ({ signal }) => fetchLiveRow('logging_backends', id, signal, logBackendRowSchema),
   });
 
 export const useLogBackendRow = (id: string, enabled: boolean) =>
   useQuery({ ...logBackendRowQueryOptions(id), enabled });
 
 /** The LoggingBackend spec's JSON Schema, for the YAML editor. */
-export const useLogBackendSchema = () =>
-  useQuery({
-    queryKey: ['schema', 'logging_backend.spec'],
-    staleTime: 300_000,
-    queryFn: ({ signal }): Promise<JsonSchema> =>
-      apiFetch(
-        '/api/schemas/logging_backend.spec.schema.json',
-        { signal },
-        { schema: resourceSpecJsonSchemaSchema },
-      ),
-  });
+export const useLogBackendSchema = () => useSpecSchema('logging_backend.spec');
 
 export interface LogBackendInput {
   name: string;

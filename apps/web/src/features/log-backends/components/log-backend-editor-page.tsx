@@ -3,15 +3,13 @@ import { useNavigate, useParams } from 'react-router';
 import { stringify } from 'yaml';
 import { Button } from '../../../components/button/button';
 import { CodeEditor } from '../../../components/code-editor/code-editor';
-import { NoDetailsFound } from '../../../components/empty-state/empty-state';
 import { FormField } from '../../../components/form-field/form-field';
 import { Input } from '../../../components/input/input';
 import { readResourceForm } from '../../../components/resource-editor/read-resource-form';
 import { ResourceEditor } from '../../../components/resource-editor/resource-editor';
-import { PageSkeleton } from '../../../components/skeleton/skeleton';
+import { deleteAction, ResourceEditorRoute } from '../../../components/resource-editor/resource-editor-route';
 import { Textarea } from '../../../components/textarea/textarea';
 import { showErrorToast, showSuccessToast } from '../../../components/toasts/toasts';
-import { ApiError } from '../../../lib/api-client';
 import { useCan } from '../../../lib/permissions';
 import {
   useDeleteLogBackend,
@@ -71,22 +69,14 @@ function LogBackendFormView({ backend }: { backend: LogBackendRow | undefined })
       extraActions={backend && !readOnly ? submitButton : undefined}
       remove={
         backend && !readOnly
-          ? {
-              title: `Delete ${backend.name}?`,
+          ? deleteAction({
+              name: backend.name,
               description: 'Components and config items stop reading their logs from it.',
-              isLoading: remove.isPending,
-              onConfirm: (close) =>
-                remove.mutate(undefined, {
-                  onSuccess: () => {
-                    showSuccessToast(`${backend.name} deleted successfully`);
-                    void navigate(LOG_BACKENDS_PATH);
-                  },
-                  onError: (error) => {
-                    close();
-                    showErrorToast(error);
-                  },
-                }),
-            }
+              pending: remove.isPending,
+              run: (callbacks) => remove.mutate(undefined, callbacks),
+              onDeleted: () => void navigate(LOG_BACKENDS_PATH),
+              onError: showErrorToast,
+            })
           : undefined
       }
     >
@@ -139,13 +129,9 @@ export function LogBackendEditorPage() {
   const { id = '' } = useParams();
   const isNew = id === NEW_LOG_BACKEND_ID;
   const query = useLogBackendRow(id, !isNew);
-  if (isNew) return <LogBackendFormView backend={undefined} />;
-  if (query.isError) {
-    if (query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400))
-      return <NoDetailsFound />;
-    throw query.error;
-  }
-  if (query.isPending) return <PageSkeleton label="Loading log backend" />;
-  if (query.data === null) return <NoDetailsFound />;
-  return <LogBackendFormView key={query.data.id} backend={query.data} />;
+  return (
+    <ResourceEditorRoute isNew={isNew} query={query} loadingLabel="Loading log backend">
+      {(backend) => <LogBackendFormView backend={backend} />}
+    </ResourceEditorRoute>
+  );
 }

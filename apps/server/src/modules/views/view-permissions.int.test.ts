@@ -5,6 +5,7 @@
  * `POST /api/view/{id}`, `POST /api/view/{id}/rows`, `GET /api/view/list`, and through the data
  * API on `views`, `views_summary` (the sidebar) and the view's own table `view_<ns>_<name>`.
  */
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConfigItem, createPerson } from '../../../test/harness/factories.js';
 import { startFullApp, type FullApp } from '../../../test/harness/full-app.js';
@@ -176,5 +177,47 @@ describe('a person without roles or views permission rows', () => {
     const token = await tokenWith([], []);
     expect((await call(token, 'POST', `/api/view/${ids.ops}`, {})).statusCode).toBe(403);
     expect((await call(token, 'GET', `/api/view/list?config_id=${configId}`)).statusCode).toBe(403);
+  });
+});
+
+describe('a view table made before view_id existed (migration 0421)', () => {
+  it('gets the column filled with its view, so a selector grant reads its rows', async () => {
+    const created = await call(adminToken, 'POST', '/api/db/views', {
+      name: 'old',
+      namespace: 'legacy',
+      spec: spec('old view'),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { rows } = await full.db.pool.query<{ id: string }>(
+      `SELECT id FROM views WHERE namespace = 'legacy' AND name = 'old'`,
+    );
+    const viewId = rows[0].id;
+    // The layout of view tables before ADR 0040: no view_id column.
+    await full.db.pool.query(
+      `CREATE TABLE view_legacy_old (request_fingerprint text NOT NULL, agent_id uuid, name text NOT NULL,
+         health text, PRIMARY KEY (request_fingerprint, name));
+       INSERT INTO view_legacy_old VALUES ('fp', NULL, 'legacy-row', 'healthy')`,
+    );
+    await full.db.pool.query(
+      `INSERT INTO view_tables (view_id, table_name, shape) VALUES ($1, 'view_legacy_old', 'v3')`,
+      [viewId],
+    );
+    const token = await tokenWith([], [{ objectSelector: { views: [{ namespace: 'legacy' }] } }]);
+    // Without the migration this read is a 500 (the row filter names a column the table lacks).
+    const migration = await readFile(
+      new URL('../../../migrations/0421_view_tables_carry_view_id.sql', import.meta.url),
+      'utf8',
+    );
+    await full.db.pool.query(migration);
+    // Run twice: a table that has the column is left alone.
+    await full.db.pool.query(migration);
+
+    const after = await call(token, 'GET', '/api/db/view_legacy_old?select=name');
+    expect(after.statusCode, after.body).toBe(200);
+    expect(namesOf(after.json())).toEqual(['legacy-row']);
+    const other = await tokenWith([], [{ objectSelector: { views: [{ namespace: 'ops' }] } }]);
+    const hidden = await call(other, 'GET', '/api/db/view_legacy_old?select=name');
+    expect(hidden.statusCode, hidden.body).toBe(200);
+    expect(hidden.json()).toEqual([]);
   });
 });

@@ -256,7 +256,11 @@ describe('the columns issue 21 added', () => {
   it('playbooks.icon and playbooks.category follow the spec; a write that disagrees is a 400 naming the field', async () => {
     const created = await send(admin, 'POST', '/playbooks', {
       name: 'restart-pod',
-      spec: { icon: 'kubernetes', category: 'Kubernetes', actions: [{ name: 'restart' }] },
+      spec: {
+        icon: 'kubernetes',
+        category: 'Kubernetes',
+        actions: [{ name: 'restart', exec: { script: 'true' } }],
+      },
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const [row] = created.body as Array<Record<string, unknown>>;
@@ -267,7 +271,7 @@ describe('the columns issue 21 added', () => {
     const id = row!.id as string;
 
     const respec = await send(admin, 'PATCH', `/playbooks?id=eq.${id}`, {
-      spec: { actions: [{ name: 'restart' }] },
+      spec: { actions: [{ name: 'restart', exec: { script: 'true' } }] },
     });
     expect(respec.status, JSON.stringify(respec.body)).toBe(200);
     expect((respec.body as Array<Record<string, unknown>>)[0]).toMatchObject({ icon: null, category: '' });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResourceKind, resourceSelectorField, textOrNull } from '../../resource-kinds/index.js';
+import { actionTypeProblem } from './actions/action-keys.js';
 
 /** Parameter types of the playbook run form (settings spec §3, plus the ecosystem's duration, bytes, millicores, secret); absent means text. */
 export const PLAYBOOK_PARAMETER_TYPES = [
@@ -76,4 +77,14 @@ export const playbookKind = defineResourceKind({
   table: 'playbooks',
   spec: playbookSpec,
   columns: (spec) => ({ title: textOrNull(spec.title), description: textOrNull(spec.description) }),
+  // Each action names exactly one known type: a typo or a missing type is refused on save, not
+  // found at run time.
+  specIssues: (spec) => {
+    const actions = Array.isArray(spec.actions) ? spec.actions : [];
+    return actions.flatMap((action, index) => {
+      if (!action || typeof action !== 'object' || Array.isArray(action)) return [];
+      const problem = actionTypeProblem(action as Record<string, unknown>);
+      return problem ? [{ path: `spec.actions[${index}]`, message: problem }] : [];
+    });
+  },
 });

@@ -5,6 +5,7 @@ import { logsAction } from './logs.js';
 import { notificationAction } from './notification.js';
 import { prometheusAction } from './prometheus.js';
 import { sqlAction } from './sql.js';
+import { actionTypeKeys } from './action-keys.js';
 import type { PlaybookActionType } from './types.js';
 import { UNSUPPORTED_ACTION_TYPES, unsupportedAction } from './unsupported.js';
 
@@ -23,24 +24,11 @@ const TYPES = new Map<string, PlaybookActionType>(
   ].map((action) => [action.type, action]),
 );
 
-/** Keys of an action that are not its type. */
-const COMMON_KEYS = new Set([
-  'name',
-  'if',
-  'delay',
-  'timeout',
-  'retry',
-  'description',
-  'runsOn',
-  'templatesOn',
-  'filter',
-]);
-
 /** The one type key of an action spec with its block, or why there is none. */
 export function actionTypeOf(
   action: Record<string, unknown>,
 ): { type: PlaybookActionType; spec: Record<string, unknown> } | { error: string } {
-  const keys = Object.keys(action).filter((key) => !COMMON_KEYS.has(key));
+  const keys = actionTypeKeys(action);
   if (keys.length !== 1) {
     return {
       error: keys.length === 0 ? 'has no action type' : `has several action types: ${keys.join(', ')}`,

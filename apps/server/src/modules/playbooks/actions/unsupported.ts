@@ -1,7 +1,6 @@
 import { ActionFailure, type PlaybookActionType } from './types.js';
 
-/** Types that need a cloud or a cluster: accepted in a spec, failed at run time. */
-export const UNSUPPORTED_ACTION_TYPES = ['pod', 'github', 'azureDevopsPipeline', 'ai'] as const;
+export { UNSUPPORTED_ACTION_TYPES } from './action-keys.js';
 
 export function unsupportedAction(type: string): PlaybookActionType {
   return {
